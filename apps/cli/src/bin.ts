@@ -1,0 +1,2 @@
+// The slashi binary entry.
+export {};

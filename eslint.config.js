@@ -1,0 +1,70 @@
+// One lint setup for every package. Each package runs `eslint .` and ESLint finds this file by walking up.
+import { readFileSync } from "node:fs";
+import js from "@eslint/js";
+import prettier from "eslint-config-prettier";
+import tseslint from "typescript-eslint";
+
+/** Modules the pure core must never import: it decides, it never runs, touches files or talks to an editor. */
+const coreForbiddenImports = JSON.parse(
+  readFileSync(new URL("./packages/core/forbidden-imports.json", import.meta.url), "utf8"),
+);
+
+export default tseslint.config(
+  {
+    ignores: ["**/dist/**", "**/node_modules/**", "**/.turbo/**", "**/coverage/**", "e2e/**", "**/*.cjs"],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: "module",
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        URL: "readonly",
+        TextEncoder: "readonly",
+        TextDecoder: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        Buffer: "readonly",
+        structuredClone: "readonly",
+        AbortController: "readonly",
+        AbortSignal: "readonly",
+        fetch: "readonly",
+        performance: "readonly",
+        WebAssembly: "readonly",
+      },
+    },
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    rules: {
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "separate-type-imports" }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "no-console": "error",
+      eqeqeq: ["error", "always"],
+    },
+  },
+  {
+    files: ["**/*.test.ts", "**/test/**", "**/scripts/**", "**/bench/**", "**/*.config.ts"],
+    rules: { "no-console": "off" },
+  },
+  {
+    files: ["packages/core/src/**/*.ts"],
+    ignores: ["packages/core/src/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: coreForbiddenImports.map((name) => ({
+            name,
+            message: "@slashi/core is pure: it never spawns, never touches the file system, never imports an adapter.",
+          })),
+          patterns: [{ group: ["@slashi/*/src/*", "**/apps/**"], message: "Import packages by their entry point." }],
+        },
+      ],
+    },
+  },
+  prettier,
+);

@@ -1,0 +1,104 @@
+/**
+ * Stable string codes for every error Slashi raises. Adapters map these to exit codes, tool errors and
+ * notifications; tests assert the code, never the message text.
+ */
+export const SlashiErrorCode = {
+  /** Input could not be parsed as JSON / JSONC. */
+  INVALID_JSON: "INVALID_JSON",
+  /** A document does not match its JSON Schema. */
+  SCHEMA_INVALID: "SCHEMA_INVALID",
+  /** A team file or pack tried to carry approvals, trust or policy-loosening fields. */
+  FORBIDDEN_FIELD: "FORBIDDEN_FIELD",
+  /** A step of an unknown kind, or a malformed step. */
+  INVALID_STEP: "INVALID_STEP",
+  /** A `${…}` reference names no known variable. */
+  UNDEFINED_VARIABLE: "UNDEFINED_VARIABLE",
+  /** A `${…}` reference is malformed (unterminated, empty name). */
+  INVALID_VARIABLE: "INVALID_VARIABLE",
+  /** A variable that may carry secrets is used where the source may not expand it. */
+  VARIABLE_NOT_ALLOWED: "VARIABLE_NOT_ALLOWED",
+  /** A value cannot be quoted safely for the target shell (NUL, CR/LF for cmd). */
+  UNQUOTABLE_VALUE: "UNQUOTABLE_VALUE",
+  /** The target shell is unknown: quoting and analysis fail closed. */
+  UNKNOWN_SHELL: "UNKNOWN_SHELL",
+  /** A fingerprint string or approval key is malformed or of an unknown format version. */
+  INVALID_FINGERPRINT: "INVALID_FINGERPRINT",
+  /** The shell parser could not be loaded. */
+  PARSER_UNAVAILABLE: "PARSER_UNAVAILABLE",
+  /** A policy file is malformed, has a zero-token or contradictory rule, or an example that fails. */
+  INVALID_POLICY: "INVALID_POLICY",
+  /** The policy decided `deny`. */
+  POLICY_DENIED: "POLICY_DENIED",
+  /** A `slash` step calls a command that does not exist, recurses, or nests too deep. */
+  SLASH_CALL_INVALID: "SLASH_CALL_INVALID",
+  /** A shared step tries something its source may never do (protected setting, denied command, URL scheme). */
+  STEP_NOT_ALLOWED: "STEP_NOT_ALLOWED",
+  /** A bug in Slashi itself. */
+  INTERNAL: "INTERNAL",
+} as const;
+
+/** One of the stable {@link SlashiErrorCode} strings. */
+export type SlashiErrorCode = (typeof SlashiErrorCode)[keyof typeof SlashiErrorCode];
+
+/** Where in a document an error points: file, 1-based line and column, and the JSON path (`/steps/0/run`). */
+export interface SourceLocation {
+  /** File path or label (`.vscode/slashi.json`, `<stdin>`). */
+  file?: string;
+  /** 1-based line. */
+  line?: number;
+  /** 1-based column. */
+  column?: number;
+  /** JSON Pointer of the offending value, `""` for the document root. */
+  jsonPath?: string;
+}
+
+/** Structured detail carried by a {@link SlashiError}. */
+export interface SlashiErrorData extends SourceLocation {
+  [key: string]: unknown;
+}
+
+const BRAND = Symbol.for("slashi.error");
+
+/**
+ * The one error class Slashi throws. `code` is stable; `data` carries the location and other structured
+ * detail. Use {@link isSlashiError} rather than `instanceof` across bundles.
+ */
+export class SlashiError extends Error {
+  /** Stable machine-readable code. */
+  readonly code: SlashiErrorCode;
+  /** Structured detail: location, offending key, variable name (never a secret value). */
+  readonly data: SlashiErrorData;
+
+  /**
+   * @param code - stable code from {@link SlashiErrorCode}
+   * @param message - human-readable message; must never contain a secret value
+   * @param data - location and structured detail
+   * @param options - standard `cause`
+   */
+  constructor(code: SlashiErrorCode, message: string, data: SlashiErrorData = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.data = data;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  /** The message prefixed with `file:line:column` and the JSON path when known. */
+  get located(): string {
+    return formatLocation(this.data) + this.message;
+  }
+}
+Object.defineProperty(SlashiError.prototype, "name", { value: "SlashiError" });
+
+/** Renders `file:line:col (at /json/path): ` for a location, or `""` when nothing is known. */
+export function formatLocation(loc: SourceLocation): string {
+  let out = loc.file ?? "";
+  if (loc.line !== undefined) out += `${out ? ":" : "line "}${loc.line}`;
+  if (loc.line !== undefined && loc.column !== undefined) out += `:${loc.column}`;
+  if (loc.jsonPath !== undefined) out += `${out ? " " : ""}(at ${loc.jsonPath === "" ? "/" : loc.jsonPath})`;
+  return out ? `${out}: ` : "";
+}
+
+/** True for any {@link SlashiError}, including one from another bundled copy of the core. */
+export function isSlashiError(value: unknown): value is SlashiError {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}

@@ -1,0 +1,56 @@
+// The public API of @slashi/core. Every export added here becomes public API: name it explicitly.
+// Each section belongs to one folder; keep exports grouped by the folder that owns them.
+
+// errors
+export { SlashiError, SlashiErrorCode, formatLocation, isSlashiError } from "./errors.js";
+export type { SlashiErrorData, SourceLocation } from "./errors.js";
+
+// steps
+export type {
+  CommandDefinition,
+  CommandStep,
+  InputStep,
+  InsertStep,
+  NotifyStep,
+  OpenStep,
+  SettingStep,
+  SlashStep,
+  Step,
+  StepKind,
+  TerminalStep,
+  WaitStep,
+} from "./steps/types.js";
+// @section steps
+
+// sources
+// @section sources
+
+// fingerprint
+// @section fingerprint
+
+// expansion
+// @section expansion
+
+// quoting
+// @section quoting
+
+// schema
+// @section schema
+
+// shell
+export type {
+  Assignment,
+  CommandContext,
+  ExtractedCommand,
+  Redirect,
+  ShellAnalysis,
+  ShellLanguage,
+} from "./shell/types.js";
+// @section shell
+
+// safety
+export type { Finding } from "./safety/types.js";
+// @section safety
+
+// policy
+// @section policy

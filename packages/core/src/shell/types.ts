@@ -1,0 +1,82 @@
+import type { Finding } from "../safety/types.js";
+
+/**
+ * Types produced by shell analysis and consumed by the safety classifiers and the policy.
+ * Contract: changing these shapes changes every consumer.
+ */
+
+/** The language a command line is written in, for analysis. */
+export type ShellLanguage = "bash" | "fish" | "powershell" | "cmd";
+
+/** A redirection attached to a simple command. */
+export interface Redirect {
+  /** Operator as written: `>`, `>>`, `<`, `&>`, `&>>`, `>|`, `<>`, `>&`, `<&`, `<<`, `<<-`, `<<<`. */
+  op: string;
+  /** File descriptor written before the operator (`2>`), when given. */
+  fd?: number;
+  /** Target after quote removal; `null` when the target is dynamic (`> $OUT`, `> $(x)`). */
+  target: string | null;
+  /** Raw source text of the redirection. */
+  text: string;
+}
+
+/** A `NAME=value` assignment, leading a command or standing alone. */
+export interface Assignment {
+  name: string;
+  /** Value after quote removal; `null` when it contains expansions. */
+  value: string | null;
+  /** `export`/`declare -x`/`typeset -x`/`readonly`… or a plain assignment. */
+  exported: boolean;
+}
+
+/** Where an extracted command sits in the script; the outermost context comes first. */
+export type CommandContext =
+  | "pipeline"
+  | "list"
+  | "subshell"
+  | "group"
+  | "command-substitution"
+  | "backtick"
+  | "process-substitution"
+  | "loop"
+  | "conditional"
+  | "case"
+  | "function"
+  | "shell-c"
+  | "heredoc"
+  | "wrapped";
+
+/** One simple command found anywhere in a script, with its real argv. */
+export interface ExtractedCommand {
+  /** Source text of the simple command (from the script, or from a `bash -c` payload). */
+  text: string;
+  /** Words after quote removal: `r"m"` → `rm`, `$'\x72m'` → `rm`. Dynamic words keep their source text. */
+  argv: string[];
+  /** Indices into `argv` of words that are not static literals (expansions, substitutions, globs). */
+  dynamic: number[];
+  /** Leading `NAME=value` words. */
+  assignments: Assignment[];
+  /** Redirections of this command (including those of an enclosing compound statement). */
+  redirects: Redirect[];
+  /** Runners unwrapped to reach the real program, outermost first (`["sudo", "env", "timeout"]`). */
+  wrappers: string[];
+  /** The argv that really runs after unwrapping runners; `argv` when there was nothing to unwrap. */
+  effective: string[];
+  /** True when `effective[0]` is a literal word (not an expansion). */
+  staticProgram: boolean;
+  /** Where it sits. */
+  context: CommandContext[];
+  /** `command -v`/`-V`, `type`, `which`-style lookups that do not run the program. */
+  lookupOnly: boolean;
+}
+
+/** The result of analysing a script. */
+export interface ShellAnalysis {
+  language: ShellLanguage;
+  /** Every simple command found, in source order. */
+  commands: ExtractedCommand[];
+  /** Script-level findings: parse errors, dynamic syntax, aliases/functions, state poisoning. */
+  findings: Finding[];
+  /** True when the parser reported an error or a construct the analyser does not understand. */
+  incomplete: boolean;
+}

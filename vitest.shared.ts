@@ -1,0 +1,22 @@
+// Shared vitest settings: every package's vitest.config.ts spreads these.
+// Workspace packages resolve to their TypeScript sources through the `@slashi/source` export condition,
+// so tests never need a prior build of their dependencies.
+import { defineConfig, type ViteUserConfig } from "vitest/config";
+
+const conditions = ["@slashi/source", "node", "import", "module", "default"];
+
+/** Builds a package's vitest project config: source resolution, JSON report for the root summary. */
+export function slashiProject(name: string, overrides: ViteUserConfig["test"] = {}): ViteUserConfig {
+  return defineConfig({
+    resolve: { conditions },
+    ssr: { resolve: { conditions, externalConditions: conditions } },
+    test: {
+      name,
+      include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      clearMocks: true,
+      restoreMocks: true,
+      reporters: ["default", ["json", { outputFile: ".test-results.json" }]],
+      ...overrides,
+    },
+  });
+}
