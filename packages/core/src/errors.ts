@@ -35,6 +35,16 @@ export const SlashiErrorCode = {
   STEP_NOT_ALLOWED: "STEP_NOT_ALLOWED",
   /** A bug in Slashi itself. */
   INTERNAL: "INTERNAL",
+  /** A Slashi store or log file is locked by another process for longer than the lock timeout. */
+  STORE_LOCKED: "STORE_LOCKED",
+  /** A Slashi store file is not valid JSON, has the wrong shape, or was written by an unknown format version. */
+  STORE_CORRUPT: "STORE_CORRUPT",
+  /** A file Slashi keeps (store, audit log) could not be read or written (permissions, full disk). */
+  IO_FAILED: "IO_FAILED",
+  /** A run request cannot be carried out safely as given (no command, both argv and script, batch file with an argv). */
+  RUN_INVALID: "RUN_INVALID",
+  /** The cordon (sandbox) cannot be enforced on this host; the command was not run. */
+  CORDON_UNAVAILABLE: "CORDON_UNAVAILABLE",
 } as const;
 
 /** One of the stable {@link SlashiErrorCode} strings. */
