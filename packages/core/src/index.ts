@@ -35,6 +35,31 @@ export type {
 // @section quoting
 
 // schema
+export { parseJsonc, parseJsonPointer, toJsonPointer } from "./schema/jsonc.js";
+export type { JsoncDocument, LineColumn, LocateOptions, ParseJsoncOptions } from "./schema/jsonc.js";
+export {
+  createValidator,
+  defaultValidator,
+  locateIssue,
+  throwSchemaIssues,
+  validateDocument,
+  validateValue,
+} from "./schema/validator.js";
+export type {
+  CreateValidatorOptions,
+  JsonSchema,
+  LocatedSchemaIssue,
+  SchemaIssue,
+  SchemaValidator,
+  ValidateOptions,
+  ValueOrigin,
+} from "./schema/validator.js";
+export {
+  commandDefinitionSchema,
+  commandDefinitionsSchema,
+  slashiSchemas,
+  teamFileSchema,
+} from "./schema/schemas.js";
 // @section schema
 
 // shell
