@@ -60,6 +60,16 @@ export {
   slashiSchemas,
   teamFileSchema,
 } from "./schema/schemas.js";
+export {
+  assertNoForbiddenFields,
+  assertUniqueNames,
+  commandNameKey,
+  findForbiddenFields,
+  isForbiddenFieldName,
+  parseCommandDefinitions,
+  parseTeamFile,
+} from "./schema/team-file.js";
+export type { ForbiddenField, TeamFile } from "./schema/team-file.js";
 // @section schema
 
 // shell
