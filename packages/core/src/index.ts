@@ -20,12 +20,93 @@ export type {
   TerminalStep,
   WaitStep,
 } from "./steps/types.js";
+export {
+  APPROVAL_STEP_KINDS,
+  HARMLESS_STEP_KINDS,
+  STEP_KINDS,
+  isStepKind,
+  stepNeedsApproval,
+} from "./steps/kinds.js";
+export { DEFAULT_RENDER_MAX_LENGTH, renderCommand, renderStep } from "./steps/render.js";
+export type { RenderOptions } from "./steps/render.js";
+export {
+  SPACE_RUN_THRESHOLD,
+  hasInvisibleCharacters,
+  isDeceptiveCodePoint,
+  makeVisible,
+  visibleToken,
+} from "./steps/visible.js";
+export type { MakeVisibleOptions } from "./steps/visible.js";
 // @section steps
 
 // sources
+export {
+  DENIED_EDITOR_COMMANDS,
+  DENIED_EDITOR_COMMAND_PREFIXES,
+  isDeniedEditorCommand,
+} from "./sources/denied-commands.js";
+export { SHARED_OPEN_SCHEMES, checkOpenTarget } from "./sources/open-target.js";
+export type { OpenTargetCheck } from "./sources/open-target.js";
+export {
+  PROTECTED_SETTING_PREFIXES,
+  isProtectedSettingKey,
+  protectedSettingWrites,
+} from "./sources/protected-settings.js";
+export type { ProtectedSettingWrite } from "./sources/protected-settings.js";
+export {
+  COMMAND_SOURCES,
+  SECRET_VARIABLE_STEP_KINDS,
+  assertSharedStepAllowed,
+  checkSharedCommand,
+  checkSharedStep,
+  isCommandSource,
+  sourceCapabilities,
+  sourceIsShared,
+} from "./sources/sources.js";
+export type {
+  CommandSource,
+  SourceCapabilities,
+  StepViolation,
+  StepViolationRule,
+} from "./sources/sources.js";
 // @section sources
 
 // fingerprint
+export {
+  APPROVAL_KEY_FORMAT,
+  approvalKey,
+  commandIdentityKey,
+  isCurrentApprovalKey,
+  parseApprovalKey,
+} from "./fingerprint/approval-key.js";
+export type { ApprovalKeyInput, CommandIdentity } from "./fingerprint/approval-key.js";
+export { approvalStateOf, isApprovalRecordValid, makeApprovalRecord } from "./fingerprint/approval-record.js";
+export type { ApprovalState } from "./fingerprint/approval-record.js";
+export { FINGERPRINT_FORMAT, canonicalCommand, canonicalize } from "./fingerprint/canonical.js";
+export { DEFAULT_MAX_SLASH_DEPTH, coverageOf, isCovered } from "./fingerprint/coverage.js";
+export type {
+  ApprovalLookup,
+  ApprovalStatus,
+  Coverage,
+  CoverageOptions,
+  ReachedCommand,
+  UncoveredCommand,
+  UncoveredReason,
+} from "./fingerprint/coverage.js";
+export { diffCommand, diffSteps } from "./fingerprint/diff.js";
+export type { CommandChanges, StepChange } from "./fingerprint/diff.js";
+export {
+  fingerprintCommand,
+  fingerprintOfCanonical,
+  fingerprintsMatch,
+  isCurrentFingerprint,
+  parseFingerprint,
+} from "./fingerprint/fingerprint.js";
+export type { Fingerprint, ParsedFingerprint } from "./fingerprint/fingerprint.js";
+export type { ApprovalRecord, ApprovalStore, Clock } from "./fingerprint/ports.js";
+export { sha256, sha256Hex } from "./fingerprint/sha256.js";
+export { canonicalWorkspaceKey } from "./fingerprint/workspace-key.js";
+export type { WorkspaceKeyOptions } from "./fingerprint/workspace-key.js";
 // @section fingerprint
 
 // expansion

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { checkOpenTarget } from "./open-target.js";
+
+describe("checkOpenTarget", () => {
+  it("allows http, https and mailto and shows the host", () => {
+    expect(checkOpenTarget("https://example.com/path?q=1")).toEqual({
+      ok: true,
+      kind: "url",
+      scheme: "https",
+      host: "example.com",
+    });
+    expect(checkOpenTarget("HTTP://Example.COM")).toMatchObject({
+      ok: true,
+      scheme: "http",
+      host: "example.com",
+    });
+    expect(checkOpenTarget("mailto:team@example.com")).toMatchObject({
+      ok: true,
+      kind: "url",
+      scheme: "mailto",
+    });
+  });
+
+  it("refuses command, vscode, file, javascript, data and custom schemes", () => {
+    for (const [target, scheme] of [
+      ["command:workbench.action.terminal.sendSequence?%7B%7D", "command"],
+      ["vscode://vscode.git/clone?url=x", "vscode"],
+      ["vscode-insiders://x", "vscode-insiders"],
+      ["file:///etc/passwd", "file"],
+      ["javascript:alert(1)", "javascript"],
+      ["data:text/html,<script>", "data"],
+      ["ms-msdt:/id", "ms-msdt"],
+      ["JavaScript:alert(1)", "javascript"],
+    ] as const) {
+      const r = checkOpenTarget(target);
+      expect(r.ok, target).toBe(false);
+      expect(r.scheme, target).toBe(scheme);
+    }
+    expect(checkOpenTarget("file:///x").kind).toBe("file");
+  });
+
+  it("reads the target as a URL parser would: leading controls and inner newlines do not hide a scheme", () => {
+    expect(checkOpenTarget("  javascript:alert(1)")).toMatchObject({ ok: false, scheme: "javascript" });
+    expect(checkOpenTarget("\u0001\u0002command:x")).toMatchObject({ ok: false, scheme: "command" });
+    expect(checkOpenTarget("java\nscript:alert(1)")).toMatchObject({ ok: false, scheme: "javascript" });
+    expect(checkOpenTarget("https://example.com/\n")).toMatchObject({ ok: false, scheme: "https" });
+  });
+
+  it("refuses protocol-relative targets, UNC and absolute paths, home and parent paths", () => {
+    expect(checkOpenTarget("//evil.example/x")).toMatchObject({ ok: false, kind: "url" });
+    expect(checkOpenTarget("\\\\server\\share\\x")).toMatchObject({ ok: false, kind: "file" });
+    expect(checkOpenTarget("/etc/passwd")).toMatchObject({ ok: false, kind: "file" });
+    expect(checkOpenTarget("C:\\Windows\\x.exe")).toMatchObject({ ok: false, kind: "file" });
+    expect(checkOpenTarget("~/.ssh/id_rsa")).toMatchObject({ ok: false, kind: "file" });
+    expect(checkOpenTarget("docs/../../x")).toMatchObject({ ok: false, kind: "file" });
+  });
+
+  it("allows a relative path inside the workspace", () => {
+    expect(checkOpenTarget("docs/guide.md")).toEqual({ ok: true, kind: "file", scheme: "", host: "" });
+  });
+
+  it("refuses web URLs whose host is hidden by credentials or backslashes", () => {
+    expect(checkOpenTarget("https://example.com@evil.test/")).toMatchObject({ ok: false, host: "evil.test" });
+    expect(checkOpenTarget("https://evil.test\\@example.com")).toMatchObject({ ok: false });
+    expect(checkOpenTarget("https:evil.test")).toMatchObject({ ok: false });
+    expect(checkOpenTarget("https://")).toMatchObject({ ok: false });
+  });
+
+  it("refuses invisible characters and reports punycode hosts", () => {
+    expect(checkOpenTarget("https://exa\u200bmple.com").ok).toBe(false);
+    expect(checkOpenTarget("https://exаmple.com")).toMatchObject({ ok: true, host: "xn--exmple-4nf.com" });
+  });
+
+  it("refuses empty targets and non-strings", () => {
+    expect(checkOpenTarget("").ok).toBe(false);
+    expect(checkOpenTarget("   ").ok).toBe(false);
+    expect(checkOpenTarget(42 as unknown as string).ok).toBe(false);
+  });
+});
