@@ -48,6 +48,32 @@ describe("createValidator", () => {
     expect(v.validate(other, {})).toHaveLength(1);
   });
 
+  it("accepts VS Code's annotation keywords and uses patternErrorMessage", () => {
+    const v = createValidator();
+    const schema: JsonSchema = {
+      $id: "https://slashi.dev/schemas/test-editor.json",
+      type: "string",
+      pattern: "^a",
+      markdownDescription: "**a**",
+      patternErrorMessage: "must start with a",
+    };
+    expect(v.validate(schema, "b")).toEqual([
+      { jsonPath: "", keyword: "pattern", message: "must start with a" },
+    ]);
+    const plain: JsonSchema = {
+      $id: "https://slashi.dev/schemas/test-plain.json",
+      type: "string",
+      pattern: "^a",
+    };
+    expect(v.validate(plain, "b")[0]?.message).toBe("must match the pattern ^a");
+  });
+
+  it("rejects a schema with an unknown keyword (strict mode)", () => {
+    expect(() =>
+      createValidator().validate({ $id: "https://slashi.dev/schemas/test-typo.json", typo: 1 }, {}),
+    ).toThrow();
+  });
+
   it("resolves $ref between registered schemas", () => {
     const list: JsonSchema = {
       $id: "https://slashi.dev/schemas/test-points.json",
@@ -106,7 +132,12 @@ describe("validateDocument", () => {
     const errors = err.data.errors as LocatedSchemaIssue[];
     expect(errors.map((e) => [e.line, e.column, e.jsonPath, e.message])).toEqual([
       [1, 13, "/version", "must be 1"],
-      [2, 24, "/commands/0/name", "must match the pattern ^[A-Za-z0-9][A-Za-z0-9._:-]*$"],
+      [
+        2,
+        24,
+        "/commands/0/name",
+        "must be a command name: a letter or digit, then letters, digits, '.', '_', ':' or '-'",
+      ],
       [2, 39, "/commands/0/steps", "must have at least 1 item"],
       [3, 2, "/commands/1", 'missing required property "name"'],
       [3, 36, "/commands/1/steps/0/ms", "must be >= 0"],

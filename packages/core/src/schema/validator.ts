@@ -80,6 +80,26 @@ function kindSuffix(error: ErrorObject): string {
   return typeof kind === "string" ? ` in a ${kind} step` : "";
 }
 
+/**
+ * Annotation keywords VS Code's JSON support understands. They carry no validation of their own; registering them
+ * lets one schema serve both ajv (strict) and the editor. `patternErrorMessage` also replaces the text of a
+ * failed `pattern` here.
+ */
+export const EDITOR_SCHEMA_KEYWORDS: readonly string[] = Object.freeze([
+  "markdownDescription",
+  "enumDescriptions",
+  "markdownEnumDescriptions",
+  "deprecationMessage",
+  "markdownDeprecationMessage",
+  "defaultSnippets",
+  "errorMessage",
+  "patternErrorMessage",
+  "doNotSuggest",
+  "suggestSortText",
+  "allowComments",
+  "allowTrailingCommas",
+]);
+
 /** Turns one ajv error into a readable issue, or `undefined` for an error that only repeats another. */
 function toIssue(error: ErrorObject): SchemaIssue | undefined {
   const path = error.instancePath;
@@ -120,8 +140,11 @@ function toIssue(error: ErrorObject): SchemaIssue | undefined {
         message: `must be ${types.map((t) => ARTICLE[t] ?? t).join(" or ")}`,
       };
     }
-    case "pattern":
-      return { jsonPath: path, keyword: "pattern", message: `must match the pattern ${String(p.pattern)}` };
+    case "pattern": {
+      const custom = error.parentSchema?.patternErrorMessage;
+      const message = typeof custom === "string" ? custom : `must match the pattern ${String(p.pattern)}`;
+      return { jsonPath: path, keyword: "pattern", message };
+    }
     case "minLength":
       return {
         jsonPath: path,
@@ -201,6 +224,8 @@ export function issuesFromAjv(errors: readonly ErrorObject[] | null | undefined)
  */
 export function createValidator(options: CreateValidatorOptions = {}): SchemaValidator {
   const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true });
+  for (const keyword of EDITOR_SCHEMA_KEYWORDS)
+    ajv.addKeyword({ keyword, schemaType: ["string", "boolean", "array", "object"] });
   const byObject = new WeakMap<object, ValidateFunction>();
   const known = (id: string): boolean => ajv.schemas[id] !== undefined || ajv.refs[id] !== undefined;
 
@@ -210,6 +235,21 @@ export function createValidator(options: CreateValidatorOptions = {}): SchemaVal
   for (const schema of options.schemas ?? []) addSchema(schema);
 
   const compiled = (schema: JsonSchema): ValidateFunction => {
+    try {
+      return compile(schema);
+    } catch (error) {
+      if (error instanceof SlashiError) throw error;
+      const name = schema.$id ?? "(schema without $id)";
+      throw new SlashiError(
+        SlashiErrorCode.INTERNAL,
+        `schema ${name} does not compile: ${String(error)}`,
+        {},
+        { cause: error },
+      );
+    }
+  };
+
+  const compile = (schema: JsonSchema): ValidateFunction => {
     if (schema.$id === undefined) {
       let fn = byObject.get(schema);
       if (!fn) {
