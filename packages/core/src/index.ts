@@ -113,6 +113,12 @@ export type { WorkspaceKeyOptions } from "./fingerprint/workspace-key.js";
 // @section expansion
 
 // quoting
+export { buildCmdArguments, buildCmdCommandLine, CMD_INVOCATION_FLAGS } from "./quoting/cmd.js";
+export { dialectForShell, isQuoteDialect, QUOTE_DIALECTS } from "./quoting/dialect.js";
+export type { QuoteDialect } from "./quoting/dialect.js";
+export { POWERSHELL_SINGLE_QUOTES } from "./quoting/powershell.js";
+export { quote, quoteForShell } from "./quoting/quote.js";
+export type { UnquotableReason } from "./quoting/refusal.js";
 // @section quoting
 
 // schema
