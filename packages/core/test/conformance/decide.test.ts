@@ -1,0 +1,151 @@
+// Runs the shell and policy decision cases of @slashi/conformance through decide().
+// Input: { command, shell?, cwd?, workspaceRoot?, home?, policy? | layers? } (see packages/conformance/README.md).
+// Expected: { decision: "allow" | "ask" | "deny" }.
+// Files and ids starting with `extraction` belong to the shell-extraction harness and are skipped here.
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { compareWithBaseline, loadCases, type ConformanceCase } from "@slashi/conformance";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  decide,
+  loadShellParser,
+  RECOMMENDED_POLICY,
+  RECOMMENDED_PRESET_NAME,
+  resolvePolicy,
+  validatePolicyDocument,
+} from "../../src/index.js";
+import type {
+  DecideContext,
+  Decision,
+  PolicyLayer,
+  PolicyLayerKind,
+  ResolvedPolicy,
+  Verdict,
+} from "../../src/index.js";
+
+/** One policy layer as a case writes it. */
+interface CaseLayer {
+  kind: Exclude<PolicyLayerKind, "builtin">;
+  source: string;
+  approved?: boolean;
+  document: unknown;
+}
+
+interface DecideInput {
+  command: string;
+  shell?: string;
+  cwd?: string;
+  workspaceRoot?: string;
+  home?: string;
+  /** A user policy document: the only layer (plus the presets it extends). */
+  policy?: unknown;
+  /** Several layers; exactly these (plus the presets they extend), no default preset. */
+  layers?: CaseLayer[];
+}
+
+interface DecideExpected {
+  decision: Verdict;
+}
+
+type DecideCase = ConformanceCase<DecideInput, DecideExpected>;
+
+const WORKSPACE_ROOT = "/home/dev/project";
+const HOME = "/home/dev";
+
+function belongsToExtraction(c: DecideCase): boolean {
+  return basename(c.file).startsWith("extraction") || /^(shell-)?extraction/.test(c.id);
+}
+
+function platformMatches(c: DecideCase): boolean {
+  if (c.platform === undefined) return true;
+  if (c.platform === "windows") return process.platform === "win32";
+  if (c.platform === "posix") return process.platform !== "win32";
+  return c.platform === process.platform;
+}
+
+const cases: DecideCase[] = [
+  ...loadCases<DecideInput, DecideExpected>("shell").filter((c) => !belongsToExtraction(c)),
+  ...loadCases<DecideInput, DecideExpected>("policy"),
+].filter(platformMatches);
+
+const expectedFailures = JSON.parse(
+  readFileSync(new URL("./decide.expected-failures.json", import.meta.url), "utf8"),
+) as string[];
+const failed: string[] = [];
+
+/** Builds the resolved policy of a case: its layers, its single user policy, or the recommended preset alone. */
+function policyFor(input: DecideInput): ResolvedPolicy {
+  if (input.layers !== undefined) {
+    const layers: PolicyLayer[] = input.layers.map((l) => ({
+      kind: l.kind,
+      source: l.source,
+      document: validatePolicyDocument(l.document, l.source),
+      ...(l.approved === undefined ? {} : { approved: l.approved }),
+    }));
+    return resolvePolicy(layers, { defaultPreset: null });
+  }
+  if (input.policy !== undefined) {
+    const source = "conformance/user-policy.json";
+    return resolvePolicy([{ kind: "user", source, document: validatePolicyDocument(input.policy, source) }]);
+  }
+  return resolvePolicy([
+    { kind: "builtin", source: `preset:${RECOMMENDED_PRESET_NAME}`, document: RECOMMENDED_POLICY },
+  ]);
+}
+
+/** The context of a case; Slashi's own config folder is `<home>/.config/slashi`, as on a Linux host by default. */
+function contextFor(input: DecideInput): DecideContext {
+  const workspaceRoot = input.workspaceRoot ?? WORKSPACE_ROOT;
+  const home = input.home ?? HOME;
+  return {
+    shell: input.shell ?? "bash",
+    cwd: input.cwd ?? workspaceRoot,
+    workspaceRoot,
+    home,
+    protectedPaths: [`${home}/.config/slashi`],
+  };
+}
+
+/** The decision, or the error that prevented one (an error never matches an expected decision). */
+function run(input: DecideInput): { decision?: Verdict; detail: string } {
+  try {
+    const result: Decision = decide(input.command, policyFor(input), contextFor(input));
+    const reasons = result.reasons
+      .filter((r) => r.inactive === undefined)
+      .map((r) => `${r.severity} ${r.code}${r.command === undefined ? "" : ` [${r.command}]`}`);
+    return { decision: result.decision, detail: reasons.join("; ") };
+  } catch (error) {
+    return { detail: `threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}` };
+  }
+}
+
+describe("decide conformance (shell and policy cases)", () => {
+  beforeAll(async () => {
+    await loadShellParser();
+  });
+
+  it("has at least 520 cases, 150 of them benign", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(520);
+    const benign = cases.filter((c) => c.tags?.includes("benign"));
+    expect(benign.length).toBeGreaterThanOrEqual(150);
+    expect(benign.filter((c) => c.expected.decision !== "allow").map((c) => c.id)).toEqual([]);
+  });
+
+  it("lists only ids of this suite as expected failures", () => {
+    const ids = new Set(cases.map((c) => c.id));
+    expect(expectedFailures.filter((id) => !ids.has(id))).toEqual([]);
+  });
+
+  for (const c of cases) {
+    it(`${c.id}: ${c.description}`, () => {
+      const { decision, detail } = run(c.input);
+      if (decision !== c.expected.decision) failed.push(c.id);
+      if (expectedFailures.includes(c.id)) return;
+      expect({ decision, detail }).toMatchObject({ decision: c.expected.decision });
+    });
+  }
+
+  afterAll(() => {
+    expect(compareWithBaseline(failed, expectedFailures)).toEqual([]);
+  });
+});
