@@ -168,6 +168,16 @@ export type {
   ShellAnalysis,
   ShellLanguage,
 } from "./shell/types.js";
+export {
+  analyzeShell,
+  isDangerousVariable,
+  isShellParserLoaded,
+  loadShellParser,
+  MAX_PAYLOAD_DEPTH,
+  ShellFindingCode,
+  wordExpandsTilde,
+} from "./shell/index.js";
+export type { ShellParserOptions } from "./shell/index.js";
 // @section shell
 
 // safety

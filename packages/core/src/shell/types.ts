@@ -68,6 +68,22 @@ export interface ExtractedCommand {
   context: CommandContext[];
   /** `command -v`/`-V`, `type`, `which`-style lookups that do not run the program. */
   lookupOnly: boolean;
+  /** Indices into `effective` of words that are not static literals (the `dynamic` of `effective`). */
+  effectiveDynamic?: number[];
+  /**
+   * Indices into `argv` of words that start with an unquoted `~` (tilde expansion to a home directory).
+   * Such words keep their text (`~/x`) and are not counted as dynamic; see `wordExpandsTilde`.
+   */
+  tildes?: number[];
+  /**
+   * Index into `argv` where `effective` begins, when `effective` is a tail of `argv` (`sudo rm x` → 1).
+   * Absent when a runner built the effective words itself (`env -S`, `watch`, `flock -c`, bare `xargs`).
+   */
+  effectiveStart?: number;
+  /** A runner appends arguments the script does not show (`xargs`): `effective` is only a prefix. */
+  appendsArguments?: boolean;
+  /** The program is a function defined in the same script: running it runs the function's body. */
+  callsFunction?: boolean;
 }
 
 /** The result of analysing a script. */
@@ -79,4 +95,6 @@ export interface ShellAnalysis {
   findings: Finding[];
   /** True when the parser reported an error or a construct the analyser does not understand. */
   incomplete: boolean;
+  /** Assignments that stand alone as statements (`X=1`, `PATH=/tmp:$PATH`), in source order. */
+  assignments?: Assignment[];
 }

@@ -1,0 +1,572 @@
+/**
+ * Unwrapping runners: programs that run another program (`sudo`, `env`, `timeout`, `xargs`, `watch`…).
+ * The effective command is what finally runs; the runners are recorded outermost first.
+ */
+import { basename, hasOption, optionValue, scanOptions, type OptionSpec, type Word } from "./options.js";
+
+/** A problem met while unwrapping, reported by the analyser as a finding. */
+export interface UnwrapProblem {
+  code: string;
+  message: string;
+}
+
+/** A `NAME=value` word given to `env` or `sudo`. */
+export interface RunnerAssignment {
+  name: string;
+  value: string | null;
+}
+
+/** What unwrapping found. */
+export interface UnwrapResult {
+  /** Runner names, outermost first. */
+  wrappers: string[];
+  /** The words that really run; empty when the last runner runs nothing. */
+  effective: Word[];
+  /** `command -v`, `type`, `which`, `sudo -l`: a lookup that does not run the program. */
+  lookupOnly: boolean;
+  /** Assignments passed through `env`/`sudo`. */
+  assignments: RunnerAssignment[];
+  /** A runner appends arguments the script does not show (`xargs`). */
+  appendsArguments: boolean;
+  /** Problems (unknown runner options, interactive shells, dynamic split strings). */
+  problems: UnwrapProblem[];
+}
+
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
+
+const LOOKUP_PROGRAMS: ReadonlySet<string> = new Set(["type", "which", "whereis", "whence", "where"]);
+
+const ENV_SPEC: OptionSpec = {
+  flags: "i0v",
+  valued: "uCSP",
+  long: {
+    "ignore-environment": false,
+    null: false,
+    unset: true,
+    chdir: true,
+    "split-string": true,
+    debug: false,
+    "block-signal": "optional",
+    "default-signal": "optional",
+    "ignore-signal": "optional",
+    "list-signal-handling": false,
+    help: false,
+    version: false,
+  },
+};
+
+const SUDO_SPEC: OptionSpec = {
+  flags: "AbBEeHiKklNnPSsVv",
+  valued: "aCcDgpRrTtUu",
+  optional: "h",
+  long: {
+    askpass: false,
+    background: false,
+    bell: false,
+    "close-from": true,
+    chdir: true,
+    "preserve-env": "optional",
+    edit: false,
+    group: true,
+    "set-home": false,
+    help: false,
+    host: true,
+    login: false,
+    "remove-timestamp": false,
+    "reset-timestamp": false,
+    list: false,
+    "non-interactive": false,
+    "preserve-groups": false,
+    prompt: true,
+    chroot: true,
+    role: true,
+    stdin: false,
+    shell: false,
+    type: true,
+    "command-timeout": true,
+    "other-user": true,
+    user: true,
+    version: false,
+    validate: false,
+  },
+};
+
+const DOAS_SPEC: OptionSpec = { flags: "nsL", valued: "uC" };
+const NOHUP_SPEC: OptionSpec = { long: { help: false, version: false } };
+const SETSID_SPEC: OptionSpec = { flags: "cfw", long: { ctty: false, fork: false, wait: false } };
+const TIME_SPEC: OptionSpec = {
+  flags: "pvaq",
+  valued: "fo",
+  long: { format: true, output: true, append: false, verbose: false, portability: false, quiet: false },
+};
+const EXEC_SPEC: OptionSpec = { flags: "cl", valued: "a" };
+const COMMAND_SPEC: OptionSpec = { flags: "pvV" };
+const TIMEOUT_SPEC: OptionSpec = {
+  flags: "v",
+  valued: "sk",
+  long: { signal: true, "kill-after": true, "preserve-status": false, foreground: false, verbose: false },
+};
+const NICE_SPEC: OptionSpec = { valued: "n", long: { adjustment: true } };
+const IONICE_SPEC: OptionSpec = {
+  flags: "t",
+  valued: "cnpPu",
+  long: { class: true, classdata: true, pid: true, pgid: true, uid: true, ignore: false },
+};
+const STDBUF_SPEC: OptionSpec = { valued: "ioe", long: { input: true, output: true, error: true } };
+const CHRT_SPEC: OptionSpec = {
+  flags: "abdfiomprRv",
+  valued: "TPD",
+  long: {
+    "all-tasks": false,
+    batch: false,
+    deadline: false,
+    fifo: false,
+    idle: false,
+    other: false,
+    rr: false,
+    max: false,
+    pid: false,
+    "reset-on-fork": false,
+    verbose: false,
+    "sched-runtime": true,
+    "sched-period": true,
+    "sched-deadline": true,
+  },
+};
+const TASKSET_SPEC: OptionSpec = {
+  flags: "acpV",
+  long: { "all-tasks": false, "cpu-list": false, pid: false },
+};
+const XARGS_SPEC: OptionSpec = {
+  flags: "0prtxo",
+  valued: "adEILnPs",
+  optional: "eil",
+  long: {
+    null: false,
+    "arg-file": true,
+    delimiter: true,
+    eof: "optional",
+    replace: "optional",
+    "max-lines": "optional",
+    "max-args": true,
+    "max-procs": true,
+    interactive: false,
+    "no-run-if-empty": false,
+    "max-chars": true,
+    verbose: false,
+    exit: false,
+    "open-tty": false,
+    "process-slot-var": true,
+    "show-limits": false,
+  },
+};
+const WATCH_SPEC: OptionSpec = {
+  flags: "bcCeghprtwx",
+  valued: "nq",
+  optional: "d",
+  long: {
+    beep: false,
+    color: false,
+    "no-color": false,
+    differences: "optional",
+    errexit: false,
+    chgexit: false,
+    equexit: true,
+    interval: true,
+    precise: false,
+    "no-rerun": false,
+    "no-title": false,
+    "no-wrap": false,
+    exec: false,
+    help: false,
+    version: false,
+  },
+};
+const FLOCK_SPEC: OptionSpec = {
+  flags: "sexunoFhV",
+  valued: "wEc",
+  long: {
+    shared: false,
+    exclusive: false,
+    unlock: false,
+    nonblock: false,
+    nb: false,
+    timeout: true,
+    wait: true,
+    "conflict-exit-code": true,
+    close: false,
+    "no-fork": false,
+    verbose: false,
+    command: true,
+  },
+};
+
+function unknownOption(runner: string, options: string[]): UnwrapProblem {
+  return {
+    code: "shell.unknown-runner-option",
+    message: `${runner} is given an option Slashi does not know (${options.join(", ")}); the command it runs is uncertain`,
+  };
+}
+
+function interactive(runner: string): UnwrapProblem {
+  return {
+    code: "shell.interactive-shell",
+    message: `${runner} without a command opens an interactive shell`,
+  };
+}
+
+/**
+ * Splits an `env -S` string the way GNU env does: whitespace separates, single and double quotes group,
+ * backslash escapes. `${VAR}` makes the result dynamic.
+ */
+export function splitEnvString(value: string): { words: Word[]; dynamic: boolean } {
+  const words: Word[] = [];
+  let current = "";
+  let inWord = false;
+  let quote: "'" | '"' | null = null;
+  let dynamic = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i] as string;
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      else current += c;
+      continue;
+    }
+    if (c === "\\" && i + 1 < value.length) {
+      const e = value[++i] as string;
+      const mapped =
+        e === "n" ? "\n" : e === "t" ? "\t" : e === "r" ? "\r" : e === "f" ? "\f" : e === "v" ? "\v" : e;
+      if (e === "_") {
+        if (quote) current += " ";
+        else if (inWord) {
+          words.push({ text: current, dynamic: false });
+          current = "";
+          inWord = false;
+        }
+        continue;
+      }
+      if (e === "c" && !quote) break;
+      current += mapped;
+      inWord = true;
+      continue;
+    }
+    if (quote === '"') {
+      if (c === '"') quote = null;
+      else {
+        if (c === "$") dynamic = true;
+        current += c;
+      }
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      quote = c;
+      inWord = true;
+      continue;
+    }
+    if (c === " " || c === "\t" || c === "\n" || c === "\r" || c === "\f" || c === "\v") {
+      if (inWord) words.push({ text: current, dynamic: false });
+      current = "";
+      inWord = false;
+      continue;
+    }
+    if (c === "#" && !inWord) break;
+    if (c === "$") dynamic = true;
+    current += c;
+    inWord = true;
+  }
+  if (inWord) words.push({ text: current, dynamic: false });
+  if (quote) dynamic = true;
+  if (dynamic) for (const w of words) if (w.text.includes("$")) w.dynamic = true;
+  return { words, dynamic };
+}
+
+function joinWords(words: readonly Word[]): Word {
+  return { text: words.map((w) => w.text).join(" "), dynamic: words.some((w) => w.dynamic) };
+}
+
+function shellPayload(payload: Word): Word[] {
+  return [{ text: "sh", dynamic: false }, { text: "-c", dynamic: false }, payload];
+}
+
+/** Runner names this module unwraps. */
+export const RUNNERS: ReadonlySet<string> = new Set([
+  "env",
+  "sudo",
+  "doas",
+  "nohup",
+  "setsid",
+  "time",
+  "exec",
+  "command",
+  "builtin",
+  "timeout",
+  "nice",
+  "ionice",
+  "stdbuf",
+  "chrt",
+  "taskset",
+  "xargs",
+  "watch",
+  "flock",
+  "coproc",
+  "busybox",
+  "su",
+  "noglob",
+]);
+
+/**
+ * Unwraps runners from the front of a command's words until the program that really runs.
+ * @param argv - the command's words after quote removal, with their dynamic flags
+ */
+export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
+  const result: UnwrapResult = {
+    wrappers: [],
+    effective: [],
+    lookupOnly: false,
+    assignments: [],
+    appendsArguments: false,
+    problems: [],
+  };
+  let words: Word[] = argv as Word[];
+  let i = 0;
+  for (let guard = 0; guard < 64; guard++) {
+    const head = words[i];
+    if (!head || head.dynamic) break;
+    const name = basename(head.text);
+    if (LOOKUP_PROGRAMS.has(name)) {
+      result.lookupOnly = true;
+      break;
+    }
+    if (!RUNNERS.has(name)) break;
+    const start = i + 1;
+    let next: number;
+    switch (name) {
+      case "env": {
+        const scan = scanOptions(words, start, ENV_SPEC);
+        if (scan.unknown.length) result.problems.push(unknownOption(name, scan.unknown));
+        next = scan.next;
+        const split = optionValue(scan, "-S", "--split-string");
+        if (split) {
+          if (split.dynamic) {
+            result.problems.push({
+              code: "shell.unparsed-payload",
+              message: "env -S is given a dynamic string; the command it runs is unknown",
+            });
+          }
+          const parts = split.dynamic ? { words: [split], dynamic: true } : splitEnvString(split.text);
+          words = [...words.slice(0, next), ...parts.words, ...words.slice(next)];
+          const rescanned = scanOptions(words, next, ENV_SPEC);
+          next = rescanned.next;
+        }
+        next = takeAssignments(words, next, result);
+        break;
+      }
+      case "sudo": {
+        const scan = scanOptions(words, start, SUDO_SPEC);
+        if (scan.unknown.length) result.problems.push(unknownOption(name, scan.unknown));
+        if (hasOption(scan, "-l", "--list")) {
+          result.lookupOnly = true;
+          result.effective = words.slice(i);
+          return result;
+        }
+        next = takeAssignments(words, scan.next, result);
+        if (hasOption(scan, "-e", "--edit")) {
+          result.wrappers.push(name);
+          result.effective = [{ text: "sudoedit", dynamic: false }, ...words.slice(next)];
+          return result;
+        }
+        if (
+          hasOption(scan, "-v", "--validate", "-K", "--remove-timestamp", "-V", "--version", "-h", "--help")
+        ) {
+          if (next >= words.length) {
+            result.wrappers.push(name);
+            return result;
+          }
+        }
+        if (next >= words.length && hasOption(scan, "-s", "--shell", "-i", "--login")) {
+          result.problems.push(interactive("sudo"));
+        }
+        break;
+      }
+      case "doas": {
+        const scan = scanOptions(words, start, DOAS_SPEC);
+        if (scan.unknown.length) result.problems.push(unknownOption(name, scan.unknown));
+        next = scan.next;
+        if (next >= words.length && hasOption(scan, "-s")) result.problems.push(interactive("doas"));
+        break;
+      }
+      case "nohup":
+        next = scanOptions(words, start, NOHUP_SPEC).next;
+        break;
+      case "setsid":
+      case "time":
+      case "exec":
+      case "timeout":
+      case "nice":
+      case "ionice":
+      case "stdbuf":
+      case "chrt":
+      case "taskset":
+      case "xargs":
+      case "noglob":
+      case "coproc":
+      case "busybox":
+      case "builtin": {
+        const specs: Record<string, OptionSpec> = {
+          setsid: SETSID_SPEC,
+          time: TIME_SPEC,
+          exec: EXEC_SPEC,
+          timeout: TIMEOUT_SPEC,
+          nice: NICE_SPEC,
+          ionice: IONICE_SPEC,
+          stdbuf: STDBUF_SPEC,
+          chrt: CHRT_SPEC,
+          taskset: TASKSET_SPEC,
+          xargs: XARGS_SPEC,
+        };
+        const spec = specs[name];
+        if (!spec) {
+          next = start;
+          if (name === "busybox" && words[next]?.text.startsWith("-")) {
+            result.wrappers.push(name);
+            return result;
+          }
+          break;
+        }
+        let from = start;
+        if (name === "nice") {
+          while (from < words.length && /^-\d+$|^--\d+$/.test((words[from] as Word).text)) from++;
+        }
+        const scan = scanOptions(words, from, spec);
+        if (scan.unknown.length) result.problems.push(unknownOption(name, scan.unknown));
+        next = scan.next;
+        if (name === "timeout" && next < words.length) next++;
+        if (name === "ionice" && hasOption(scan, "-p", "-P", "-u", "--pid", "--pgid", "--uid")) {
+          result.wrappers.push(name);
+          return result;
+        }
+        if (name === "chrt") {
+          if (hasOption(scan, "-p", "--pid", "-m", "--max")) {
+            result.wrappers.push(name);
+            return result;
+          }
+          if (next < words.length && /^\d+$/.test((words[next] as Word).text)) next++;
+        }
+        if (name === "taskset") {
+          if (hasOption(scan, "-p", "--pid")) {
+            result.wrappers.push(name);
+            return result;
+          }
+          if (next < words.length) next++;
+        }
+        if (name === "xargs") {
+          result.wrappers.push(name);
+          result.appendsArguments = true;
+          if (next >= words.length) {
+            result.effective = [{ text: "echo", dynamic: false }];
+            return result;
+          }
+          words = words.slice(next);
+          i = 0;
+          continue;
+        }
+        break;
+      }
+      case "command": {
+        const scan = scanOptions(words, start, COMMAND_SPEC);
+        if (hasOption(scan, "-v", "-V")) {
+          result.lookupOnly = true;
+          result.effective = words.slice(i);
+          return result;
+        }
+        next = scan.next;
+        break;
+      }
+      case "watch": {
+        const scan = scanOptions(words, start, WATCH_SPEC);
+        if (scan.unknown.length) result.problems.push(unknownOption(name, scan.unknown));
+        result.wrappers.push(name);
+        const rest = words.slice(scan.next);
+        if (rest.length === 0) return result;
+        words = hasOption(scan, "-x", "--exec") ? rest : shellPayload(joinWords(rest));
+        i = 0;
+        continue;
+      }
+      case "flock": {
+        const scan = scanOptions(words, start, FLOCK_SPEC);
+        if (scan.unknown.length) result.problems.push(unknownOption(name, scan.unknown));
+        result.wrappers.push(name);
+        const command = optionValue(scan, "-c", "--command");
+        if (command) {
+          words = shellPayload(command);
+          i = 0;
+          continue;
+        }
+        let at = scan.next + 1;
+        const after = words[at];
+        if (after && !after.dynamic && (after.text === "-c" || after.text === "--command")) {
+          const payload = words[at + 1];
+          if (!payload) return result;
+          words = shellPayload(payload);
+          i = 0;
+          continue;
+        }
+        if (after && after.text === "--") at++;
+        if (at >= words.length) return result;
+        words = words.slice(at);
+        i = 0;
+        continue;
+      }
+      case "su": {
+        result.wrappers.push(name);
+        let command: Word | undefined;
+        for (let k = start; k < words.length; k++) {
+          const w = words[k] as Word;
+          if (w.dynamic) continue;
+          if (w.text === "-c" || w.text === "--command" || w.text === "--session-command") {
+            command = words[k + 1];
+            break;
+          }
+          if (w.text.startsWith("--command=")) {
+            command = { text: w.text.slice("--command=".length), dynamic: false };
+            break;
+          }
+          if (/^-[flmpP]*c$/.test(w.text)) {
+            command = words[k + 1];
+            break;
+          }
+        }
+        if (!command) {
+          result.problems.push(interactive("su"));
+          return result;
+        }
+        words = shellPayload(command);
+        i = 0;
+        continue;
+      }
+      default:
+        next = start;
+    }
+    result.wrappers.push(name);
+    if (next >= words.length) {
+      result.effective = [];
+      return result;
+    }
+    i = next;
+  }
+  result.effective = i === 0 ? words.slice() : words.slice(i);
+  return result;
+}
+
+function takeAssignments(words: readonly Word[], from: number, result: UnwrapResult): number {
+  let i = from;
+  while (i < words.length) {
+    const word = words[i] as Word;
+    const match = ASSIGNMENT.exec(word.text);
+    if (!match) break;
+    const name = match[1] as string;
+    result.assignments.push({ name, value: word.dynamic ? null : word.text.slice(name.length + 1) });
+    i++;
+  }
+  return i;
+}
