@@ -2,16 +2,18 @@
 // `printf '%s\0' <quoted>`, the script is run by the shell, and the bytes printed must be the value's UTF-8 bytes.
 // The shell parses the quoted text itself, so this checks the quoter against the shell, not against a model.
 //
-// CI installs dash, bash, zsh and fish; there a missing shell fails the run. Elsewhere it is skipped with a note.
+// Linux CI installs dash, bash, zsh and fish; there a missing shell fails the run. Elsewhere it is skipped with a
+// note. PowerShell is round-tripped when `pwsh` is on PATH, and cmd.exe (through a batch file and directly) on
+// Windows; both are skipped with a note otherwise.
 // SLASHI_QUOTE_RUNS raises the number of values per shell (default 2000); SLASHI_QUOTE_SEED replays a run.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import type { QuoteDialect } from "../src/index.js";
-import { quote } from "../src/index.js";
+import { buildCmdArguments, quote } from "../src/index.js";
 
 const RUNS = Math.max(2000, Number(process.env.SLASHI_QUOTE_RUNS ?? 0) || 0);
 const SEED = process.env.SLASHI_QUOTE_SEED === undefined ? undefined : Number(process.env.SLASHI_QUOTE_SEED);
@@ -56,16 +58,22 @@ const env: NodeJS.ProcessEnv = {
   XDG_CACHE_HOME: join(home, "cache"),
 };
 
-function findOnPath(program: string): string | undefined {
+const isWindows = process.platform === "win32";
+/** Shells whose absence fails a CI run: the Linux CI installs them. */
+const requiredInCi = Boolean(process.env.CI) && process.platform === "linux";
+
+/** Absolute path of a program on PATH that starts and runs `probeArgs` successfully. */
+function findOnPath(program: string, probeArgs: string[] = ["-c", "exit 0"]): string | undefined {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
     if (!dir) continue;
-    const probe = spawnSync(join(dir, program), ["-c", "exit 0"], {
+    const candidate = join(dir, isWindows ? `${program}.exe` : program);
+    const probe = spawnSync(candidate, probeArgs, {
       cwd: home,
-      env,
+      env: isWindows ? process.env : env,
       stdio: "ignore",
-      timeout: 10_000,
+      timeout: 30_000,
     });
-    if (probe.error === undefined && probe.status === 0) return join(dir, program);
+    if (probe.error === undefined && probe.status === 0) return candidate;
   }
   return undefined;
 }
@@ -189,7 +197,7 @@ function firstMismatch(values: readonly string[], stdout: Buffer, dialect: Quote
 for (const shell of SHELLS) {
   const path = findOnPath(shell.program);
   if (path === undefined) {
-    if (process.env.CI) {
+    if (requiredInCi) {
       it(`round-trips quoted values through ${shell.label}`, () => {
         throw new Error(`${shell.program} is not installed; CI must install dash, bash, zsh and fish`);
       });
@@ -256,4 +264,116 @@ describe("why wsl.exe fails closed", () => {
     );
     expect(out.stdout.toString("utf8")).toContain("INJECTED\n");
   });
+});
+
+describe("PowerShell (powershell dialect)", () => {
+  const pwsh = findOnPath("pwsh", ["-NoProfile", "-NonInteractive", "-Command", "exit 0"]);
+  if (pwsh === undefined) console.warn("quoting round-trip: pwsh is not on PATH, skipping PowerShell");
+
+  /** A .ps1 that writes each quoted literal's UTF-8 bytes and a NUL straight to stdout. */
+  function runPowerShell(values: readonly string[]): Buffer {
+    const lines = [
+      "$ErrorActionPreference = 'Stop'",
+      "$out = [Console]::OpenStandardOutput()",
+      ...values.map(
+        (v) =>
+          `$b = [Text.Encoding]::UTF8.GetBytes(${quote(v, "powershell")} + [char]0); $out.Write($b, 0, $b.Length)`,
+      ),
+      `$b = [Text.Encoding]::UTF8.GetBytes('${END}'); $out.Write($b, 0, $b.Length)`,
+      "$out.Flush()",
+    ];
+    const file = join(home, "round-trip.ps1");
+    // UTF-8 with a byte order mark, which Windows PowerShell needs to read the file as UTF-8.
+    writeFileSync(file, `\ufeff${lines.join("\n")}\n`, "utf8");
+    const result = spawnSync(pwsh as string, ["-NoProfile", "-NonInteractive", "-File", file], {
+      cwd: home,
+      env: process.env,
+      timeout: 120_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    if (result.error) throw result.error;
+    return result.stdout;
+  }
+
+  it.skipIf(pwsh === undefined)("prints the smart-quote incident values back unchanged", () => {
+    const values = [
+      "O\u2019Brien",
+      "a\u201bb",
+      "'\u2018\u2019\u201a\u201b",
+      "x\u2019; calc; \u2019",
+      "",
+      ...TRICKY,
+    ];
+    const stdout = runPowerShell(values);
+    expect(stdout.equals(expectedBytes(values)), firstMismatch(values, stdout, "powershell")).toBe(true);
+  });
+
+  it.skipIf(pwsh === undefined)(
+    "round-trips random values",
+    () => {
+      fc.assert(
+        fc.property(fc.array(value, { minLength: BATCH, maxLength: BATCH }), (values) => {
+          const stdout = runPowerShell(values);
+          if (!stdout.equals(expectedBytes(values)))
+            throw new Error(firstMismatch(values, stdout, "powershell"));
+        }),
+        { numRuns: 5, seed: SEED, endOnFailure: false },
+      );
+    },
+    600_000,
+  );
+});
+
+describe.skipIf(!isWindows)("cmd.exe (cmd dialect, Windows only)", () => {
+  const printArgs = join(home, "print-args.js");
+  const shim = join(home, "print-args.cmd");
+  const comspec = process.env.ComSpec ?? "C:\\Windows\\System32\\cmd.exe";
+  // Characters cmd cannot carry are refused by the quoter, so they are left out of the values.
+  const cmdValue = fc
+    .string({ unit, maxLength: 12 })
+    .filter((s) => !["\0", "\r", "\n", "\u001a"].some((c) => s.includes(c)));
+
+  function runCmd(argv: readonly string[]): string[] {
+    writeFileSync(printArgs, "process.stdout.write(JSON.stringify(process.argv.slice(2)));\n");
+    // An npm-style shim: the batch file hands its arguments (%*) to cmd's parser once more.
+    writeFileSync(shim, `@"${process.execPath}" "${printArgs}" %*\r\n`);
+    const result = spawnSync(comspec, buildCmdArguments(argv), {
+      cwd: home,
+      env: process.env,
+      windowsVerbatimArguments: true,
+      timeout: 60_000,
+    });
+    if (result.error) throw result.error;
+    return JSON.parse(result.stdout.toString("utf8")) as string[];
+  }
+
+  const incidents = [
+    '"&calc',
+    "%PATH%",
+    "^",
+    '"\\"',
+    "trailing\\",
+    "!x!",
+    "%cd%",
+    "a b",
+    "",
+    '()%!^"<>&|;, ',
+  ];
+
+  it("passes the BatBadBut inputs through a batch file unchanged", () => {
+    expect(runCmd([shim, ...incidents])).toEqual(incidents);
+  });
+
+  it("passes the BatBadBut inputs to a program unchanged", () => {
+    expect(runCmd([process.execPath, printArgs, ...incidents])).toEqual(incidents);
+  });
+
+  it("round-trips random values through a batch file", () => {
+    fc.assert(
+      fc.property(fc.array(cmdValue, { minLength: 1, maxLength: 20 }), (values) => {
+        expect(runCmd([shim, ...values])).toEqual(values);
+      }),
+      { numRuns: 50, seed: SEED, endOnFailure: false },
+    );
+  }, 600_000);
 });
