@@ -45,7 +45,7 @@ export {
   DENIED_EDITOR_COMMAND_PREFIXES,
   isDeniedEditorCommand,
 } from "./sources/denied-commands.js";
-export { SHARED_OPEN_SCHEMES, checkOpenTarget } from "./sources/open-target.js";
+export { SHARED_OPEN_SCHEMES, checkExpandedOpenTarget, checkOpenTarget } from "./sources/open-target.js";
 export type { OpenTargetCheck } from "./sources/open-target.js";
 export {
   PROTECTED_SETTING_PREFIXES,

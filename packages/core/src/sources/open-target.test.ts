@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkOpenTarget } from "./open-target.js";
+import { checkExpandedOpenTarget, checkOpenTarget } from "./open-target.js";
 
 describe("checkOpenTarget", () => {
   it("allows http, https and mailto and shows the host", () => {
@@ -75,5 +75,46 @@ describe("checkOpenTarget", () => {
     expect(checkOpenTarget("").ok).toBe(false);
     expect(checkOpenTarget("   ").ok).toBe(false);
     expect(checkOpenTarget(42 as unknown as string).ok).toBe(false);
+  });
+});
+
+describe("variables in open targets", () => {
+  it("refuses a host that comes from a variable and allows one in the path", () => {
+    expect(checkOpenTarget("https://${args}.example.com/")).toMatchObject({ ok: false, reason: /variable/ });
+    expect(checkOpenTarget("https://example.com${args}")).toMatchObject({ ok: false });
+    expect(checkOpenTarget("https://jira.example.com/browse/${args}")).toMatchObject({
+      ok: true,
+      host: "jira.example.com",
+    });
+  });
+
+  it("refuses a variable in a file path", () => {
+    expect(checkOpenTarget("docs/${args}.md").ok).toBe(false);
+  });
+});
+
+describe("checkExpandedOpenTarget", () => {
+  const shown = "https://jira.example.com/browse/${args}";
+
+  it("accepts an expansion that keeps scheme and host", () => {
+    expect(checkExpandedOpenTarget(shown, "https://jira.example.com/browse/ABC-1")).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it("refuses an expansion that moves the link to another host", () => {
+    expect(checkExpandedOpenTarget("https://example.com/${args}", "https://example.com/x@evil.test").ok).toBe(
+      true,
+    );
+    expect(checkExpandedOpenTarget("https://example.com${args}", "https://example.com.evil.test/").ok).toBe(
+      false,
+    );
+    expect(checkExpandedOpenTarget(shown, "https://jira.example.com/browse/\nx")).toMatchObject({
+      ok: false,
+    });
+  });
+
+  it("refuses when the shown target is already refused", () => {
+    expect(checkExpandedOpenTarget("command:x", "https://example.com").ok).toBe(false);
   });
 });

@@ -113,5 +113,24 @@ function checkWebUrl(parsed: string, scheme: string): OpenTargetCheck {
     return refuse("url", scheme, host, "user names or passwords in a URL hide the real host");
   }
   if (host === "") return refuse("url", scheme, host, "the URL has no host");
+  if (host.includes("${")) return refuse("url", scheme, host, "the host may not come from a variable");
   return { ok: true, kind: "url", scheme, host };
+}
+
+/**
+ * Re-checks an `open` target after variable expansion, right before it is opened: the expanded target must pass
+ * {@link checkOpenTarget} itself and keep the kind, scheme and host the person saw in the unexpanded target (a
+ * value such as `${args}` may fill in a path or query, never move the link to another host or scheme).
+ * @param unexpanded - the target as written and shown in the prompt
+ * @param expanded - the same target after expansion
+ */
+export function checkExpandedOpenTarget(unexpanded: string, expanded: string): OpenTargetCheck {
+  const before = checkOpenTarget(unexpanded);
+  const after = checkOpenTarget(expanded);
+  if (!before.ok) return before;
+  if (!after.ok) return after;
+  if (after.kind !== before.kind || after.scheme !== before.scheme || after.host !== before.host) {
+    return { ...after, ok: false, reason: "expansion changed the kind, scheme or host of the target" };
+  }
+  return after;
 }

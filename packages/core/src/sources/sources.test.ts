@@ -169,3 +169,21 @@ describe("assertSharedStepAllowed", () => {
     expect(() => assertSharedStepAllowed({ type: "wait", ms: 5 }, "pack")).not.toThrow();
   });
 });
+
+describe("secret variables in shared steps", () => {
+  it("skips the $${ escape the way the expander reads it", () => {
+    expect(checkSharedStep({ type: "terminal", command: "echo $${env:HOME}" }, "workspace")).toEqual([]);
+    expect(checkSharedStep({ type: "terminal", command: "echo $$${env:HOME}" }, "workspace")).toEqual([]);
+    expect(checkSharedStep({ type: "terminal", command: "echo $${x}${env:HOME}" }, "workspace")).toHaveLength(
+      1,
+    );
+  });
+
+  it("finds secret variables in any case and with spaces", () => {
+    const v = checkSharedStep(
+      { type: "open", target: "https://x.test/?t=${ ENV:TOKEN }&c=${Clipboard}" },
+      "pack",
+    );
+    expect(v.map((x) => x.subject)).toEqual(["${ ENV:TOKEN }", "${Clipboard}"]);
+  });
+});

@@ -146,16 +146,37 @@ export interface StepViolation {
   subject?: string;
 }
 
-const SECRET_VARIABLE = /\$\{\s*(env\s*:[^}]*|config\s*:[^}]*|clipboard\s*)\}/gi;
+const SECRET_VARIABLE = /^\$\{\s*(?:env\s*:[^}]*|config\s*:[^}]*|clipboard\s*)\}/i;
+
+/**
+ * The secret variable references in a text, read left to right like the expander: `$${` is an escape for a
+ * literal `${` and is skipped.
+ */
+function secretReferences(text: string): string[] {
+  const found: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    if (text.startsWith("$${", i)) {
+      i += 3;
+    } else if (text.startsWith("${", i)) {
+      const m = SECRET_VARIABLE.exec(text.slice(i));
+      if (m) found.push(m[0]);
+      i += m ? m[0].length : 2;
+    } else {
+      i++;
+    }
+  }
+  return found;
+}
 
 function secretVariables(value: unknown, pointer: string, out: StepViolation[], depth = 0): void {
   if (typeof value === "string") {
-    for (const m of value.matchAll(SECRET_VARIABLE)) {
+    for (const ref of secretReferences(value)) {
       out.push({
         rule: "secret-variable",
-        message: `${makeVisible(m[0])} may only be used in insert and notify steps of a shared command`,
+        message: `${makeVisible(ref)} may only be used in insert and notify steps of a shared command`,
         jsonPath: pointer,
-        subject: m[0],
+        subject: ref,
       });
     }
   } else if (Array.isArray(value) && depth < 32) {
