@@ -110,6 +110,28 @@ export type { WorkspaceKeyOptions } from "./fingerprint/workspace-key.js";
 // @section fingerprint
 
 // expansion
+export {
+  EXPANDED_FIELDS,
+  expandCommand,
+  expandStep,
+  expandableFields,
+  validateVariables,
+} from "./expansion/expand.js";
+export type {
+  ExpandStepOptions,
+  ExpandableField,
+  ExpansionContext,
+  ExpansionWhere,
+  VariableUse,
+} from "./expansion/expand.js";
+export {
+  CONTEXT_VARIABLES,
+  SECRET_VARIABLE_KINDS,
+  findVariables,
+  isSecretVariable,
+  parseTemplate,
+} from "./expansion/template.js";
+export type { ContextVariable, TemplatePart, VariableKind, VariableReference } from "./expansion/template.js";
 // @section expansion
 
 // quoting
