@@ -1,2 +1,82 @@
 // The public API of @slashi/runtime. Every export added here becomes public API: name it explicitly.
-export {};
+// Grouped by the folder that owns them.
+
+// config
+export { defaultManagedPolicyPath, SLASHI_FILES, userConfigDir, userStateDir } from "./config/paths.js";
+export type { PathEnvironment } from "./config/paths.js";
+export { checkManagedPolicy } from "./config/managed-policy.js";
+export type { ManagedPolicyCheck, ManagedPolicyCheckOptions } from "./config/managed-policy.js";
+export { canonicalWorkspaceKey, findWorkspace } from "./config/workspace.js";
+export type { Workspace } from "./config/workspace.js";
+export { discoverConfig } from "./config/discover.js";
+export type {
+  ConfigDiscovery,
+  DiscoverOptions,
+  PolicyFileCandidate,
+  PolicyLayerKind,
+} from "./config/discover.js";
+export { protectedPaths, WORKSPACE_PROTECTED_ENTRIES } from "./config/protected-paths.js";
+export type { ProtectedPath, ProtectedPathOwner, ProtectedPathsOptions } from "./config/protected-paths.js";
+
+// store
+export { withFileLock } from "./store/lock.js";
+export type { LockInfo, LockOptions } from "./store/lock.js";
+export { writeFileAtomic } from "./store/atomic-write.js";
+export { JsonFileStore, pointerSegment } from "./store/json-store.js";
+export type { JsonStoreOptions, RepairResult, ShapeProblem, StoreEnvelope } from "./store/json-store.js";
+export { RecordStore } from "./store/record-store.js";
+export type { RecordCheck, RecordDocument, RecordStoreOptions } from "./store/record-store.js";
+export { APPROVALS_VERSION, ApprovalStore } from "./store/approvals.js";
+export type { ApprovalRecord, SlashiHost } from "./store/approvals.js";
+export { TRUST_VERSION, TrustStore } from "./store/trust.js";
+export type { TrustRecord } from "./store/trust.js";
+export { COMMAND_APPROVALS_VERSION, CommandApprovalStore } from "./store/command-approvals.js";
+export type { CommandApprovalRecord } from "./store/command-approvals.js";
+
+// audit
+export { AUDIT_TEXT_LIMIT, AuditLog, readAudit } from "./audit/audit-log.js";
+export type {
+  AuditEntry,
+  AuditEvent,
+  AuditLogOptions,
+  AuditReadOptions,
+  AuditReadProblem,
+  AuditReadResult,
+  AuditReason,
+  AuditRecord,
+  AuditWriteResult,
+} from "./audit/audit-log.js";
+
+// runner
+export {
+  CORDON_DROPPED_ENV_NAMES,
+  isSecretEnvName,
+  KEPT_ENV_NAMES,
+  SECRET_ENV_NAMES,
+  SECRET_ENV_PATTERNS,
+  scrubEnv,
+} from "./runner/env.js";
+export type { ScrubbedEnv } from "./runner/env.js";
+export {
+  assertNotBatchArgv,
+  defaultShell,
+  findOnPath,
+  resolveWindowsProgram,
+  shellFamily,
+  shellInvocation,
+} from "./runner/shell.js";
+export type { Invocation, ShellFamily } from "./runner/shell.js";
+export { runCommand } from "./runner/run-command.js";
+export type { RunRequest, RunResult } from "./runner/run-command.js";
+
+// cordon
+export { cordonAvailability } from "./cordon/availability.js";
+export type { CordonAvailability, CordonAvailabilityOptions, CordonKind } from "./cordon/availability.js";
+export { networkAllowedFor, PRIVILEGED_SOCKETS, resolveCordon, SECRET_HOME_PATHS } from "./cordon/policy.js";
+export type { CordonPolicy, HiddenPath, ResolvedCordon } from "./cordon/policy.js";
+export { bwrapArgs } from "./cordon/bwrap.js";
+export { sandboxExecProfile, sbplString } from "./cordon/sandbox-exec.js";
+export { wrapInCordon } from "./cordon/wrap.js";
+export type { CordonedInvocation } from "./cordon/wrap.js";
+export { probeCordon } from "./cordon/probe.js";
+export type { ProbeCheck, ProbeOptions, ProbeResult } from "./cordon/probe.js";

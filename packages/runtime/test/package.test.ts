@@ -1,8 +1,39 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import pkg from "../package.json" with { type: "json" };
+import * as runtime from "../src/index.js";
 
 describe("runtime package", () => {
-  it("depends on the core", () => {
+  it("depends on the core and pins execa 9.6.1 (10.x needs Node 22)", () => {
     expect(pkg.dependencies["@slashi/core"]).toBe("workspace:^");
+    expect(pkg.dependencies.execa).toBe("9.6.1");
+  });
+
+  it("exports one folder per concept from its entry point", () => {
+    for (const name of [
+      "discoverConfig",
+      "findWorkspace",
+      "checkManagedPolicy",
+      "protectedPaths",
+      "ApprovalStore",
+      "TrustStore",
+      "CommandApprovalStore",
+      "JsonFileStore",
+      "AuditLog",
+      "readAudit",
+      "runCommand",
+      "scrubEnv",
+      "cordonAvailability",
+      "probeCordon",
+      "wrapInCordon",
+      "networkAllowedFor",
+    ]) {
+      expect(runtime).toHaveProperty(name);
+    }
+  });
+
+  it("names every export explicitly (no export *)", () => {
+    const source = readFileSync(new URL("../src/index.ts", import.meta.url), "utf8");
+    expect(source).not.toMatch(/export \*/);
   });
 });

@@ -1,0 +1,116 @@
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { AUDIT_TEXT_LIMIT, AuditLog, readAudit } from "./audit-log.js";
+
+const root = mkdtempSync(path.join(tmpdir(), "slashi-audit-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+const fresh = (): string => path.join(root, `a${n++}`, "audit.jsonl");
+
+describe("AuditLog", () => {
+  it("appends one JSON line per record with time, pid and cwd filled in", async () => {
+    const file = fresh();
+    const log = new AuditLog({ file });
+    const result = await log.append({
+      event: "run",
+      host: "cli",
+      source: "agent",
+      text: "npm test",
+      expandedDigest: "sha256:abc",
+      decision: "allow",
+      reasons: [{ code: "rule.allow", severity: "allow", message: "allowed by rule npm test" }],
+      exitCode: 1,
+      durationMs: 1234,
+    });
+    expect(result).toEqual({ written: true, rotated: false });
+    const lines = readFileSync(file, "utf8").split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe("");
+    const record = JSON.parse(lines[0] as string);
+    expect(record).toMatchObject({
+      event: "run",
+      host: "cli",
+      text: "npm test",
+      exitCode: 1,
+      pid: process.pid,
+    });
+    expect(record.cwd).toBe(process.cwd());
+    expect(Number.isNaN(Date.parse(record.time))).toBe(false);
+  });
+
+  it("reads the last n records matching a filter, oldest first", async () => {
+    const log = new AuditLog({ file: fresh() });
+    for (let i = 0; i < 6; i++) {
+      await log.append({ event: "decision", host: i % 2 ? "mcp" : "cli", text: `cmd ${i}`, decision: "ask" });
+    }
+    const { records } = await log.read({ tail: 2, filter: (record) => record.host === "cli" });
+    expect(records.map((record) => record.text)).toEqual(["cmd 2", "cmd 4"]);
+  });
+
+  it("rotates by size and keeps the configured number of files", async () => {
+    const file = fresh();
+    const log = new AuditLog({ file, maxBytes: 400, keep: 2 });
+    for (let i = 0; i < 12; i++)
+      await log.append({ event: "decision", host: "cli", text: `command ${i}`, time: "t" });
+    expect(existsSync(log.rotatedFile(1))).toBe(true);
+    expect(existsSync(log.rotatedFile(2))).toBe(true);
+    expect(existsSync(log.rotatedFile(3))).toBe(false);
+    expect(path.basename(log.rotatedFile(1))).toBe("audit.1.jsonl");
+    const { records } = await log.read();
+    const texts = records.map((record) => record.text);
+    expect(texts.at(-1)).toBe("command 11");
+    // Oldest first and in order across files.
+    const numbers = texts.map((text) => Number(text?.split(" ")[1]));
+    expect([...numbers].sort((a, b) => a - b)).toEqual(numbers);
+    expect(numbers.length).toBeLessThan(12);
+  });
+
+  it("reports a line that is not a record and keeps reading", async () => {
+    const file = fresh();
+    const log = new AuditLog({ file });
+    await log.append({ event: "decision", host: "cli", text: "one" });
+    appendFileSync(file, '{"half":\n{"time":"x"}\n');
+    await log.append({ event: "decision", host: "cli", text: "two" });
+    const { records, problems } = await readAudit(file);
+    expect(records.map((record) => record.text)).toEqual(["one", "two"]);
+    expect(problems).toEqual([
+      { file, line: 2 },
+      { file, line: 3 },
+    ]);
+  });
+
+  it("cuts very long text and says so", async () => {
+    const file = fresh();
+    await new AuditLog({ file }).append({
+      event: "decision",
+      host: "vscode",
+      text: "y".repeat(AUDIT_TEXT_LIMIT + 10),
+    });
+    const [record] = (await readAudit(file)).records;
+    expect(record?.text).toHaveLength(AUDIT_TEXT_LIMIT);
+    expect(record?.textTruncated).toBe(true);
+  });
+
+  it("returns a warning instead of throwing when the disk is full", async (context) => {
+    if (!existsSync("/dev/full")) context.skip();
+    const result = await new AuditLog({ file: "/dev/full" }).append({
+      event: "decision",
+      host: "cli",
+      text: "x",
+    });
+    expect(result).toMatchObject({ written: false, errorCode: "ENOSPC" });
+    expect(result.written === false && result.warning).toMatch(/disk is full.*not recorded/);
+  });
+
+  it("returns a warning when the log directory cannot be created", async () => {
+    const blocker = fresh();
+    await new AuditLog({ file: blocker }).append({ event: "decision", host: "cli" });
+    const result = await new AuditLog({ file: path.join(blocker, "audit.jsonl") }).append({
+      event: "decision",
+      host: "cli",
+    });
+    expect(result.written).toBe(false);
+  });
+});

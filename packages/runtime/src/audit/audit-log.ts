@@ -1,0 +1,294 @@
+import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
+import path from "node:path";
+import type { SlashiHost } from "../store/approvals.js";
+import { withFileLock, type LockOptions } from "../store/lock.js";
+
+/** What an audit record is about. */
+export type AuditEvent =
+  "decision" | "run" | "approve" | "revoke" | "reset" | "trust" | "untrust" | "policy-change";
+
+/** One reason as the core reports it (code, severity, message). */
+export interface AuditReason {
+  /** Stable finding or rule code. */
+  code: string;
+  /** `deny`, `ask`, `allow`, `info`… as the core says. */
+  severity?: string;
+  /** Plain words. */
+  message: string;
+}
+
+/** What a caller hands to {@link AuditLog.append}; time, pid and cwd are filled in when missing. */
+export interface AuditEntry {
+  /** What happened. */
+  event: AuditEvent;
+  /** Which host wrote it. */
+  host: SlashiHost;
+  /** Where the command came from (`user`, `workspace`, `pack`, `agent`, `terminal`…). */
+  source?: string;
+  /** Slashi command name (`/deploy`), when it was one. */
+  command?: string;
+  /** The command text or steps, UNEXPANDED (never secrets). */
+  text?: string;
+  /** `sha256:` digest of the expanded text, to prove what ran without storing it. */
+  expandedDigest?: string;
+  /** The verdict. */
+  decision?: "allow" | "ask" | "deny";
+  /** Why. */
+  reasons?: AuditReason[];
+  /** The approval fingerprint that let it run, if one did. */
+  fingerprint?: string;
+  /** How the person answered a prompt (`once`, `always`, `cancel`). */
+  answer?: string;
+  /** Whether the command ran inside the cordon. */
+  cordon?: boolean;
+  /** Exit code of a run (`null` when killed by a signal). */
+  exitCode?: number | null;
+  /** Signal that ended a run. */
+  signal?: string;
+  /** Wall time of the run. */
+  durationMs?: number;
+  /** Workspace key, for approval and trust changes. */
+  workspaceKey?: string;
+  /** Time (ISO 8601); default now. */
+  time?: string;
+  /** Process id; default this process. */
+  pid?: number;
+  /** Working directory; default `process.cwd()`. */
+  cwd?: string;
+}
+
+/** A record as stored: every line of the log is one of these. */
+export interface AuditRecord extends AuditEntry {
+  /** When (ISO 8601). */
+  time: string;
+  /** Process id of the writer. */
+  pid: number;
+  /** Working directory. */
+  cwd: string;
+  /** True when `text` was cut to the size limit. */
+  textTruncated?: boolean;
+}
+
+/** Outcome of an append: the caller decides how to show a failure; a decision is never blocked by it. */
+export type AuditWriteResult =
+  { written: true; rotated: boolean } | { written: false; warning: string; errorCode: string };
+
+/** Options for {@link AuditLog}. */
+export interface AuditLogOptions {
+  /** The live log (`<state>/audit.jsonl`). */
+  file: string;
+  /** Rotate when the live file would grow past this many bytes (default 5 MiB). */
+  maxBytes?: number;
+  /** Rotated files to keep: `audit.1.jsonl` … `audit.<keep>.jsonl` (default 5). */
+  keep?: number;
+  /** Lock tuning for rotation. */
+  lock?: LockOptions;
+}
+
+/** A line that did not parse while reading. */
+export interface AuditReadProblem {
+  /** File. */
+  file: string;
+  /** 1-based line. */
+  line: number;
+}
+
+/** What to read. */
+export interface AuditReadOptions {
+  /** Only the last `tail` matching records. */
+  tail?: number;
+  /** Keep only records this accepts. */
+  filter?: (record: AuditRecord) => boolean;
+  /** Also read rotated files (default true). */
+  includeRotated?: boolean;
+}
+
+/** Records read, oldest first, and lines that did not parse. */
+export interface AuditReadResult {
+  /** Matching records, oldest first. */
+  records: AuditRecord[];
+  /** Lines that are not valid records (reported, skipped). */
+  problems: AuditReadProblem[];
+}
+
+/** Longest `text` kept in a record, in UTF-16 code units. */
+export const AUDIT_TEXT_LIMIT = 16_384;
+
+/**
+ * The append-only audit log: one JSON object per line. Each record is appended with a single write on a file
+ * opened with O_APPEND, so several processes can write at once without interleaving; when the live file would
+ * exceed `maxBytes` it is rotated (`audit.jsonl` → `audit.1.jsonl` → …, `keep` files) under the lock. Write
+ * failures (full disk, permissions) come back as a warning result, never as a thrown error.
+ */
+export class AuditLog {
+  /** The live log file. */
+  readonly file: string;
+  readonly #maxBytes: number;
+  readonly #keep: number;
+  readonly #lock: LockOptions | undefined;
+
+  /** @param options - file, size limit, files to keep */
+  constructor(options: AuditLogOptions) {
+    this.file = options.file;
+    this.#maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
+    this.#keep = Math.max(1, options.keep ?? 5);
+    this.#lock = options.lock;
+  }
+
+  /** Path of rotated file number `n` (1 = newest). */
+  rotatedFile(n: number): string {
+    const ext = path.extname(this.file);
+    return `${this.file.slice(0, this.file.length - ext.length)}.${n}${ext}`;
+  }
+
+  /** Builds the stored record for an entry (time, pid, cwd filled in; long text cut). */
+  static toRecord(entry: AuditEntry): AuditRecord {
+    const record: AuditRecord = {
+      ...entry,
+      time: entry.time ?? new Date().toISOString(),
+      pid: entry.pid ?? process.pid,
+      cwd: entry.cwd ?? process.cwd(),
+    };
+    if (record.text !== undefined && record.text.length > AUDIT_TEXT_LIMIT) {
+      record.text = record.text.slice(0, AUDIT_TEXT_LIMIT);
+      record.textTruncated = true;
+    }
+    return record;
+  }
+
+  /** Appends one record. Never throws: a failure is returned with a warning to show. */
+  async append(entry: AuditEntry): Promise<AuditWriteResult> {
+    const line = Buffer.from(`${JSON.stringify(AuditLog.toRecord(entry))}\n`, "utf8");
+    let rotated = false;
+    try {
+      await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      const size = await stat(this.file).then(
+        (info) => info.size,
+        () => 0,
+      );
+      if (size > 0 && size + line.length > this.#maxBytes) rotated = await this.#rotate(line.length);
+      const handle = await open(this.file, "a", 0o600);
+      try {
+        const { bytesWritten } = await handle.write(line, 0, line.length);
+        if (bytesWritten !== line.length) {
+          return this.#failure("EIO", `only ${bytesWritten} of ${line.length} bytes were written`);
+        }
+      } finally {
+        await handle.close();
+      }
+      return { written: true, rotated };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as { code?: string }).code ?? "EIO";
+      return this.#failure(code, (error as Error).message);
+    }
+  }
+
+  #failure(errorCode: string, detail: string): AuditWriteResult {
+    const reason = errorCode === "ENOSPC" ? "the disk is full" : `${errorCode}: ${detail}`;
+    return {
+      written: false,
+      errorCode,
+      warning: `audit log ${this.file} could not be written (${reason}); this decision was not recorded`,
+    };
+  }
+
+  async #rotate(incoming: number): Promise<boolean> {
+    return withFileLock(
+      this.file,
+      async () => {
+        const size = await stat(this.file).then(
+          (info) => info.size,
+          () => 0,
+        );
+        // Another writer may have rotated while this one waited for the lock.
+        if (size === 0 || size + incoming <= this.#maxBytes) return false;
+        // Shift audit.1 … audit.<k> up by one, where k is the last file before the first gap; the file that
+        // would become number keep + 1 is overwritten (dropped).
+        const count = await this.#rotatedCount();
+        for (let n = Math.min(count, this.#keep - 1); n >= 1; n--) {
+          await rename(this.rotatedFile(n), this.rotatedFile(n + 1));
+        }
+        await rename(this.file, this.rotatedFile(1));
+        return true;
+      },
+      this.#lock,
+    );
+  }
+
+  /** How many rotated files exist in an unbroken run from `audit.1` (at most `keep`). */
+  async #rotatedCount(): Promise<number> {
+    let count = 0;
+    while (count < this.#keep && (await fileExists(this.rotatedFile(count + 1)))) count++;
+    return count;
+  }
+
+  /** Every log file that exists, oldest first. */
+  async files(includeRotated = true): Promise<string[]> {
+    const rotated = includeRotated ? await this.#rotatedCount() : 0;
+    const present = Array.from({ length: rotated }, (_, i) => this.rotatedFile(rotated - i));
+    if (await fileExists(this.file)) present.push(this.file);
+    return present;
+  }
+
+  /** Reads records oldest first (rotated files included), for `slashi audit tail|show`. */
+  async read(options: AuditReadOptions = {}): Promise<AuditReadResult> {
+    const records: AuditRecord[] = [];
+    const problems: AuditReadProblem[] = [];
+    for (const file of await this.files(options.includeRotated ?? true)) {
+      let text: string;
+      try {
+        text = await readFile(file, "utf8");
+      } catch {
+        continue; // rotated away between listing and reading
+      }
+      const lines = text.split("\n");
+      lines.forEach((line, index) => {
+        if (line === "") return;
+        let record: unknown;
+        try {
+          record = JSON.parse(line);
+        } catch {
+          problems.push({ file, line: index + 1 });
+          return;
+        }
+        if (!isAuditRecord(record)) {
+          problems.push({ file, line: index + 1 });
+          return;
+        }
+        if (!options.filter || options.filter(record)) records.push(record);
+      });
+    }
+    const tail = options.tail;
+    return {
+      records: tail !== undefined ? records.slice(Math.max(0, records.length - tail)) : records,
+      problems,
+    };
+  }
+}
+
+function fileExists(target: string): Promise<boolean> {
+  return stat(target).then(
+    () => true,
+    () => false,
+  );
+}
+
+function isAuditRecord(value: unknown): value is AuditRecord {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    typeof record.time === "string" &&
+    typeof record.event === "string" &&
+    typeof record.host === "string" &&
+    typeof record.pid === "number" &&
+    typeof record.cwd === "string"
+  );
+}
+
+/** Reads the audit log at `file` (see {@link AuditLog.read}). */
+export function readAudit(
+  file: string,
+  options: AuditReadOptions & { keep?: number } = {},
+): Promise<AuditReadResult> {
+  return new AuditLog({ file, keep: options.keep }).read(options);
+}

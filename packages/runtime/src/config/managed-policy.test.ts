@@ -1,0 +1,98 @@
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkManagedPolicy } from "./managed-policy.js";
+
+const isRoot = process.geteuid?.() === 0;
+const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A directory whose ancestors are those of the package (root-owned, 0755 in CI and here). */
+function safeDir(): string {
+  const dir = mkdtempSync(path.join(packageDir, ".tmp-managed-"));
+  chmodSync(dir, 0o755);
+  made.push(dir);
+  return dir;
+}
+
+function policyIn(dir: string, mode = 0o644): string {
+  const file = path.join(dir, "policy.json");
+  writeFileSync(file, "{}\n");
+  chmodSync(file, mode);
+  return file;
+}
+
+describe("checkManagedPolicy", () => {
+  it("reports a missing file as absent and unusable, without a warning", async () => {
+    const result = await checkManagedPolicy(path.join(tmpdir(), "no-such-dir-slashi", "policy.json"));
+    expect(result).toMatchObject({ exists: false, usable: false });
+    expect(result.warning).toBeUndefined();
+  });
+
+  it("accepts a root-owned file that only root can write", async (context) => {
+    if (!isRoot) context.skip();
+    const result = await checkManagedPolicy(policyIn(safeDir()));
+    expect(result).toMatchObject({ exists: true, usable: true, verified: true });
+  });
+
+  it("ignores a file owned by another user, with a warning", async (context) => {
+    if (!isRoot) context.skip();
+    const file = policyIn(safeDir());
+    chownSync(file, 1000, 1000);
+    const result = await checkManagedPolicy(file);
+    expect(result.usable).toBe(false);
+    expect(result.warning).toMatch(/owned by uid 1000, not root/);
+  });
+
+  it("ignores a world-writable file", async () => {
+    const file = policyIn(isRoot ? safeDir() : mkdtempSync(path.join(tmpdir(), "slashi-mp-")), 0o666);
+    const result = await checkManagedPolicy(file);
+    expect(result.usable).toBe(false);
+    expect(result.warning).toMatch(/ignored/);
+  });
+
+  it("ignores a file in a directory another user owns", async (context) => {
+    if (!isRoot) context.skip();
+    const dir = safeDir();
+    const sub = path.join(dir, "slashi");
+    mkdirSync(sub, { mode: 0o755 });
+    const file = policyIn(sub);
+    chownSync(sub, 1000, 1000);
+    const result = await checkManagedPolicy(file);
+    expect(result.usable).toBe(false);
+    expect(result.warning).toMatch(/directory .*slashi is owned by uid 1000/);
+  });
+
+  it("ignores a file under a world-writable directory such as /tmp", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "slashi-mp-"));
+    made.push(dir);
+    const result = await checkManagedPolicy(policyIn(dir));
+    expect(result.usable).toBe(false);
+    expect(result.warning).toMatch(/writable by group or others|not root/);
+  });
+
+  it("ignores a root-owned link that points at a file another user owns", async (context) => {
+    if (!isRoot) context.skip();
+    const dir = safeDir();
+    const target = path.join(dir, "user-file.json");
+    writeFileSync(target, "{}");
+    chownSync(target, 1000, 1000);
+    const link = path.join(dir, "policy.json");
+    symlinkSync(target, link);
+    const result = await checkManagedPolicy(link);
+    expect(result.usable).toBe(false);
+    expect(result.warning).toMatch(/owned by uid 1000/);
+  });
+
+  it("uses a Windows file unverified, with a warning", async (context) => {
+    if (!isRoot) context.skip();
+    const result = await checkManagedPolicy(policyIn(safeDir()), { platform: "win32" });
+    expect(result).toMatchObject({ usable: true, verified: false });
+    expect(result.warning).toMatch(/cannot be verified on Windows/);
+  });
+});

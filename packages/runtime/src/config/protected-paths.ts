@@ -1,0 +1,85 @@
+import path from "node:path";
+import { defaultManagedPolicyPath, userConfigDir, userStateDir, type PathEnvironment } from "./paths.js";
+
+/** Why a path is protected. */
+export type ProtectedPathOwner = "slashi" | "agent" | "git" | "editor";
+
+/** A path commands must not write: Slashi's own files, agent and editor config that can run code later. */
+export interface ProtectedPath {
+  /** Absolute path (not resolved: the caller compares after its own symlink resolution). */
+  path: string;
+  /** A directory protects everything under it. */
+  kind: "file" | "dir";
+  /** Whose file it is. */
+  owner: ProtectedPathOwner;
+  /** One line on why. */
+  reason: string;
+}
+
+/** Options for {@link protectedPaths}. */
+export interface ProtectedPathsOptions extends PathEnvironment {
+  /** Workspace root; workspace entries are left out without it. */
+  workspaceRoot?: string;
+  /** Managed policy path (default: the OS path). */
+  managedPolicyPath?: string;
+}
+
+/**
+ * Entries inside a workspace whose contents make tools run code or loosen Slashi later: agent and editor config,
+ * Slashi's team and policy files, git hooks and config. Paths are relative to the workspace root.
+ */
+export const WORKSPACE_PROTECTED_ENTRIES: readonly {
+  relative: string;
+  kind: "file" | "dir";
+  owner: ProtectedPathOwner;
+  reason: string;
+}[] = [
+  {
+    relative: ".vscode",
+    kind: "dir",
+    owner: "editor",
+    reason: "Slashi team file, workspace policy, tasks and settings",
+  },
+  { relative: ".claude", kind: "dir", owner: "agent", reason: "Claude Code settings and hooks" },
+  { relative: ".cursor", kind: "dir", owner: "agent", reason: "Cursor rules, hooks and MCP config" },
+  { relative: ".gemini", kind: "dir", owner: "agent", reason: "Gemini CLI settings" },
+  { relative: ".mcp.json", kind: "file", owner: "agent", reason: "project MCP servers" },
+  { relative: ".git/hooks", kind: "dir", owner: "git", reason: "git hooks run on the next commit" },
+  {
+    relative: ".git/config",
+    kind: "file",
+    owner: "git",
+    reason: "git config can name programs (core.pager, core.fsmonitor)",
+  },
+];
+
+/**
+ * Slashi's own config and state, the managed policy, and (with a workspace root) the workspace entries of
+ * {@link WORKSPACE_PROTECTED_ENTRIES}. The core's self-protection classifier flags writes to these; the cordon
+ * hides Slashi's directories and re-binds the workspace entries read-only.
+ */
+export function protectedPaths(options: ProtectedPathsOptions = {}): ProtectedPath[] {
+  const managed = options.managedPolicyPath ?? defaultManagedPolicyPath(options);
+  const p = (options.platform ?? process.platform) === "win32" ? path.win32 : path.posix;
+  const out: ProtectedPath[] = [
+    { path: userConfigDir(options), kind: "dir", owner: "slashi", reason: "Slashi user policy and commands" },
+    {
+      path: userStateDir(options),
+      kind: "dir",
+      owner: "slashi",
+      reason: "Slashi approvals, trust and audit log",
+    },
+    { path: p.dirname(managed), kind: "dir", owner: "slashi", reason: "Slashi managed policy" },
+  ];
+  if (options.workspaceRoot) {
+    for (const entry of WORKSPACE_PROTECTED_ENTRIES) {
+      out.push({
+        path: p.join(options.workspaceRoot, entry.relative),
+        kind: entry.kind,
+        owner: entry.owner,
+        reason: entry.reason,
+      });
+    }
+  }
+  return out;
+}

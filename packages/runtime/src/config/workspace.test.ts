@@ -1,0 +1,61 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { canonicalWorkspaceKey, findWorkspace } from "./workspace.js";
+
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-ws-")));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("findWorkspace", () => {
+  it("walks up to the directory holding .git", async () => {
+    const repo = path.join(root, "repo");
+    mkdirSync(path.join(repo, ".git"), { recursive: true });
+    mkdirSync(path.join(repo, "src", "deep"), { recursive: true });
+    const ws = await findWorkspace(path.join(repo, "src", "deep"));
+    expect(ws).toMatchObject({
+      root: repo,
+      key: repo,
+      isGitRoot: true,
+      teamFile: path.join(repo, ".vscode", "slashi.json"),
+      policyFile: path.join(repo, ".vscode", "slashi-policy.json"),
+    });
+  });
+
+  it("accepts a .git file (worktree, submodule)", async () => {
+    const wt = path.join(root, "worktree");
+    mkdirSync(wt, { recursive: true });
+    writeFileSync(path.join(wt, ".git"), "gitdir: /elsewhere\n");
+    expect((await findWorkspace(wt)).root).toBe(wt);
+  });
+
+  it("falls back to the working directory without a git repository", async () => {
+    const plain = path.join(root, "plain", "dir");
+    mkdirSync(plain, { recursive: true });
+    const ws = await findWorkspace(plain);
+    // /tmp has no .git above it in CI; if it did, the root would be that repository.
+    expect(ws.isGitRoot).toBe(false);
+    expect(ws.root).toBe(plain);
+  });
+
+  it("resolves symlinks, so a linked checkout has the key of its target", async () => {
+    const link = path.join(root, "link-to-repo");
+    symlinkSync(path.join(root, "repo"), link);
+    const ws = await findWorkspace(path.join(link, "src"));
+    expect(ws.root).toBe(path.join(root, "repo"));
+    expect(ws.key).toBe(path.join(root, "repo"));
+  });
+});
+
+describe("canonicalWorkspaceKey", () => {
+  it("drops trailing separators and resolves links", () => {
+    expect(canonicalWorkspaceKey(`${root}/repo/`)).toBe(path.join(root, "repo"));
+    expect(canonicalWorkspaceKey(path.join(root, "link-to-repo"))).toBe(path.join(root, "repo"));
+    expect(canonicalWorkspaceKey("/")).toBe("/");
+  });
+
+  it("gives one key for C:\\Repo and c:\\repo\\ on Windows", () => {
+    expect(canonicalWorkspaceKey("C:\\Repo", "win32")).toBe(canonicalWorkspaceKey("c:\\repo\\", "win32"));
+    expect(canonicalWorkspaceKey("C:\\Repo", "win32")).toBe("c:\\repo");
+  });
+});

@@ -1,0 +1,36 @@
+import type { Invocation } from "../runner/shell.js";
+import type { ResolvedCordon } from "./policy.js";
+
+/**
+ * The bubblewrap arguments that confine one command, in mount order:
+ *
+ * 1. `--ro-bind / /`, a fresh `--dev /dev` and `--proc /proc`, a private `--tmpfs /tmp`;
+ * 2. the workspace and extra writable directories `--bind` read-write;
+ * 3. secret paths hidden: an empty tmpfs remounted read-only over directories, `/dev/null` over files;
+ * 4. protected workspace entries (`.vscode`, `.claude`, `.git/hooks`…) re-bound read-only;
+ * 5. `--unshare-pid`, `--unshare-ipc`, `--unshare-uts`, `--unshare-cgroup-try`, `--unshare-net` unless network
+ *    is allowed, `--new-session` (no TTY injection), `--die-with-parent`, `--chdir` to the working directory.
+ *
+ * Pure: paths must already be resolved ({@link ResolvedCordon}).
+ */
+export function bwrapArgs(cordon: ResolvedCordon, command: Invocation): string[] {
+  const args = [
+    "--die-with-parent",
+    "--new-session",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+  ];
+  if (!cordon.network) args.push("--unshare-net");
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", cordon.tmp);
+  args.push("--bind", cordon.workspace, cordon.workspace);
+  for (const dir of cordon.writable) args.push("--bind", dir, dir);
+  for (const hidden of cordon.hidden) {
+    if (hidden.kind === "dir") args.push("--tmpfs", hidden.path, "--remount-ro", hidden.path);
+    else args.push("--ro-bind", "/dev/null", hidden.path);
+  }
+  for (const entry of cordon.readOnly) args.push("--ro-bind", entry, entry);
+  args.push("--chdir", cordon.cwd, "--", command.file, ...command.args);
+  return args;
+}

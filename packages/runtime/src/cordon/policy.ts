@@ -1,0 +1,205 @@
+import { lstat, realpath } from "node:fs/promises";
+import { homedir } from "node:os";
+import path from "node:path";
+import { SlashiError, SlashiErrorCode } from "@slashi/core";
+import { WORKSPACE_PROTECTED_ENTRIES } from "../config/protected-paths.js";
+import { userConfigDir, userStateDir } from "../config/paths.js";
+
+/**
+ * Paths under the home directory that hold credentials; the cordon makes the ones that exist unreadable.
+ */
+export const SECRET_HOME_PATHS: readonly string[] = [
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".config/gcloud",
+  ".azure",
+  ".kube",
+  ".docker",
+  ".netrc",
+  ".npmrc",
+  ".yarnrc.yml",
+  ".pypirc",
+  ".git-credentials",
+  ".config/gh",
+  ".config/hub",
+  ".terraform.d/credentials.tfrc.json",
+  ".password-store",
+  ".local/share/keyrings",
+];
+
+/**
+ * Sockets outside the home that grant more than the user's own rights (container engines); hidden in the
+ * cordon because a read-only mount does not stop a connect on a Unix socket.
+ */
+export const PRIVILEGED_SOCKETS: readonly string[] = [
+  "/var/run/docker.sock",
+  "/run/docker.sock",
+  "/run/containerd/containerd.sock",
+  "/run/podman/podman.sock",
+];
+
+/** What the cordon allows one command. */
+export interface CordonPolicy {
+  /** The workspace: writable (except the protected entries). */
+  workspace: string;
+  /** Working directory inside (default the workspace). */
+  cwd?: string;
+  /** Network allowed for this command (see {@link networkAllowedFor}); default false. */
+  network?: boolean;
+  /** Extra writable directories (a build cache, say). */
+  writable?: string[];
+  /** Extra paths to hide. */
+  hidden?: string[];
+  /** Home directory whose {@link SECRET_HOME_PATHS} are hidden (default `os.homedir()`). */
+  home?: string;
+  /**
+   * Slashi's own config and state directories, hidden (default: {@link userConfigDir} and {@link userStateDir}).
+   * Pass `[]` to hide none.
+   */
+  slashiDirs?: string[];
+  /**
+   * Entries of the workspace re-bound read-only (relative; default {@link WORKSPACE_PROTECTED_ENTRIES}).
+   */
+  readOnlyEntries?: string[];
+}
+
+/** A path to hide, resolved. */
+export interface HiddenPath {
+  /** Absolute, symlink-resolved path. */
+  path: string;
+  /** Directories get an empty read-only tmpfs, files get `/dev/null`. */
+  kind: "file" | "dir";
+}
+
+/** A {@link CordonPolicy} with every path resolved and only existing paths kept. */
+export interface ResolvedCordon {
+  /** Writable workspace (real path). */
+  workspace: string;
+  /** Working directory (real path). */
+  cwd: string;
+  /** Network allowed. */
+  network: boolean;
+  /** Extra writable directories that exist (real paths). */
+  writable: string[];
+  /** Paths made unreadable. */
+  hidden: HiddenPath[];
+  /** Existing paths inside the workspace that stay read-only. */
+  readOnly: string[];
+  /** Protected workspace entries that do not exist: a command in the cordon could create them. */
+  unprotected: string[];
+  /** The private temporary directory (`/tmp` inside). */
+  tmp: string;
+}
+
+async function kindOf(target: string): Promise<"file" | "dir" | undefined> {
+  try {
+    const info = await lstat(target);
+    if (info.isSymbolicLink()) {
+      const real = await realpath(target);
+      return kindOf(real);
+    }
+    return info.isDirectory() ? "dir" : "file";
+  } catch {
+    return undefined;
+  }
+}
+
+async function real(target: string): Promise<string | undefined> {
+  try {
+    return await realpath(target);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Resolves a policy against the file system: real paths, existing entries only. A workspace that is `/` or the
+ * home directory itself is refused (`RUN_INVALID`): the cordon would confine nothing.
+ */
+export async function resolveCordon(policy: CordonPolicy): Promise<ResolvedCordon> {
+  const workspace = await real(policy.workspace);
+  if (workspace === undefined) {
+    throw new SlashiError(SlashiErrorCode.RUN_INVALID, `workspace ${policy.workspace} does not exist`, {
+      file: policy.workspace,
+    });
+  }
+  const home = policy.home ?? homedir();
+  const realHome = (await real(home)) ?? path.resolve(home);
+  if (workspace === "/" || workspace === realHome) {
+    throw new SlashiError(
+      SlashiErrorCode.RUN_INVALID,
+      `the cordon needs a project directory as workspace, not ${workspace}`,
+      { file: workspace },
+    );
+  }
+  const cwd = (await real(policy.cwd ?? workspace)) ?? workspace;
+
+  const writable: string[] = [];
+  for (const dir of policy.writable ?? []) {
+    const resolved = await real(dir);
+    if (resolved !== undefined) writable.push(resolved);
+  }
+
+  const hidden: HiddenPath[] = [];
+  const hiddenCandidates = [
+    ...SECRET_HOME_PATHS.map((relative) => path.join(home, relative)),
+    ...(policy.slashiDirs ?? [userConfigDir(), userStateDir()]),
+    ...PRIVILEGED_SOCKETS,
+    ...(process.getuid ? [`/run/user/${process.getuid()}`] : []),
+    ...(process.env.SSH_AUTH_SOCK ? [process.env.SSH_AUTH_SOCK] : []),
+    ...(policy.hidden ?? []),
+  ];
+  const seen = new Set<string>();
+  for (const candidate of hiddenCandidates) {
+    const resolved = await real(candidate);
+    if (resolved === undefined || seen.has(resolved) || resolved === "/") continue;
+    // Never hide the workspace or a directory holding it.
+    if (workspace === resolved || workspace.startsWith(resolved + path.sep)) continue;
+    const kind = await kindOf(resolved);
+    if (kind === undefined) continue;
+    seen.add(resolved);
+    hidden.push({ path: resolved, kind });
+  }
+
+  const readOnly: string[] = [];
+  const unprotected: string[] = [];
+  const entries = policy.readOnlyEntries ?? WORKSPACE_PROTECTED_ENTRIES.map((entry) => entry.relative);
+  for (const relative of entries) {
+    const target = path.join(workspace, relative);
+    const resolved = await real(target);
+    if (resolved === undefined) unprotected.push(target);
+    else readOnly.push(resolved);
+  }
+
+  return {
+    workspace,
+    cwd,
+    network: policy.network === true,
+    writable,
+    hidden,
+    readOnly,
+    unprotected,
+    tmp: "/tmp",
+  };
+}
+
+/**
+ * Whether the cordon lets one command use the network: only when the (merged, final) policy allows network AND
+ * every command of the script starts with one of `networkAllowedCommands`, matched as whole tokens
+ * (`"npm install"` matches `npm install left-pad`, not `npm installx` nor `npm`). Per-command grants are applied
+ * here, after the policy merge, so no layer can widen network for every command.
+ */
+export function networkAllowedFor(
+  commands: readonly (readonly string[])[],
+  networkAllowedCommands: readonly string[],
+  policyAllowsNetwork: boolean,
+): boolean {
+  if (!policyAllowsNetwork || commands.length === 0) return false;
+  const prefixes = networkAllowedCommands
+    .map((entry) => entry.trim().split(/\s+/).filter(Boolean))
+    .filter((tokens) => tokens.length > 0);
+  return commands.every((argv) =>
+    prefixes.some((prefix) => prefix.length <= argv.length && prefix.every((token, i) => argv[i] === token)),
+  );
+}

@@ -1,0 +1,269 @@
+import { execa } from "execa";
+import { SlashiError, SlashiErrorCode } from "@slashi/core";
+import type { CordonAvailabilityOptions } from "../cordon/availability.js";
+import type { CordonPolicy, ResolvedCordon } from "../cordon/policy.js";
+import { wrapInCordon } from "../cordon/wrap.js";
+import { scrubEnv } from "./env.js";
+import { assertNotBatchArgv, defaultShell, shellInvocation, type Invocation } from "./shell.js";
+
+/** What to run and how. Give exactly one of `argv` and `script`. */
+export interface RunRequest {
+  /** Program and arguments, run without a shell (when the core found no shell feature in the command). */
+  argv?: readonly string[];
+  /** A script for the shell (when it needs pipes, redirections, expansions…). */
+  script?: string;
+  /** Shell for `script` (default: `$SHELL` or `/bin/sh`; `%ComSpec%` on Windows). */
+  shell?: string;
+  /** Working directory. */
+  cwd: string;
+  /** Base environment (default `process.env`); secrets are always removed ({@link scrubEnv}). */
+  env?: NodeJS.ProcessEnv;
+  /** Variables added after scrubbing (the caller vouches for them). */
+  extraEnv?: Record<string, string>;
+  /** Kill the whole process group after this many milliseconds (default: no limit). */
+  timeoutMs?: number;
+  /** Keep at most this many bytes of stdout and of stderr each (default 1 MiB); the rest is read and dropped. */
+  maxOutputBytes?: number;
+  /** Aborting kills the whole process group. */
+  signal?: AbortSignal;
+  /** Text for stdin (default: no stdin). */
+  input?: string;
+  /** `capture` (default) collects output; `inherit` shares this process's terminal (nothing is captured). */
+  stdio?: "capture" | "inherit";
+  /** Run inside the cordon with this policy; throws `CORDON_UNAVAILABLE` where there is none. */
+  cordon?: CordonPolicy;
+  /** Where to find the sandbox (tests). */
+  cordonOptions?: CordonAvailabilityOptions;
+  /**
+   * Kill what is left of the process group when the command itself exits (default true), so a run leaves no
+   * background processes behind.
+   */
+  killLeftovers?: boolean;
+  /** Grace period between SIGTERM and SIGKILL when killing (default 2000 ms). */
+  killGraceMs?: number;
+}
+
+/** How a run ended. */
+export interface RunResult {
+  /** Exit code; `null` when a signal ended it or it never started. */
+  exitCode: number | null;
+  /** The signal that ended it, if any. */
+  signal: string | null;
+  /** Captured stdout (up to the cap). */
+  stdout: string;
+  /** Captured stderr (up to the cap). */
+  stderr: string;
+  /** Stdout went past the cap. */
+  stdoutTruncated: boolean;
+  /** Stderr went past the cap. */
+  stderrTruncated: boolean;
+  /** Killed by the timeout. */
+  timedOut: boolean;
+  /** Killed through the abort signal. */
+  aborted: boolean;
+  /** It could not be started (`ENOENT`, `EACCES`…). */
+  spawnError?: string;
+  /** Wall time. */
+  durationMs: number;
+  /** Process id of the started program (bwrap when cordoned). */
+  pid?: number;
+  /** What was started (after shell and cordon wrapping). */
+  invocation: Invocation;
+  /** Names of the environment variables removed as secrets. */
+  removedEnv: string[];
+  /** The cordon that confined it, if any. */
+  cordon?: ResolvedCordon;
+}
+
+const DEFAULT_MAX_OUTPUT = 1024 * 1024;
+
+function commandOf(request: RunRequest, env: NodeJS.ProcessEnv): Invocation {
+  const hasArgv = request.argv !== undefined;
+  const hasScript = request.script !== undefined;
+  if (hasArgv === hasScript) {
+    throw new SlashiError(SlashiErrorCode.RUN_INVALID, "give exactly one of argv and script");
+  }
+  if (hasArgv) {
+    const argv = request.argv as readonly string[];
+    const [file, ...args] = argv;
+    if (file === undefined || file === "")
+      throw new SlashiError(SlashiErrorCode.RUN_INVALID, "argv is empty");
+    if (argv.some((arg) => arg.includes("\0"))) {
+      throw new SlashiError(SlashiErrorCode.RUN_INVALID, "an argument contains a NUL character");
+    }
+    assertNotBatchArgv(argv, env, request.cwd);
+    return { file, args };
+  }
+  return shellInvocation(request.shell ?? defaultShell(env), request.script as string);
+}
+
+class Collector {
+  readonly chunks: Buffer[] = [];
+  size = 0;
+  truncated = false;
+  constructor(private readonly cap: number) {}
+  add(chunk: Buffer): void {
+    if (this.size >= this.cap) {
+      this.truncated = true;
+      return;
+    }
+    const room = this.cap - this.size;
+    if (chunk.length > room) {
+      this.chunks.push(chunk.subarray(0, room));
+      this.size = this.cap;
+      this.truncated = true;
+    } else {
+      this.chunks.push(chunk);
+      this.size += chunk.length;
+    }
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+}
+
+/** Sends a signal to a whole process group (POSIX) or the process tree (Windows, via taskkill). */
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  if (process.platform === "win32") {
+    void execa("taskkill", ["/pid", String(pid), "/T", "/F"], { reject: false, windowsHide: true });
+    return;
+  }
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is gone already
+  }
+}
+
+/**
+ * Runs one command: in argv mode without any shell, in script mode through the named shell (never with
+ * execa's `shell: true`), optionally inside the cordon. The environment is scrubbed of secrets. On POSIX the
+ * command leads its own process group, and a timeout or abort kills the whole group (SIGTERM, then SIGKILL
+ * after the grace period); by default what is left of the group is also killed when the command exits.
+ * Output past the cap is read and dropped, so the command never blocks on a full pipe.
+ *
+ * The caller decides first (policy deny applies before the cordon); this function only runs.
+ */
+export async function runCommand(request: RunRequest): Promise<RunResult> {
+  const baseEnv = request.env ?? process.env;
+  const inCordon = request.cordon !== undefined;
+  const scrubbed = scrubEnv(baseEnv, { cordon: inCordon });
+  const env: Record<string, string> = { ...scrubbed.env, ...(request.extraEnv ?? {}) };
+  let invocation = commandOf(request, env);
+  let cordon: ResolvedCordon | undefined;
+  if (request.cordon) {
+    const wrapped = await wrapInCordon(
+      { cwd: request.cwd, ...request.cordon },
+      invocation,
+      request.cordonOptions,
+    );
+    cordon = wrapped.cordon;
+    invocation = { file: wrapped.file, args: wrapped.args };
+    env.TMPDIR = "/tmp";
+  }
+
+  const posix = process.platform !== "win32";
+  const capture = (request.stdio ?? "capture") === "capture";
+  const cap = request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  const graceMs = request.killGraceMs ?? 2000;
+  const started = performance.now();
+  const stdout = new Collector(cap);
+  const stderr = new Collector(cap);
+
+  const subprocess = execa(invocation.file, invocation.args, {
+    cwd: request.cwd,
+    env,
+    extendEnv: false,
+    detached: posix,
+    windowsHide: true,
+    windowsVerbatimArguments: invocation.windowsVerbatimArguments ?? false,
+    reject: false,
+    buffer: false,
+    stripFinalNewline: false,
+    cleanup: true,
+    ...(request.input !== undefined ? { input: request.input } : { stdin: capture ? "ignore" : "inherit" }),
+    stdout: capture ? "pipe" : "inherit",
+    stderr: capture ? "pipe" : "inherit",
+  });
+  subprocess.stdout?.on("data", (chunk: Buffer) => stdout.add(chunk));
+  subprocess.stderr?.on("data", (chunk: Buffer) => stderr.add(chunk));
+
+  let timedOut = false;
+  let aborted = false;
+  const pid = subprocess.pid;
+  const timers: NodeJS.Timeout[] = [];
+  const terminate = (): void => {
+    if (pid === undefined) return;
+    if (posix) {
+      killGroup(pid, "SIGTERM");
+      timers.push(setTimeout(() => killGroup(pid, "SIGKILL"), graceMs).unref());
+    } else {
+      killGroup(pid, "SIGKILL");
+    }
+  };
+  if (request.timeoutMs !== undefined) {
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        terminate();
+      }, request.timeoutMs),
+    );
+  }
+  const onAbort = (): void => {
+    aborted = true;
+    terminate();
+  };
+  if (request.signal?.aborted) onAbort();
+  else request.signal?.addEventListener("abort", onAbort, { once: true });
+
+  // The command's own exit: its group may still hold the pipes open (`sleep 100 &`), so do not wait for them.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    subprocess.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  let spawnError: string | undefined;
+  const finished = subprocess.then((result) => {
+    if (result.failed && result.exitCode === undefined && !result.signal && !result.isTerminated) {
+      spawnError = (result.cause as NodeJS.ErrnoException | undefined)?.code ?? result.shortMessage;
+    }
+    return result;
+  });
+
+  const first = await Promise.race([
+    exited.then((exit) => ({ exit })),
+    finished.then(() => ({ exit: undefined })),
+  ]);
+  let exit = first.exit;
+  if (exit !== undefined && pid !== undefined && posix && request.killLeftovers !== false) {
+    killGroup(pid, "SIGKILL");
+  }
+  if (exit !== undefined) {
+    // Leftovers that survive (or were asked to be kept) may hold the pipes: stop reading after a short wait.
+    const settle = setTimeout(() => {
+      subprocess.stdout?.destroy();
+      subprocess.stderr?.destroy();
+    }, 250);
+    await finished;
+    clearTimeout(settle);
+  }
+  const result = await finished;
+  exit ??= { code: result.exitCode ?? null, signal: (result.signal as NodeJS.Signals | undefined) ?? null };
+  for (const timer of timers) clearTimeout(timer);
+  request.signal?.removeEventListener("abort", onAbort);
+
+  return {
+    exitCode: spawnError !== undefined ? null : exit.code,
+    signal: exit.signal,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    stdoutTruncated: stdout.truncated,
+    stderrTruncated: stderr.truncated,
+    timedOut,
+    aborted,
+    ...(spawnError !== undefined ? { spawnError } : {}),
+    durationMs: Math.round(performance.now() - started),
+    ...(pid !== undefined ? { pid } : {}),
+    invocation,
+    removedEnv: scrubbed.removed,
+    ...(cordon ? { cordon } : {}),
+  };
+}

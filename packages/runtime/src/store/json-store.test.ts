@@ -1,0 +1,149 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { isSlashiError, SlashiErrorCode } from "@slashi/core";
+import { ApprovalStore } from "./approvals.js";
+
+const root = mkdtempSync(path.join(tmpdir(), "slashi-store-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+const fresh = (): string => {
+  const dir = path.join(root, `s${n++}`);
+  mkdirSync(dir);
+  return path.join(dir, "approvals.json");
+};
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+const record = (key: string, fingerprint = `sha256:${key}`) => ({
+  key,
+  fingerprint,
+  approvedAt: "2026-11-29T10:00:00.000Z",
+  host: "cli" as const,
+});
+
+describe("JsonFileStore through ApprovalStore", () => {
+  it("reads a missing file as an empty store", async () => {
+    expect(await new ApprovalStore({ file: fresh() }).list()).toEqual([]);
+  });
+
+  it("writes a versioned document and reads it back", async () => {
+    const file = fresh();
+    const store = new ApprovalStore({ file });
+    await store.approve(record("b"));
+    await store.approve(record("a"));
+    const onDisk = JSON.parse(readFileSync(file, "utf8"));
+    expect(onDisk).toMatchObject({ version: 1, kind: "slashi.approvals" });
+    expect((await store.list()).map((r) => r.key)).toEqual(["a", "b"]);
+    expect(await store.isApproved("a", "sha256:a")).toBe(true);
+    expect(await store.isApproved("a", "sha256:other")).toBe(false);
+  });
+
+  it("leaves no temp or lock file behind", async () => {
+    const file = fresh();
+    const store = new ApprovalStore({ file });
+    await store.approve(record("x"));
+    await store.revoke("x");
+    expect(readdirSync(path.dirname(file))).toEqual(["approvals.json"]);
+  });
+
+  it("reports invalid JSON with file, line and column, and keeps the file as it was", async () => {
+    const file = fresh();
+    const store = new ApprovalStore({ file });
+    await store.approve(record("x"));
+    const broken = '{\n  "version": 1,\n  "kind": "slashi.approvals",\n  "records": {,}\n}\n';
+    writeFileSync(file, broken);
+    const error = await caught(store.list());
+    expect(isSlashiError(error) && error.code).toBe(SlashiErrorCode.STORE_CORRUPT);
+    expect(isSlashiError(error) && error.data).toMatchObject({ file, line: 4, column: 15 });
+    const updateError = await caught(store.approve(record("y")));
+    expect(isSlashiError(updateError) && updateError.code).toBe(SlashiErrorCode.STORE_CORRUPT);
+    expect(readFileSync(file, "utf8")).toBe(broken);
+  });
+
+  it("reports a wrong shape with its JSON path", async () => {
+    const file = fresh();
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        kind: "slashi.approvals",
+        records: { "a/b": { key: "a/b", fingerprint: 7 } },
+      }),
+    );
+    const error = await caught(new ApprovalStore({ file }).list());
+    expect(isSlashiError(error) && error.data.jsonPath).toBe("/records/a~1b/fingerprint");
+  });
+
+  it("refuses a record whose key field disagrees with its key", async () => {
+    const file = fresh();
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, kind: "slashi.approvals", records: { a: record("b") } }),
+    );
+    const error = await caught(new ApprovalStore({ file }).get("a"));
+    expect(isSlashiError(error) && error.data.jsonPath).toBe("/records/a/key");
+  });
+
+  it("refuses an unknown format version and another store's kind", async () => {
+    const file = fresh();
+    writeFileSync(file, JSON.stringify({ version: 2, kind: "slashi.approvals", records: {} }));
+    const versionError = await caught(new ApprovalStore({ file }).list());
+    expect(isSlashiError(versionError) && versionError.data.jsonPath).toBe("/version");
+    writeFileSync(file, JSON.stringify({ version: 1, kind: "slashi.trust", records: {} }));
+    const kindError = await caught(new ApprovalStore({ file }).list());
+    expect(isSlashiError(kindError) && kindError.data.jsonPath).toBe("/kind");
+  });
+
+  it("repairs only on request: the corrupt file is preserved aside and the store starts empty", async () => {
+    const file = fresh();
+    writeFileSync(file, "not json");
+    const store = new ApprovalStore({ file });
+    const result = await store.store.repair();
+    expect(result.repaired).toBe(true);
+    expect(readFileSync(result.preservedAs as string, "utf8")).toBe("not json");
+    expect(path.basename(result.preservedAs as string)).toMatch(/^approvals\.json\.corrupt-\d{4}-/);
+    expect(await store.list()).toEqual([]);
+    expect(await store.store.repair()).toEqual({ repaired: false });
+  });
+
+  it("writes nothing when the update function throws", async () => {
+    const file = fresh();
+    const store = new ApprovalStore({ file });
+    await store.approve(record("keep"));
+    const before = readFileSync(file, "utf8");
+    await expect(
+      store.store.update(() => {
+        throw new Error("changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    expect(readFileSync(file, "utf8")).toBe(before);
+  });
+
+  it("never writes a document it would refuse to read", async () => {
+    const file = fresh();
+    const store = new ApprovalStore({ file });
+    await store.approve(record("ok"));
+    const error = await caught(
+      store.store.update((document) => {
+        (document.records as Record<string, unknown>).bad = { key: "bad" };
+      }),
+    );
+    expect(isSlashiError(error) && error.code).toBe(SlashiErrorCode.STORE_CORRUPT);
+    expect((await store.list()).map((r) => r.key)).toEqual(["ok"]);
+  });
+
+  it("stores a record keyed __proto__ as data, not as a prototype", async () => {
+    const store = new ApprovalStore({ file: fresh() });
+    await store.approve(record("__proto__"));
+    expect((await store.get("__proto__"))?.fingerprint).toBe("sha256:__proto__");
+  });
+});

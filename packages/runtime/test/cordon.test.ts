@@ -1,0 +1,253 @@
+// The cordon with REAL bubblewrap: network cut, secrets hidden, writes confined, protected entries read-only.
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer, type Server } from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  cordonAvailability,
+  probeCordon,
+  runCommand,
+  type CordonPolicy,
+  type RunRequest,
+} from "../src/index.js";
+
+const availability = cordonAvailability();
+const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+if (!availability.available) {
+  const message = `bubblewrap tests skipped: ${availability.reason}`;
+  if (process.env.CI) {
+    describe("cordon (bubblewrap)", () => {
+      it("has bubblewrap installed in CI", () => {
+        expect.fail(message);
+      });
+    });
+  } else {
+    console.warn(`\n*** ${message} ***\n`);
+  }
+}
+
+describe.runIf(availability.available)("cordon (bubblewrap)", () => {
+  // Outside /tmp on purpose: the cordon gives commands a private /tmp, so a host directory under /tmp would be
+  // invisible inside rather than read-only.
+  let root: string;
+  let workspace: string;
+  let home: string;
+  let outside: string;
+  let slashiConfig: string;
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(packageDir, ".tmp-cordon-"));
+    chmodSync(root, 0o755);
+    workspace = path.join(root, "app");
+    home = path.join(root, "home");
+    outside = path.join(root, "outside");
+    slashiConfig = path.join(home, ".config", "slashi");
+    mkdirSync(path.join(workspace, ".vscode"), { recursive: true });
+    mkdirSync(path.join(workspace, ".git", "hooks"), { recursive: true });
+    writeFileSync(path.join(workspace, ".vscode", "slashi.json"), '{"commands":{}}\n');
+    mkdirSync(path.join(home, ".ssh"), { recursive: true });
+    writeFileSync(path.join(home, ".ssh", "id_rsa"), "-----BEGIN FAKE KEY-----\n");
+    mkdirSync(path.join(home, ".aws"));
+    writeFileSync(path.join(home, ".aws", "credentials"), "[default]\naws_secret_access_key=fake\n");
+    writeFileSync(path.join(home, ".netrc"), "machine example.com password fake\n");
+    mkdirSync(slashiConfig, { recursive: true });
+    writeFileSync(path.join(slashiConfig, "policy.json"), "{}\n");
+    mkdirSync(outside);
+    server = createServer((_, response) => response.end("hello from the host"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    port = typeof address === "object" && address ? address.port : 0;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const policy = (extra: Partial<CordonPolicy> = {}): CordonPolicy => ({
+    workspace,
+    home,
+    slashiDirs: [slashiConfig],
+    ...extra,
+  });
+
+  const sh = (script: string, extra: Partial<RunRequest> = {}) =>
+    runCommand({
+      script,
+      shell: "/bin/sh",
+      cwd: workspace,
+      env: { PATH: process.env.PATH, HOME: home },
+      cordon: policy(),
+      timeoutMs: 20_000,
+      ...extra,
+    });
+
+  const fetchScript = (p: number) =>
+    `fetch("http://127.0.0.1:${p}/").then(r => r.text()).then(t => { console.log("GOT " + t); }, e => { console.log("FAILED " + (e.cause?.code ?? e.message)); process.exit(3); })`;
+
+  it("cuts the network: a loopback server is reachable outside and not inside", async () => {
+    const outsideRun = await runCommand({
+      argv: [process.execPath, "-e", fetchScript(port)],
+      cwd: workspace,
+    });
+    expect(outsideRun.stdout).toContain("GOT hello from the host");
+
+    const insideRun = await runCommand({
+      argv: [process.execPath, "-e", fetchScript(port)],
+      cwd: workspace,
+      cordon: policy(),
+      timeoutMs: 20_000,
+    });
+    expect(insideRun.exitCode).toBe(3);
+    expect(insideRun.stdout).toMatch(/FAILED (ECONNREFUSED|ENETUNREACH)/);
+    expect(insideRun.stdout).not.toContain("hello from the host");
+  });
+
+  it("cuts the network for curl too when curl is installed", async (context) => {
+    if (!existsSync("/usr/bin/curl")) context.skip();
+    const result = await sh(`curl -s --max-time 5 http://127.0.0.1:${port}/`);
+    expect(result.exitCode).toBe(7);
+    expect(result.stdout).toBe("");
+  });
+
+  it("keeps the network when the policy allows it for the command", async () => {
+    const result = await runCommand({
+      argv: [process.execPath, "-e", fetchScript(port)],
+      cwd: workspace,
+      cordon: policy({ network: true }),
+      timeoutMs: 20_000,
+    });
+    expect(result.stdout).toContain("GOT hello from the host");
+  });
+
+  it("hides secret files and directories of the home directory", async () => {
+    expect(readFileSync(path.join(home, ".ssh", "id_rsa"), "utf8")).toContain("FAKE KEY");
+    const result = await sh(
+      'cat "$HOME/.ssh/id_rsa"; echo "ssh:$?"; cat "$HOME/.aws/credentials"; echo "aws:$?"; ' +
+        'cat "$HOME/.netrc"; echo "netrc:$?"; ls -A "$HOME/.ssh" | wc -l',
+    );
+    expect(result.stdout).not.toContain("FAKE KEY");
+    expect(result.stdout).not.toContain("aws_secret_access_key");
+    expect(result.stdout).not.toContain("password fake");
+    expect(result.stdout).toMatch(/ssh:1/);
+    expect(result.stdout).toMatch(/aws:1/);
+    expect(result.stdout).toMatch(/netrc:1/); // /dev/null bound on a nodev mount: "Permission denied"
+    expect(result.stdout.trim().split("\n").at(-1)?.trim()).toBe("0");
+  });
+
+  it("hides Slashi's own config directory", async () => {
+    const result = await sh(`cat "${slashiConfig}/policy.json"; echo "rc:$?"`);
+    expect(result.stdout).toMatch(/rc:1/);
+  });
+
+  it("lets the workspace be written and nothing outside it", async () => {
+    const result = await sh(
+      `echo inside > made-inside.txt; echo "in:$?"; echo out > "${outside}/made-outside.txt"; echo "out:$?"; ` +
+        `echo tmp > /tmp/made-in-tmp.txt; echo "tmp:$?"; echo home > "$HOME/made-in-home.txt"; echo "home:$?"`,
+    );
+    expect(result.stdout).toMatch(/in:0/);
+    expect(result.stdout).toMatch(/out:[1-9]/);
+    expect(result.stdout).toMatch(/tmp:0/);
+    expect(result.stdout).toMatch(/home:[1-9]/);
+    expect(result.stderr).toMatch(/Read-only file system/);
+    expect(readFileSync(path.join(workspace, "made-inside.txt"), "utf8")).toBe("inside\n");
+    expect(existsSync(path.join(outside, "made-outside.txt"))).toBe(false);
+    expect(existsSync(path.join(home, "made-in-home.txt"))).toBe(false);
+    expect(existsSync("/tmp/made-in-tmp.txt")).toBe(false);
+  });
+
+  it("keeps the team file, editor config and git hooks read-only inside the writable workspace", async () => {
+    const result = await sh(
+      'echo x >> .vscode/slashi.json; echo "team:$?"; echo "#!/bin/sh" > .git/hooks/pre-commit; echo "hook:$?"; ' +
+        'echo ok > src.txt; echo "src:$?"',
+    );
+    expect(result.stdout).toMatch(/team:[1-9]/);
+    expect(result.stdout).toMatch(/hook:[1-9]/);
+    expect(result.stdout).toMatch(/src:0/);
+    expect(readFileSync(path.join(workspace, ".vscode", "slashi.json"), "utf8")).toBe('{"commands":{}}\n');
+    expect(readdirSync(path.join(workspace, ".git", "hooks"))).toEqual([]);
+    expect(result.cordon?.unprotected).toContain(path.join(workspace, ".claude"));
+  });
+
+  it("passes no secret or agent-socket variables inside", async () => {
+    const result = await sh("env", {
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        GITHUB_TOKEN: "ghp_fake",
+        SSH_AUTH_SOCK: "/x",
+        LD_PRELOAD: "",
+      },
+    });
+    expect(result.stdout).not.toContain("GITHUB_TOKEN");
+    expect(result.stdout).not.toContain("SSH_AUTH_SOCK");
+    expect(result.stdout).not.toContain("LD_PRELOAD");
+    expect(result.stdout).toContain("TMPDIR=/tmp");
+  });
+
+  it("kills everything inside on timeout", async () => {
+    const marker = `10${process.pid % 1000}.5`;
+    const result = await sh(`sleep ${marker} & sleep ${marker}`, { timeoutMs: 500, killGraceMs: 500 });
+    expect(result.timedOut).toBe(true);
+    const deadline = Date.now() + 5000;
+    let alive: string[];
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      alive = readdirSync("/proc").filter((entry) => {
+        if (!/^\d+$/.test(entry)) return false;
+        try {
+          const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+          return cmdline === `sleep\0${marker}\0`;
+        } catch {
+          return false;
+        }
+      });
+    } while (alive.length > 0 && Date.now() < deadline);
+    expect(alive).toEqual([]);
+  });
+
+  it("passes the probe on this host", async () => {
+    const probe = await probeCordon({ scratchDir: root, refresh: true });
+    expect(probe.reason).toBeUndefined();
+    expect(probe.ok).toBe(true);
+    expect(probe.kind).toBe("bwrap");
+    expect(probe.checks.map((check) => [check.name, check.passed])).toEqual([
+      ["hidden-read", true],
+      ["outside-write", true],
+      ["inside-write", true],
+      ["network-off", true],
+    ]);
+    expect(await probeCordon({ scratchDir: root })).toBe(await probeCordon({ scratchDir: root }));
+  });
+
+  it("fails the probe for a sandbox program that runs commands without confining them", async () => {
+    const fake = path.join(root, "fake-bwrap");
+    writeFileSync(fake, '#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n');
+    chmodSync(fake, 0o755);
+    const probe = await probeCordon({ scratchDir: root, bwrapPath: fake, refresh: true });
+    expect(probe.ok).toBe(false);
+    expect(probe.checks.filter((check) => !check.passed).map((check) => check.name)).toEqual([
+      "hidden-read",
+      "outside-write",
+      "network-off",
+    ]);
+  });
+
+  it("fails the probe when no sandbox program exists", async () => {
+    const probe = await probeCordon({ bwrapPath: path.join(root, "missing"), refresh: true });
+    expect(probe).toMatchObject({ ok: false, reason: expect.stringMatching(/bubblewrap/) });
+  });
+});

@@ -1,0 +1,66 @@
+// Runs in its own process (bundled by the test with esbuild): hammers a store or the audit log and reports
+// every problem it sees as a JSON line on stdout.
+import { readFileSync } from "node:fs";
+import { ApprovalStore, AuditLog } from "../../src/index.js";
+
+const [mode, file, workerId, countText] = process.argv.slice(2);
+const count = Number(countText);
+const problems: string[] = [];
+
+function checkValidJson(): void {
+  try {
+    JSON.parse(readFileSync(file as string, "utf8"));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+      problems.push(`invalid JSON seen: ${String(error)}`);
+  }
+}
+
+async function storeMode(): Promise<void> {
+  const store = new ApprovalStore({ file: file as string, lock: { timeoutMs: 60_000 } });
+  for (let i = 0; i < count; i++) {
+    const key = `w${workerId}-${i}`;
+    await store.approve({
+      key,
+      fingerprint: `sha256:${key}`,
+      approvedAt: new Date().toISOString(),
+      host: "cli",
+    });
+    checkValidJson();
+    await store.approve({
+      key: "shared",
+      fingerprint: `sha256:${workerId}`,
+      approvedAt: new Date().toISOString(),
+      host: "mcp",
+    });
+    checkValidJson();
+    if (i % 2 === 1) {
+      const existed = await store.revoke(key);
+      if (!existed) problems.push(`approval ${key} was lost before its revoke`);
+      checkValidJson();
+    }
+  }
+}
+
+async function auditMode(): Promise<void> {
+  const log = new AuditLog({
+    file: file as string,
+    maxBytes: 4096,
+    keep: 10_000,
+    lock: { timeoutMs: 60_000 },
+  });
+  for (let i = 0; i < count; i++) {
+    const result = await log.append({
+      event: "decision",
+      host: "cli",
+      source: "agent",
+      text: `echo worker ${workerId} record ${i} ${"x".repeat(i % 50)}`,
+      decision: "allow",
+      reasons: [],
+    });
+    if (!result.written) problems.push(result.warning);
+  }
+}
+
+await (mode === "store" ? storeMode() : auditMode());
+process.stdout.write(JSON.stringify({ workerId, problems }));
