@@ -48,6 +48,7 @@ describe("approvalKey", () => {
   it("refuses user and agent sources, missing fields and non-current fingerprints", () => {
     expect(() => approvalKey({ ...ws, source: "user" } as never)).toThrow(/only workspace and pack/);
     expect(() => approvalKey({ ...ws, workspaceKey: "" })).toThrow(/workspaceKey/);
+    expect(() => approvalKey({ ...ws, name: "/" })).toThrow(/name/);
     expect(() => approvalKey({ ...ws, fingerprint: "sha256:00" })).toThrow(/fingerprint/);
   });
 });

@@ -118,3 +118,10 @@ describe("checkExpandedOpenTarget", () => {
     expect(checkExpandedOpenTarget("command:x", "https://example.com").ok).toBe(false);
   });
 });
+
+describe("checkOpenTarget and combining marks", () => {
+  it("refuses a URL with a combining mark on an ASCII character", () => {
+    expect(checkOpenTarget("https://example.com/\u0338evil").ok).toBe(false);
+    expect(checkOpenTarget("https://example.com/caf\u00e9").ok).toBe(true);
+  });
+});

@@ -1,4 +1,4 @@
-import { isDeceptiveCodePoint } from "../steps/visible.js";
+import { makeVisible } from "../steps/visible.js";
 
 /** URL schemes a shared `open` step may use. Everything else (`command:`, `vscode:`, `file:`, `javascript:` …) is refused. */
 export const SHARED_OPEN_SCHEMES: readonly string[] = Object.freeze(["http", "https", "mailto"]);
@@ -27,8 +27,8 @@ function asParsed(target: string): string {
 
 function hiddenCharacters(target: string): boolean {
   if (/^ | $/.test(target)) return true;
-  for (const ch of target) if (isDeceptiveCodePoint(ch.codePointAt(0) ?? 0) && ch !== "⟨") return true;
-  return false;
+  const plain = target.replace(/⟨/g, "");
+  return makeVisible(plain) !== plain;
 }
 
 function refuse(kind: "url" | "file", scheme: string, host: string, reason: string): OpenTargetCheck {

@@ -80,3 +80,20 @@ describe("makeVisible", () => {
     expect(isDeceptiveCodePoint(0x20)).toBe(false);
   });
 });
+
+describe("makeVisible and combining marks", () => {
+  it("shows a combining mark placed on an ASCII character, a space or nothing", () => {
+    expect(makeVisible("a/\u0338b")).toBe("a/⟨U+0338⟩b");
+    expect(makeVisible("cafe\u0301")).toBe("cafe⟨U+0301⟩");
+    expect(makeVisible("\u0301x")).toBe("⟨U+0301⟩x");
+    expect(makeVisible("x \u0336")).toBe("x ⟨U+0336⟩");
+    expect(makeVisible("r\u0336\u0336m")).toBe("r⟨U+0336×2⟩m");
+    expect(makeVisible("r\u0336\u0335m")).toBe("r⟨U+0336⟩⟨U+0335⟩m");
+  });
+
+  it("keeps marks that belong to non-ASCII letters", () => {
+    expect(makeVisible("हिन्दी")).toBe("हिन्दी");
+    expect(makeVisible("ภาษาไทย")).toBe("ภาษาไทย");
+    expect(makeVisible("\u00e9\u0301")).toBe("\u00e9\u0301");
+  });
+});

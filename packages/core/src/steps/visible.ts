@@ -6,7 +6,9 @@
  * (`×` is U+00D7). The token opener `⟨` is itself always written as `⟨U+27E8⟩`, so any `⟨` in the output starts
  * a token and the output can be read back without ambiguity. Plain ASCII spaces stay as they are, except a run
  * of {@link SPACE_RUN_THRESHOLD} or more (padding that pushes a payload out of view), which becomes
- * `⟨U+0020×N⟩`; with `edges: true`, leading and trailing spaces become tokens too.
+ * `⟨U+0020×N⟩`; with `edges: true`, leading and trailing spaces become tokens too. A combining mark that would
+ * sit on an ASCII character, a space, a token or nothing becomes a token as well (`/` + U+0338 looks like another
+ * character; NFD `e` + U+0301 shows as `e⟨U+0301⟩`); marks on other letters (Devanagari, Thai) stay as they are.
  */
 
 /** A run of this many ASCII spaces or more is shown as one `⟨U+0020×N⟩` token. */
@@ -43,6 +45,7 @@ const LOOKALIKES = new Set<number>([
 /** Control, format, separator, private-use and unassigned code points (engine's Unicode tables). */
 const INVISIBLE_CLASS = /^[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]$/u;
 const SPACE_CLASS = /^\p{Zs}$/u;
+const COMBINING_MARK = /^\p{M}$/u;
 
 /**
  * Whether one code point is shown as a `⟨U+XXXX⟩` token by {@link makeVisible}: C0/C1 controls (tab, CR and LF
@@ -86,6 +89,8 @@ export function makeVisible(text: string, options: MakeVisibleOptions = {}): str
     if (first > 0) out += visibleToken(0x20, first);
   }
   let i = first;
+  // A combining mark is shown as a token when it would sit on an ASCII character, on a token or on nothing.
+  let markShowsAsToken = true;
   while (i < last) {
     const cp = cps[i] as number;
     let j = i + 1;
@@ -93,10 +98,16 @@ export function makeVisible(text: string, options: MakeVisibleOptions = {}): str
     const run = j - i;
     if (cp === 0x20) {
       out += run >= SPACE_RUN_THRESHOLD ? visibleToken(0x20, run) : " ".repeat(run);
-    } else if (isDeceptiveCodePoint(cp)) {
+      markShowsAsToken = true;
+    } else if (
+      isDeceptiveCodePoint(cp) ||
+      (markShowsAsToken && COMBINING_MARK.test(String.fromCodePoint(cp)))
+    ) {
       out += visibleToken(cp, run);
+      markShowsAsToken = true;
     } else {
       out += String.fromCodePoint(cp).repeat(run);
+      markShowsAsToken = cp < 0x80;
     }
     i = j;
   }
