@@ -148,6 +148,14 @@ describe("expandStep", () => {
     expect(err.data.field).toBe("/cwd");
   });
 
+  it("quotes for the dialect of the target shell", () => {
+    const step = { type: "terminal", command: "echo ${q:selection}" } as const;
+    expect(expandStep(step, context({ dialect: "powershell" })).command).toBe("echo 'it''s'");
+    expect(expandStep(step, context({ dialect: "cmd" })).command).toBe(`echo "it's"`);
+    const err = failure(() => expandStep(step, context({ dialect: "cmd", values: { selection: "a\nb" } })));
+    expect(err.code).toBe(SlashiErrorCode.UNQUOTABLE_VALUE);
+  });
+
   it("fails closed when ${q:…} has no dialect", () => {
     expect(
       failure(() =>
@@ -243,12 +251,12 @@ describe("validateVariables", () => {
     expect(err.data).toMatchObject({
       file: ".vscode/slashi.json",
       line: 3,
-      column: 32,
+      column: 51,
       jsonPath: "/commands/0/steps/0/target",
     });
     expect(
       err.message.startsWith(
-        ".vscode/slashi.json:3:32 (at /commands/0/steps/0/target): step 1 (open), field target:",
+        ".vscode/slashi.json:3:51 (at /commands/0/steps/0/target): step 1 (open), field target:",
       ),
     ).toBe(true);
   });

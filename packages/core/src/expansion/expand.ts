@@ -122,8 +122,11 @@ interface FieldSite {
   jsonPath: string;
 }
 
-function siteLocation(site: FieldSite, where: ExpansionWhere): SourceLocation {
-  if (where.document) return where.document.locationOf(site.jsonPath);
+/** The field's location; with a document and a reference offset, the line and column of the reference itself. */
+function siteLocation(site: FieldSite, where: ExpansionWhere, offset?: number): SourceLocation {
+  if (where.document) {
+    return where.document.locationOf(site.jsonPath, offset === undefined ? {} : { index: offset });
+  }
   return { ...(where.file === undefined ? {} : { file: where.file }), jsonPath: site.jsonPath };
 }
 
@@ -136,7 +139,7 @@ function fieldError(
   extra: SlashiErrorData = {},
   cause?: unknown,
 ): SlashiError {
-  const location = siteLocation(site, where);
+  const location = siteLocation(site, where, typeof extra.offset === "number" ? extra.offset : undefined);
   const label = `step ${site.stepIndex + 1} (${site.stepKind}), field ${site.field.slice(1).replace(/\//g, ".")}`;
   return new SlashiError(
     code,

@@ -50,6 +50,15 @@ describe("parseJsonc", () => {
     expect(doc.locate("/b")).toEqual({ line: 3, column: 6 });
   });
 
+  it("locates a character inside a string value, counting escapes as one character", () => {
+    const doc = parseJsonc('{"a": "x\\n\\u0041${env:X}",\n "b": 1}');
+    expect(doc.locate("/a", { index: 0 })).toEqual({ line: 1, column: 8 });
+    expect(doc.locate("/a", { index: 3 })).toEqual({ line: 1, column: 17 });
+    expect(doc.locate("/a", { index: 99 })).toEqual({ line: 1, column: 25 });
+    expect(doc.locate("/b", { index: 3 })).toEqual({ line: 2, column: 7 });
+    expect(doc.locate("/a/x", { index: 3 })).toEqual({ line: 1, column: 7 });
+  });
+
   it("resolves escaped pointer segments", () => {
     const doc = parseJsonc('{"a/b": {"c~d": 5}}');
     expect(doc.locate("/a~1b/c~0d")).toEqual({ line: 1, column: 17 });

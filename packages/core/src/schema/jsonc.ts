@@ -19,6 +19,12 @@ export interface LineColumn {
 export interface LocateOptions {
   /** Point at the property's key (`"foo": …`) rather than at its value. Ignored for array items and the root. */
   key?: boolean;
+  /**
+   * For a string value: point at the character with this 0-based UTF-16 index of the decoded string (escapes
+   * such as `\n` or `\u0041` count as one character), for example a `${…}` reference inside the string.
+   * Ignored for other values and when the pointer names nothing.
+   */
+  index?: number;
 }
 
 /** A parsed JSONC document that still knows where each value came from. */
@@ -203,8 +209,12 @@ export function parseJsonc(text: string, file?: string, options: ParseJsoncOptio
   }
 
   const locate = (jsonPointer: string, opts: LocateOptions = {}): LineColumn => {
-    const node = deepestNode(root, parseJsonPointer(jsonPointer));
+    const segments = parseJsonPointer(jsonPointer);
+    const { node, depth } = deepestNode(root, segments);
     const keyNode = opts.key && node.parent?.type === "property" ? node.parent.children?.[0] : undefined;
+    if (!keyNode && opts.index !== undefined && node.type === "string" && depth === segments.length) {
+      return toLineColumn(rawOffsetInString(body, node.offset, opts.index) + shift);
+    }
     return toLineColumn((keyNode ?? node).offset + shift);
   };
 
@@ -221,9 +231,10 @@ export function parseJsonc(text: string, file?: string, options: ParseJsoncOptio
   };
 }
 
-/** The node at the path, or its deepest existing ancestor. */
-function deepestNode(root: Node, segments: readonly string[]): Node {
+/** The node at the path, or its deepest existing ancestor, with how many segments were resolved. */
+function deepestNode(root: Node, segments: readonly string[]): { node: Node; depth: number } {
   let node = root;
+  let depth = 0;
   for (const segment of segments) {
     let next: Node | undefined;
     if (node.type === "object") {
@@ -233,8 +244,22 @@ function deepestNode(root: Node, segments: readonly string[]): Node {
     }
     if (!next) break;
     node = next;
+    depth++;
   }
-  return node;
+  return { node, depth };
+}
+
+/**
+ * The text offset of the character with UTF-16 index `index` in the decoded value of the string literal that
+ * starts (at its opening quote) at `start`. Past the end, the closing quote.
+ */
+function rawOffsetInString(text: string, start: number, index: number): number {
+  let raw = start + 1;
+  for (let decoded = 0; decoded < index && raw < text.length && text[raw] !== '"'; decoded++) {
+    if (text[raw] !== "\\") raw += 1;
+    else raw += text[raw + 1] === "u" ? 6 : 2;
+  }
+  return raw;
 }
 
 /** The path of a node (a key node gives the path of its property). */
