@@ -207,4 +207,34 @@ export type { Finding } from "./safety/types.js";
 // @section safety
 
 // policy
+export { decide, decideCommands, networkAllowed } from "./policy/decide.js";
+export { PolicyReasonCode, stricter } from "./policy/evaluate.js";
+export { explain, explainDecision, explainStructured, explanationOf } from "./policy/explain.js";
+export type { ExplainedCommand, Explanation } from "./policy/explain.js";
+export { parsePolicy, policySchema, validatePolicyDocument } from "./policy/parse.js";
+export type { ParsePolicyOptions } from "./policy/parse.js";
+export { ANY_TOKEN, END_TOKEN, formatPattern } from "./policy/pattern.js";
+export { PRESETS, RECOMMENDED_POLICY, RECOMMENDED_PRESET_NAME } from "./policy/recommended.js";
+export { DEFAULT_RESTRICTED_TERMS, LAYER_ORDER, reloadPolicy, resolvePolicy } from "./policy/resolve.js";
+export type { PolicyInput, ReloadResult, ResolvePolicyOptions } from "./policy/resolve.js";
+export type {
+  CommandGate,
+  CommandVerdict,
+  CompiledRule,
+  DecideContext,
+  Decision,
+  Pattern,
+  PatternToken,
+  PolicyDocument,
+  PolicyLayer,
+  PolicyLayerKind,
+  PolicyRule,
+  Reason,
+  ReasonRule,
+  ResolvedLayer,
+  ResolvedPolicy,
+  RestrictedTerm,
+  RuleExamples,
+  Verdict,
+} from "./policy/types.js";
 // @section policy

@@ -1,0 +1,208 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadShellParser } from "../shell/parser.js";
+import { decide, decideCommands, networkAllowed } from "./decide.js";
+import { explain, explainStructured } from "./explain.js";
+import { parsePolicy, validatePolicyDocument } from "./parse.js";
+import { RECOMMENDED_POLICY } from "./recommended.js";
+import { resolvePolicy } from "./resolve.js";
+import type { DecideContext, PolicyLayer } from "./types.js";
+
+const context: DecideContext = {
+  cwd: "/home/dev/project",
+  workspaceRoot: "/home/dev/project",
+  home: "/home/dev",
+};
+const recommended = resolvePolicy([]);
+const verdict = (line: string, ctx: DecideContext = context): string =>
+  decide(line, recommended, ctx).decision;
+
+beforeAll(async () => {
+  await loadShellParser();
+});
+
+describe("the recommended preset", () => {
+  it("passes its own load-time checks, examples included", () => {
+    expect(() => validatePolicyDocument(RECOMMENDED_POLICY, "preset:recommended")).not.toThrow();
+  });
+
+  it.each([
+    "ls -la",
+    "cat README.md | head -20",
+    "grep -rn TODO src | wc -l",
+    "git status --short && git log --oneline -5",
+    "git diff HEAD~1 -- src",
+    "git branch",
+    "git branch -a",
+    "git -C packages/core status",
+    "find . -name '*.ts' -not -path './node_modules/*'",
+    "sed -n 1,20p README.md",
+    "sort names.txt | uniq -c | sort -rn",
+    "npm test 2>&1 | tail -20",
+    "pnpm run lint",
+    "node --version",
+    "python3 --version",
+    "cd packages/core && ls",
+    "command -v git >/dev/null 2>&1 && echo yes",
+    "echo hi 2>/dev/null",
+    "reset",
+    "jq .version package.json",
+    "env",
+    "du -sh . | sort -h",
+  ])("allows %s", (line) => {
+    expect(verdict(line)).toBe("allow");
+  });
+
+  it.each([
+    ["git -c core.pager=less status", "git -c"],
+    ["find . -delete", "find -delete"],
+    ["sed -i s/a/b/ file.txt", "sed -i"],
+    ["sort -o out.txt in.txt", "sort -o"],
+    ["git branch -D main", "branch deletion"],
+    ["uniq in.txt out.txt", "uniq writing its output file"],
+    ["printf -v PATH /tmp/evil", "printf -v"],
+    ["git push origin main", "push"],
+    ["npm install", "install"],
+    ["yarn", "bare yarn installs"],
+    ["ls && curl https://example.invalid", "the second command of a chain"],
+    ["./ls", "a look-alike path"],
+    ["echo hi > ~/.bashrc", "a write to a shell start-up file"],
+  ])("does not allow %s (%s)", (line) => {
+    expect(verdict(line)).not.toBe("allow");
+  });
+
+  it("denies hard-deny forms whatever the preset allows", () => {
+    expect(verdict("rm -rf /")).toBe("deny");
+    expect(verdict("ls; rm -rf ~")).toBe("deny");
+  });
+
+  it("asks for git and npm scripts in an untrusted workspace", () => {
+    expect(verdict("git status", { ...context, workspaceTrusted: false })).toBe("ask");
+    expect(verdict("npm test", { ...context, workspaceTrusted: false })).toBe("ask");
+    expect(verdict("ls", { ...context, workspaceTrusted: false })).toBe("allow");
+  });
+});
+
+describe("decide", () => {
+  it("decides every command inside substitutions and shell payloads", () => {
+    expect(verdict("echo $(git push --force)")).toBe("ask");
+    const policy = resolvePolicy([
+      {
+        kind: "user",
+        source: "u.json",
+        document: {
+          version: 1,
+          extends: ["recommended"],
+          rules: [{ match: ["terraform", "destroy"], decision: "deny" }],
+        },
+      },
+    ]);
+    expect(decide("bash -c 'terraform destroy'", policy, context).decision).toBe("deny");
+    expect(decide("timeout 60 terraform destroy", policy, context).decision).toBe("deny");
+  });
+
+  it("denies an empty command line", () => {
+    const d = decide("   ", recommended, context);
+    expect(d.decision).toBe("deny");
+    expect(d.script[0]?.code).toBe("policy.empty-command");
+  });
+
+  it("never allows a line that does not parse", () => {
+    expect(verdict("ls (")).not.toBe("allow");
+  });
+
+  it("asks when the shell is unknown", () => {
+    const d = decide("ls", recommended, { ...context, shell: "/usr/bin/xonsh" });
+    expect(d.decision).toBe("ask");
+    expect(d.script[0]?.code).toBe("policy.unknown-shell");
+  });
+
+  it("analyses zsh and sh lines as bash", () => {
+    expect(decide("ls -la", recommended, { ...context, shell: "/bin/zsh" }).decision).toBe("allow");
+  });
+
+  it("lets a user rule naming the exact form lift an inline-code finding", () => {
+    const doc = parsePolicy(
+      '{ "version": 1, "extends": ["recommended"], "rules": [{ "match": ["python3", "-c", "print(1)", "$"], "decision": "allow" }] }',
+      "u.json",
+    );
+    const policy = resolvePolicy([{ kind: "user", source: "u.json", document: doc }]);
+    expect(decide("python3 -c 'print(1)'", policy, context).decision).toBe("allow");
+    expect(decide("python3 -c 'print(2)'", policy, context).decision).toBe("ask");
+  });
+
+  it("decides argv commands handed over without a shell", () => {
+    const argv = ["git", "status"];
+    const command = {
+      text: "git status",
+      argv,
+      effective: argv,
+      dynamic: [],
+      assignments: [],
+      redirects: [],
+      wrappers: [],
+      staticProgram: true,
+      context: [],
+      lookupOnly: false,
+    };
+    expect(decideCommands([command], recommended, context).decision).toBe("allow");
+  });
+});
+
+describe("networkAllowed", () => {
+  const layers = (doc: object): PolicyLayer[] => [
+    { kind: "user", source: "u.json", document: { version: 1, ...doc } },
+  ];
+
+  it("grants network only to listed prefixes, and only with allowNetwork", () => {
+    const policy = resolvePolicy(
+      layers({ allowNetwork: true, networkAllowedCommands: ["npm install", "git fetch"] }),
+    );
+    expect(networkAllowed("npm install left-pad", policy)).toBe(true);
+    expect(networkAllowed("npm install && curl x", policy)).toBe(false);
+    expect(networkAllowed("curl https://example.com", policy)).toBe(false);
+    expect(
+      networkAllowed("npm install", resolvePolicy(layers({ networkAllowedCommands: ["npm install"] }))),
+    ).toBe(false);
+  });
+
+  it("is all-or-nothing when no trusted layer lists commands", () => {
+    expect(networkAllowed("curl https://example.com", resolvePolicy(layers({ allowNetwork: true })))).toBe(
+      true,
+    );
+    expect(networkAllowed("curl https://example.com", resolvePolicy([]))).toBe(false);
+  });
+
+  it("does not let a workspace list widen network", () => {
+    const policy = resolvePolicy([
+      ...layers({ allowNetwork: true, networkAllowedCommands: ["npm install"] }),
+      { kind: "workspace", source: "w.json", document: { version: 1, networkAllowedCommands: ["curl"] } },
+    ]);
+    expect(networkAllowed("curl https://example.com", policy)).toBe(false);
+  });
+});
+
+describe("explain", () => {
+  it("shows each command, the rule or classifier that spoke, and the verdict", () => {
+    const text = explain("git status && sudo rm -rf build", recommended, context);
+    expect(text.split("\n")[0]).toBe("$ git status && sudo rm -rf build");
+    expect(text).toMatch(/command 1: git status {2}→ allow/);
+    expect(text).toMatch(/policy\.rule: rule git \[status\|.*\(builtin preset:recommended at \/rules\/\d+\)/);
+    expect(text).toMatch(/unwrapped sudo; runs: rm -rf build/);
+    expect(text).toMatch(/program\.privileged/);
+    expect(text.split("\n").at(-1)).toBe("└─ verdict: ask");
+  });
+
+  it("makes invisible characters visible", () => {
+    expect(explain("echo hi\u202e", recommended, context)).toContain("⟨U+202E⟩");
+  });
+
+  it("gives a structured form with the same verdicts", () => {
+    const e = explainStructured("ls | wc -l", recommended, context);
+    expect(e.decision).toBe("allow");
+    expect(e.commands.map((c) => [c.text, c.decision, c.context])).toEqual([
+      ["ls", "allow", ["pipeline"]],
+      ["wc -l", "allow", ["pipeline"]],
+    ]);
+    expect(JSON.parse(JSON.stringify(e))).toEqual(e);
+  });
+});

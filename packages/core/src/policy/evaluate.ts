@@ -1,0 +1,391 @@
+/**
+ * Combination: turning one shell analysis into a {@link Decision}. Each extracted command gets its matching
+ * rules, its safety findings and the policy-level checks; the script gets its own findings; the strictest
+ * verdict wins (deny > ask > allow).
+ */
+import type { Finding, SafetyContext } from "../safety/types.js";
+import type { ExtractedCommand, ShellAnalysis } from "../shell/types.js";
+import type { ClassifyFn, ClassifyScriptFn } from "./deps.js";
+import { dynamicEffective, formatPattern, matchRest, programNames, startsWithWords } from "./pattern.js";
+import type {
+  CommandVerdict,
+  CompiledRule,
+  DecideContext,
+  Decision,
+  Reason,
+  ResolvedPolicy,
+  RestrictedTerm,
+  Verdict,
+} from "./types.js";
+
+/** Stable reason codes the policy itself produces (classifier codes pass through unchanged). */
+export const PolicyReasonCode = {
+  /** A rule matched; severity is the rule's decision. */
+  RULE: "policy.rule",
+  /** No rule covers the command: ask. */
+  NO_RULE: "policy.no-rule",
+  /** The command only looks a program up (`command -v git`): allow when nothing else speaks. */
+  LOOKUP_ONLY: "policy.lookup-only",
+  /** The command starts with none of a layer's `allowedCommands`: deny. */
+  NOT_ALLOWED_COMMAND: "policy.not-allowed-command",
+  /** A restricted term appears in the argv: ask. */
+  RESTRICTED_TERM: "policy.restricted-term",
+  /** An allow rule matched but an argument is only known at run time: ask. */
+  DYNAMIC_ARGUMENT: "policy.dynamic-argument",
+  /** The program is a function defined in the same script; its body's commands are decided on their own. */
+  FUNCTION_CALL: "policy.function-call",
+  /** The command only assigns variables or redirects: allow when nothing else speaks. */
+  NO_PROGRAM: "policy.no-program",
+  /** The script has no command at all: deny (nothing to run, nothing to approve). */
+  EMPTY_COMMAND: "policy.empty-command",
+  /** The shell is unknown, so the command cannot be analysed: ask. */
+  UNKNOWN_SHELL: "policy.unknown-shell",
+  /** The analyser did not understand all of the script and said nothing more specific: ask. */
+  INCOMPLETE_ANALYSIS: "policy.incomplete-analysis",
+} as const;
+
+const ORDER: Record<Verdict, number> = { allow: 0, ask: 1, deny: 2 };
+
+/** The stricter of two verdicts. */
+export function stricter(a: Verdict, b: Verdict): Verdict {
+  return ORDER[a] >= ORDER[b] ? a : b;
+}
+
+/**
+ * Programs whose options are all harmless, so an argument only known at run time (`echo "$x"`, `cd "$dir"`)
+ * cannot turn them into something else. For any other allowed program a dynamic argument asks, and so do
+ * arguments appended from input (`xargs cat`) for every program.
+ */
+const DYNAMIC_SAFE_PROGRAMS = new Set([
+  "echo",
+  "cd",
+  "test",
+  "[",
+  "true",
+  "false",
+  ":",
+  "pwd",
+  "ls",
+  "cat",
+  "head",
+  "tail",
+  "wc",
+  "basename",
+  "dirname",
+  "realpath",
+  "readlink",
+]);
+
+/** Layers whose exact-form allow rules may lift `ask` findings. */
+const LIFTING_LAYERS = new Set(["managed", "user"]);
+
+/** Everything {@link evaluateAnalysis} needs besides the analysis and the policy. */
+export interface EvaluateOptions {
+  /** The decision context. */
+  context: DecideContext;
+  /** The safety classifier. */
+  classify: ClassifyFn;
+  /** The script-level classifier (fork bombs); none by default. */
+  classifyScript?: ClassifyScriptFn;
+}
+
+/** The classifiers' context for a decision context (defaults documented on {@link DecideContext}). */
+export function safetyContextOf(context: DecideContext, policy: ResolvedPolicy): SafetyContext {
+  return {
+    cwd: context.cwd ?? context.workspaceRoot ?? "/unknown/cwd",
+    ...(context.workspaceRoot === undefined ? {} : { workspaceRoot: context.workspaceRoot }),
+    home: context.home ?? "/unknown/home",
+    ...(policy.allowWorkspaceWrites === undefined
+      ? {}
+      : { allowWorkspaceWrites: policy.allowWorkspaceWrites }),
+    ...(context.protectedPaths === undefined ? {} : { protectedPaths: [...context.protectedPaths] }),
+    ...(context.platform === undefined ? {} : { platform: context.platform }),
+  };
+}
+
+function fromFinding(finding: Finding, command: string | undefined): Reason {
+  return {
+    code: finding.code,
+    severity: finding.severity,
+    message: finding.message,
+    ...((finding.command ?? command) === undefined ? {} : { command: finding.command ?? command }),
+  };
+}
+
+/**
+ * Rules whose pattern matches the command's effective argv, each once, in policy order.
+ * @param open - more words follow that the script does not show (`xargs`): exact-form rules cannot match
+ */
+export function matchingRules(
+  policy: ResolvedPolicy,
+  argv: readonly string[],
+  dynamic: readonly boolean[],
+  open = false,
+): CompiledRule[] {
+  const program = argv[0];
+  if (program === undefined || dynamic[0] === true) return [];
+  const out: CompiledRule[] = [];
+  const names = programNames(program);
+  const fits = (rule: CompiledRule): boolean =>
+    !(open && rule.exact) && matchRest(rule.tokens, rule.exact, argv, dynamic);
+  for (const name of names) {
+    for (const rule of policy.index.get(name) ?? []) if (!out.includes(rule) && fits(rule)) out.push(rule);
+  }
+  for (const rule of policy.anyProgram) if (fits(rule)) out.push(rule);
+  if (names.length > 1 || policy.anyProgram.length > 0)
+    out.sort((a, b) => policy.rules.indexOf(a) - policy.rules.indexOf(b));
+  return out;
+}
+
+/** True when `words` occur consecutively in `argv` (case-insensitive; a path's base name also counts). */
+function termOccurs(term: RestrictedTerm, argv: readonly string[]): boolean {
+  const first = term.words[0] as string;
+  for (let i = 0; i + term.words.length <= argv.length; i++) {
+    const word = (argv[i] as string).toLowerCase();
+    const base = word.slice(word.lastIndexOf("/") + 1);
+    const hit = word === first || base === first || word.startsWith(`${first}=`);
+    if (!hit) continue;
+    let all = true;
+    for (let j = 1; j < term.words.length && all; j++)
+      all = (argv[i + j] as string).toLowerCase() === term.words[j];
+    if (all) return true;
+  }
+  return false;
+}
+
+/** A redirection that neither writes nor reads a real file: to or from `/dev/null`, or a descriptor copy. */
+function isBenignRedirect(op: string, target: string | null): boolean {
+  if (target === "/dev/null") return true;
+  return (op === ">&" || op === "<&") && target !== null && /^(\d+|-)$/.test(target);
+}
+
+/** Whether an exact-form rule may lift this command's `ask` findings: nothing the rule does not name. */
+function liftable(command: ExtractedCommand, dynamic: readonly boolean[]): boolean {
+  return (
+    command.appendsArguments !== true &&
+    command.wrappers.length === 0 &&
+    command.assignments.length === 0 &&
+    !dynamic.includes(true) &&
+    command.redirects.every((r) => isBenignRedirect(r.op, r.target))
+  );
+}
+
+const ruleMessages = new WeakMap<CompiledRule, string>();
+
+/** The message of a rule reason, built once per rule. */
+function ruleMessage(rule: CompiledRule): string {
+  let message = ruleMessages.get(rule);
+  if (message === undefined) {
+    const text = rule.reason ? `: ${rule.reason}` : "";
+    message = `rule ${formatPattern(rule.pattern)} (${rule.layer} ${rule.source} at ${rule.jsonPath}) says ${rule.decision}${text}`;
+    ruleMessages.set(rule, message);
+  }
+  return message;
+}
+
+function ruleReason(rule: CompiledRule, command: string, inactive?: Reason["inactive"]): Reason {
+  let message = ruleMessage(rule);
+  if (inactive === "unapproved") message += " — not counted until this file is approved";
+  if (inactive === "untrusted-workspace") message += " — not counted: the workspace is not trusted";
+  return {
+    code: PolicyReasonCode.RULE,
+    severity: rule.decision,
+    message,
+    command,
+    rule: {
+      layer: rule.layer,
+      source: rule.source,
+      index: rule.index,
+      jsonPath: rule.jsonPath,
+      pattern: rule.pattern,
+    },
+    ...(inactive === undefined ? {} : { inactive }),
+  };
+}
+
+function verdictOf(reasons: readonly Reason[], fallback: Verdict): Verdict {
+  let out: Verdict | undefined;
+  for (const r of reasons)
+    if (r.inactive === undefined) out = out === undefined ? r.severity : stricter(out, r.severity);
+  return out ?? fallback;
+}
+
+/**
+ * Decides one extracted command.
+ * @param command - the command
+ * @param policy - the resolved policy
+ * @param options - context and classifier
+ * @param safety - the classifiers' context (computed from `options.context` when absent)
+ */
+export function evaluateCommand(
+  command: ExtractedCommand,
+  policy: ResolvedPolicy,
+  options: EvaluateOptions,
+  safety: SafetyContext = safetyContextOf(options.context, policy),
+): CommandVerdict {
+  const { context } = options;
+  const text = command.text;
+  const reasons: Reason[] = [];
+  const findings = options.classify(command, safety);
+  const denyFindings = findings.filter((f) => f.severity === "deny");
+  const askFindings = findings.filter((f) => f.severity !== "deny");
+  for (const f of denyFindings) reasons.push(fromFinding(f, text));
+
+  if (command.lookupOnly) {
+    for (const f of askFindings) reasons.push(fromFinding(f, text));
+    if (reasons.length === 0) {
+      reasons.push({
+        code: PolicyReasonCode.LOOKUP_ONLY,
+        severity: "allow",
+        message: "only looks a program up; nothing runs",
+        command: text,
+      });
+    }
+    return { command, decision: verdictOf(reasons, "allow"), reasons };
+  }
+
+  const argv = command.effective;
+  if (argv.length === 0) {
+    for (const f of askFindings) reasons.push(fromFinding(f, text));
+    if (reasons.length === 0) {
+      reasons.push({
+        code: PolicyReasonCode.NO_PROGRAM,
+        severity: "allow",
+        message: "runs no program (assignments or redirections only)",
+        command: text,
+      });
+    }
+    return { command, decision: verdictOf(reasons, "ask"), reasons };
+  }
+
+  const dynamic = dynamicEffective(command);
+
+  for (const gate of policy.gates) {
+    if (!gate.prefixes.some((p) => startsWithWords(argv, p, dynamic))) {
+      reasons.push({
+        code: PolicyReasonCode.NOT_ALLOWED_COMMAND,
+        severity: "deny",
+        message: `"${argv[0]}" starts with none of the allowedCommands of ${gate.layer} ${gate.source}`,
+        command: text,
+      });
+    }
+  }
+
+  if (command.callsFunction === true) {
+    for (const f of askFindings) reasons.push(fromFinding(f, text));
+    reasons.push({
+      code: PolicyReasonCode.FUNCTION_CALL,
+      severity: "allow",
+      message: `runs the function "${argv[0]}" defined in this script; its commands are decided on their own`,
+      command: text,
+    });
+    return { command, decision: verdictOf(reasons, "ask"), reasons };
+  }
+
+  const open = command.appendsArguments === true;
+  const matched = matchingRules(policy, argv, dynamic, open);
+  const active: CompiledRule[] = [];
+  for (const rule of matched) {
+    if (rule.inactive) reasons.push(ruleReason(rule, text, rule.inactive));
+    else if (rule.decision === "allow" && rule.trustedWorkspaceOnly && context.workspaceTrusted === false) {
+      reasons.push(ruleReason(rule, text, "untrusted-workspace"));
+    } else active.push(rule);
+  }
+  const lifter = active.find(
+    (r) => r.decision === "allow" && r.exact && LIFTING_LAYERS.has(r.layer) && liftable(command, dynamic),
+  );
+  for (const rule of active) reasons.push(ruleReason(rule, text));
+
+  const lift = lifter ? ("lifted" as const) : undefined;
+  for (const f of askFindings) {
+    const reason = fromFinding(f, text);
+    if (lift) {
+      reason.inactive = lift;
+      reason.message += ` — lifted: rule ${lifter?.jsonPath} of ${lifter?.layer} ${lifter?.source} names this exact form`;
+    }
+    reasons.push(reason);
+  }
+
+  const words = command.argv === argv ? argv : [...command.argv, ...argv];
+  for (const term of policy.restrictedTerms) {
+    if (termOccurs(term, words)) {
+      reasons.push({
+        code: PolicyReasonCode.RESTRICTED_TERM,
+        severity: "ask",
+        message: `contains the restricted term "${term.text}" (${term.layer} ${term.source})`,
+        command: text,
+        ...(lift ? { inactive: lift } : {}),
+      });
+    }
+  }
+
+  const allowed = active.some((r) => r.decision === "allow");
+  if (allowed && !lifter) {
+    const program = programNames(argv[0] as string).at(-1) as string;
+    const dynamicAt = dynamic.indexOf(true);
+    if (open || (dynamicAt > 0 && !DYNAMIC_SAFE_PROGRAMS.has(program))) {
+      const what = dynamicAt > 0 ? `the argument ${argv[dynamicAt]} is` : "arguments appended from input are";
+      reasons.push({
+        code: PolicyReasonCode.DYNAMIC_ARGUMENT,
+        severity: "ask",
+        message: `${what} only known when the shell runs, so the allow rule cannot vouch for them`,
+        command: text,
+      });
+    }
+  }
+
+  if (active.length === 0) {
+    reasons.push({
+      code: PolicyReasonCode.NO_RULE,
+      severity: "ask",
+      message: `no rule covers "${argv[0]}"`,
+      command: text,
+    });
+  }
+  return { command, decision: verdictOf(reasons, "ask"), reasons };
+}
+
+/**
+ * Decides a whole analysed script: every command, plus the script-level findings.
+ * @param input - the command line as given
+ * @param analysis - its analysis
+ * @param policy - the resolved policy
+ * @param options - context and classifier
+ */
+export function evaluateAnalysis(
+  input: string,
+  analysis: ShellAnalysis,
+  policy: ResolvedPolicy,
+  options: EvaluateOptions,
+): Decision {
+  const findings = [...(options.classifyScript?.(input) ?? []), ...analysis.findings];
+  const script: Reason[] = findings.map((f) => fromFinding(f, undefined));
+  if (analysis.incomplete && !script.some((r) => r.severity !== "allow")) {
+    script.push({
+      code: PolicyReasonCode.INCOMPLETE_ANALYSIS,
+      severity: "ask",
+      message: "part of the script could not be analysed",
+    });
+  }
+  if (analysis.commands.length === 0 && script.length === 0) {
+    script.push({
+      code: PolicyReasonCode.EMPTY_COMMAND,
+      severity: "deny",
+      message: "the command is empty: there is nothing to run",
+    });
+  }
+  const safety = safetyContextOf(options.context, policy);
+  const verdicts = analysis.commands.map((c) => evaluateCommand(c, policy, options, safety));
+  let decision: Verdict = verdictOf(script, "allow");
+  for (const v of verdicts) decision = stricter(decision, v.decision);
+  if (analysis.incomplete) decision = stricter(decision, "ask");
+  return {
+    decision,
+    reasons: [...script, ...verdicts.flatMap((v) => v.reasons)],
+    commands: analysis.commands,
+    verdicts,
+    script,
+    input,
+    language: analysis.language,
+  };
+}

@@ -1,0 +1,327 @@
+/**
+ * Layering: stacking managed, user, workspace, pack and built-in policy documents into one
+ * {@link ResolvedPolicy}. Pure: the same layers give the same policy, and nothing is read from disk.
+ */
+import { SlashiError, SlashiErrorCode } from "../errors.js";
+import { parsePolicy } from "./parse.js";
+import type { ParsePolicyOptions } from "./parse.js";
+import { compilePattern, patternProblem, prefixWords } from "./pattern.js";
+import { PRESETS, RECOMMENDED_PRESET_NAME } from "./recommended.js";
+import type {
+  CommandGate,
+  CompiledRule,
+  PolicyDocument,
+  PolicyLayer,
+  PolicyLayerKind,
+  ResolvedLayer,
+  ResolvedPolicy,
+  RestrictedTerm,
+} from "./types.js";
+
+/** Layer kinds, highest precedence first. */
+export const LAYER_ORDER: readonly PolicyLayerKind[] = ["managed", "user", "workspace", "pack", "builtin"];
+
+/**
+ * Restricted terms added when any layer uses an Enkaidu-compatible list (`allowedCommands`, `approvedCommands`
+ * or `restrictedTerms`), in the spirit of Enkaidu's built-ins. They match whole argv words, case-insensitively
+ * (`rm` matches `rm` and `/bin/rm`, never `format`; `--expression` also matches `--expression=…`). Enkaidu's
+ * other built-ins are structure, not words: `|`, `;` and `$(` split a script into commands that are each
+ * decided on their own.
+ */
+export const DEFAULT_RESTRICTED_TERMS: readonly string[] = ["rm", "eval", "--expression"];
+
+const RANK: Record<PolicyLayerKind, number> = { managed: 4, user: 3, workspace: 2, pack: 1, builtin: 0 };
+
+/** Options for {@link resolvePolicy}. */
+export interface ResolvePolicyOptions {
+  /**
+   * The preset applied when no `user` layer is given (the person has no policy of their own). Default
+   * `"recommended"`; `null` for none.
+   */
+  defaultPreset?: string | null;
+}
+
+function invalid(message: string, source: string, jsonPath?: string): SlashiError {
+  return new SlashiError(SlashiErrorCode.INVALID_POLICY, message, {
+    file: source,
+    ...(jsonPath === undefined ? {} : { jsonPath }),
+  });
+}
+
+function isTrusted(layer: PolicyLayer): boolean {
+  return (
+    layer.kind === "managed" || layer.kind === "user" || layer.kind === "builtin" || layer.approved === true
+  );
+}
+
+/** Adds the preset and pack layers that `extends` names, and the default preset; checks every name resolves. */
+function expandLayers(layers: readonly PolicyLayer[], options: ResolvePolicyOptions): PolicyLayer[] {
+  const out = [...layers];
+  const builtinSources = new Set(out.filter((l) => l.kind === "builtin").map((l) => l.source));
+  const packSources = new Set(out.filter((l) => l.kind === "pack").map((l) => l.source));
+  const addPreset = (name: string): void => {
+    const source = `preset:${name}`;
+    const document = PRESETS.get(name);
+    if (!document || builtinSources.has(source)) return;
+    builtinSources.add(source);
+    out.push({ kind: "builtin", source, document });
+  };
+  for (let i = 0; i < out.length; i++) {
+    const layer = out[i] as PolicyLayer;
+    (layer.document.extends ?? []).forEach((name, j) => {
+      if (PRESETS.has(name)) addPreset(name);
+      else if (!packSources.has(name)) {
+        throw invalid(
+          `extends names "${name}", which is neither a built-in preset (${[...PRESETS.keys()].join(", ")}) nor a loaded pack`,
+          layer.source,
+          `/extends/${j}`,
+        );
+      }
+    });
+  }
+  const preset = options.defaultPreset === undefined ? RECOMMENDED_PRESET_NAME : options.defaultPreset;
+  if (preset !== null && !out.some((l) => l.kind === "user")) {
+    if (!PRESETS.has(preset)) throw invalid(`unknown default preset "${preset}"`, "<options>");
+    addPreset(preset);
+  }
+  return out;
+}
+
+/** Combines a boolean setting: any layer may set `false` (it wins); only a trusted layer may set `true`. */
+function mergeFlag(
+  layers: readonly PolicyLayer[],
+  key: "allowNetwork" | "allowWorkspaceWrites" | "skipConfirmInCordon",
+  notes: string[],
+): boolean | undefined {
+  let value: boolean | undefined;
+  for (const layer of layers) {
+    const setting = layer.document[key];
+    if (setting === false) return false;
+    if (setting === true) {
+      if (isTrusted(layer)) value = true;
+      else notes.push(`${layer.kind} ${layer.source}: "${key}": true is ignored until this file is approved`);
+    }
+  }
+  return value;
+}
+
+/**
+ * Compiles one document's rules and Enkaidu lists into rules. Allow rules of an untrusted layer are kept but
+ * marked inactive.
+ */
+function compileLayer(layer: PolicyLayer, trusted: boolean): CompiledRule[] {
+  const out: CompiledRule[] = [];
+  const { document } = layer;
+  (document.rules ?? []).forEach((rule, index) => {
+    const jsonPath = `/rules/${index}`;
+    const problem = patternProblem(rule.match);
+    if (problem)
+      throw invalid(
+        `rule ${jsonPath}: ${problem.message}`,
+        layer.source,
+        `${jsonPath}/match/${problem.index}`,
+      );
+    const { tokens, exact } = compilePattern(rule.match);
+    out.push({
+      layer: layer.kind,
+      source: layer.source,
+      index,
+      jsonPath,
+      pattern: rule.match,
+      decision: rule.decision,
+      ...(rule.reason === undefined ? {} : { reason: rule.reason }),
+      exact,
+      trustedWorkspaceOnly: rule.trustedWorkspaceOnly === true,
+      ...(rule.decision === "allow" && !trusted ? { inactive: "unapproved" as const } : {}),
+      tokens,
+    });
+  });
+  (document.approvedCommands ?? []).forEach((prefix, index) => {
+    const jsonPath = `/approvedCommands/${index}`;
+    const words = prefixWords(prefix);
+    if (words.length === 0)
+      throw invalid(`${jsonPath}: an empty prefix would approve every command`, layer.source, jsonPath);
+    // each word is literal: "*" or "$" in an Enkaidu prefix means the character itself
+    const pattern = words.map((w) => [w]);
+    out.push({
+      layer: layer.kind,
+      source: layer.source,
+      index,
+      jsonPath,
+      pattern,
+      decision: "allow",
+      reason: `approvedCommands: "${prefix}"`,
+      exact: false,
+      trustedWorkspaceOnly: false,
+      ...(!trusted ? { inactive: "unapproved" as const } : {}),
+      tokens: compilePattern(pattern).tokens,
+    });
+  });
+  return out;
+}
+
+/**
+ * Stacks policy layers into one {@link ResolvedPolicy}.
+ *
+ * Precedence, highest first: `managed` > `user` > `workspace` > `pack` > `builtin`. The merge is
+ * "restrictions accumulate, allowances need trust":
+ * - every `deny` and `ask` rule of every layer applies, and across all rules that match a command the strictest
+ *   wins, so no layer can loosen what another layer restricts (a user `allow` cannot lift a managed `ask`; a
+ *   workspace `deny` holds against a user `allow`);
+ * - `allow` rules (and `approvedCommands`) of `workspace` and `pack` layers count only when the layer is
+ *   `approved`; until then they are kept, inactive, so `explain` can show them;
+ * - `allowedCommands` gates of every layer apply (a command must pass each one);
+ * - boolean settings: any layer's `false` wins; `true` counts only from a trusted layer;
+ * - `networkAllowedCommands` count only from trusted layers, and are applied per command after the merge.
+ *
+ * `extends` names a preset (added as a `builtin` layer) or a pack that the caller must pass as a `pack` layer
+ * whose `source` is that name. When no `user` layer is given, the `recommended` preset applies
+ * ({@link ResolvePolicyOptions.defaultPreset}).
+ *
+ * Resolution is pure and all-or-nothing: on error it throws and the caller keeps its previous policy (see
+ * {@link reloadPolicy}).
+ * @throws SlashiError `INVALID_POLICY` for an `extends` name that resolves to nothing or a malformed rule
+ */
+export function resolvePolicy(
+  layers: readonly PolicyLayer[],
+  options: ResolvePolicyOptions = {},
+): ResolvedPolicy {
+  const expanded = expandLayers(layers, options);
+  const ordered = expanded
+    .map((layer, i) => ({ layer, i }))
+    .sort((a, b) => RANK[b.layer.kind] - RANK[a.layer.kind] || a.i - b.i)
+    .map((x) => x.layer);
+
+  const notes: string[] = [];
+  const rules: CompiledRule[] = [];
+  const gates: CommandGate[] = [];
+  const terms: RestrictedTerm[] = [];
+  const networkPrefixes: string[][] = [];
+  let anyNetworkList = false;
+  let enkaidu = false;
+  const resolvedLayers: ResolvedLayer[] = [];
+
+  for (const layer of ordered) {
+    const trusted = isTrusted(layer);
+    resolvedLayers.push({ kind: layer.kind, source: layer.source, trusted });
+    const compiled = compileLayer(layer, trusted);
+    const ignored = compiled.filter((r) => r.inactive === "unapproved").length;
+    if (ignored > 0) {
+      notes.push(
+        `${layer.kind} ${layer.source}: ${ignored} allow rule(s) ignored until this file is approved`,
+      );
+    }
+    rules.push(...compiled);
+    const { document } = layer;
+    if (document.allowedCommands || document.approvedCommands || document.restrictedTerms) enkaidu = true;
+    if (document.allowedCommands) {
+      const prefixes = [...document.allowedCommands, ...(document.approvedCommands ?? [])]
+        .map(prefixWords)
+        .filter((w) => w.length > 0);
+      gates.push({ layer: layer.kind, source: layer.source, prefixes });
+    }
+    for (const term of document.restrictedTerms ?? []) {
+      const words = prefixWords(term.toLowerCase());
+      if (words.length > 0) terms.push({ words, text: term, layer: layer.kind, source: layer.source });
+    }
+    if (document.networkAllowedCommands) {
+      if (trusted) {
+        anyNetworkList = true;
+        for (const p of document.networkAllowedCommands) {
+          const words = prefixWords(p);
+          if (words.length > 0) networkPrefixes.push(words);
+        }
+      } else {
+        notes.push(
+          `${layer.kind} ${layer.source}: networkAllowedCommands ignored until this file is approved`,
+        );
+      }
+    }
+  }
+  if (enkaidu) {
+    for (const term of DEFAULT_RESTRICTED_TERMS) {
+      if (!terms.some((t) => t.text.toLowerCase() === term)) {
+        terms.push({ words: [term], text: term, layer: "builtin", source: "builtin:restricted-terms" });
+      }
+    }
+  }
+
+  const index = new Map<string, CompiledRule[]>();
+  const anyProgram: CompiledRule[] = [];
+  for (const rule of rules) {
+    const first = rule.tokens[0];
+    if (!first) continue; // patternProblem rejects these
+    if (first.kind === "any") {
+      anyProgram.push(rule);
+      continue;
+    }
+    for (const word of first.words) {
+      let list = index.get(word);
+      if (!list) index.set(word, (list = []));
+      list.push(rule);
+    }
+  }
+
+  const allowNetwork = mergeFlag(ordered, "allowNetwork", notes) ?? false;
+  const policy: ResolvedPolicy = {
+    layers: resolvedLayers,
+    rules,
+    gates,
+    restrictedTerms: terms,
+    allowNetwork,
+    networkAllowedCommands: anyNetworkList ? networkPrefixes : undefined,
+    allowWorkspaceWrites: mergeFlag(ordered, "allowWorkspaceWrites", notes),
+    skipConfirmInCordon: mergeFlag(ordered, "skipConfirmInCordon", notes) ?? false,
+    notes,
+    index,
+    anyProgram,
+  };
+  return Object.freeze(policy);
+}
+
+/** One input of {@link reloadPolicy}: a layer given as text to parse, or as an already-parsed document. */
+export type PolicyInput =
+  | { kind: PolicyLayerKind; source: string; text: string; approved?: boolean }
+  | { kind: PolicyLayerKind; source: string; document: PolicyDocument; approved?: boolean };
+
+/** The result of {@link reloadPolicy}. */
+export interface ReloadResult {
+  /** The new policy, or the previous one when anything failed. */
+  policy: ResolvedPolicy;
+  /** The first error, when the reload failed (the previous policy is kept). */
+  error?: SlashiError;
+}
+
+/**
+ * Parses every input and resolves them, swapping only when everything succeeded: a failed parse or resolution
+ * returns `previous` untouched together with the error, so a host never runs with half a policy.
+ * @param previous - the policy in use (returned on failure)
+ * @param inputs - every layer, as text (parsed with {@link parsePolicy}) or document
+ * @param options - as for {@link resolvePolicy} and {@link parsePolicy}
+ */
+export function reloadPolicy(
+  previous: ResolvedPolicy,
+  inputs: readonly PolicyInput[],
+  options: ResolvePolicyOptions & ParsePolicyOptions = {},
+): ReloadResult {
+  try {
+    const layers: PolicyLayer[] = inputs.map((input) => ({
+      kind: input.kind,
+      source: input.source,
+      document: "text" in input ? parsePolicy(input.text, input.source, options) : input.document,
+      ...(input.approved === undefined ? {} : { approved: input.approved }),
+    }));
+    return { policy: resolvePolicy(layers, options) };
+  } catch (error) {
+    const wrapped =
+      error instanceof SlashiError
+        ? error
+        : new SlashiError(
+            SlashiErrorCode.INTERNAL,
+            `policy reload failed: ${String(error)}`,
+            {},
+            { cause: error },
+          );
+    return { policy: previous, error: wrapped };
+  }
+}
