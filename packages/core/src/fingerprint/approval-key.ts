@@ -45,7 +45,10 @@ function text(value: unknown, field: string): string {
 }
 
 function identityParts(identity: CommandIdentity): string[] {
-  const name = text(typeof identity.name === "string" ? identity.name.replace(/^\//, "") : identity.name, "name");
+  const name = text(
+    typeof identity.name === "string" ? identity.name.replace(/^\//, "") : identity.name,
+    "name",
+  );
   switch (identity.source) {
     case "workspace":
       return ["workspace", text(identity.workspaceKey, "workspaceKey"), name];

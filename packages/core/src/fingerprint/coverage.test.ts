@@ -57,6 +57,10 @@ describe("coverageOf", () => {
     const b = cmd("b", "a");
     const cycle = coverageOf("a", [a, b], approve(a, b));
     expect(cycle.uncovered).toEqual([{ name: "a", reason: "cycle", path: ["a", "b", "a"] }]);
+    const upper = [cmd("a", "B"), cmd("b", "A")];
+    expect(coverageOf("a", upper, approve(...upper)).uncovered).toEqual([
+      { name: "a", reason: "cycle", path: ["a", "B", "A"] },
+    ]);
     const self = cmd("self", "self");
     expect(coverageOf("self", [self], approve(self)).uncovered.map((u) => u.reason)).toEqual(["cycle"]);
     expect(coverageOf("a", [a], approve(a)).uncovered).toEqual([
@@ -91,6 +95,15 @@ describe("coverageOf", () => {
       coverageOf("root", defs, approve(...defs), { maxDepth: 3 }).uncovered.map((u) => u.reason),
     ).toEqual(["too-deep"]);
     expect(isCovered("root", defs, approve(...defs), { maxDepth: 4 })).toBe(true);
+  });
+
+  it("finds a callee spelled in another case, unless two commands fold to the same name", () => {
+    const caller = cmd("caller", "/BUILD");
+    expect(isCovered("caller", [caller, build], approve(caller, build))).toBe(true);
+    const other = cmd("Build");
+    expect(
+      coverageOf("caller", [caller, build, other], approve(caller, build, other)).uncovered,
+    ).toMatchObject([{ name: "BUILD", reason: "missing" }]);
   });
 
   it("accepts a map of commands and a lookup that covers the person's own commands", () => {

@@ -60,16 +60,30 @@ export interface CoverageOptions {
 
 const bare = (name: string): string => name.replace(/^\//, "");
 
+/** The same name folding the team-file schema uses for uniqueness: NFKC, then lowercase. */
+const fold = (name: string): string => name.normalize("NFKC").toLowerCase();
+
+/**
+ * Finds a command by name: the exact name first, then the only command whose folded name matches (`/Build`
+ * reaches `build`, as name uniqueness is checked on folded names).
+ */
 function finder(commands: ReadonlyMap<string, CommandDefinition> | readonly CommandDefinition[]) {
+  const defs: CommandDefinition[] =
+    commands instanceof Map ? [...commands.values()] : [...(commands as readonly CommandDefinition[])];
+  const exact = new Map<string, CommandDefinition>();
+  const folded = new Map<string, CommandDefinition | null>();
   if (commands instanceof Map) {
-    return (name: string): CommandDefinition | undefined => commands.get(name) ?? commands.get(`/${name}`);
+    for (const [key, def] of commands) exact.set(bare(key), def);
   }
-  const byName = new Map<string, CommandDefinition>();
-  for (const def of commands as readonly CommandDefinition[]) {
+  for (const def of defs) {
     const n = typeof def?.name === "string" ? bare(def.name) : undefined;
-    if (n !== undefined && !byName.has(n)) byName.set(n, def);
+    if (n === undefined) continue;
+    if (!exact.has(n)) exact.set(n, def);
+    const f = fold(n);
+    folded.set(f, folded.has(f) && folded.get(f) !== def ? null : def);
   }
-  return (name: string): CommandDefinition | undefined => byName.get(name);
+  return (name: string): CommandDefinition | undefined =>
+    exact.get(name) ?? folded.get(fold(name)) ?? undefined;
 }
 
 function statusOf(lookup: ApprovalLookup, def: CommandDefinition, fingerprint: string): ApprovalStatus {
@@ -114,12 +128,14 @@ export function coverageOf(
   const deepest = new Map<string, string | undefined>();
   const onStack = new Set<string>();
 
-  const visit = (callee: string, path: string[]): number => {
-    const def = find(callee);
+  const visit = (called: string, path: string[]): number => {
+    const def = find(called);
     if (!def) {
-      report({ name: callee, reason: "missing", path });
+      report({ name: called, reason: "missing", path });
       return 0;
     }
+    // Key everything by the definition's own name, whatever spelling the caller used.
+    const callee = typeof def.name === "string" ? bare(def.name) : called;
     if (onStack.has(callee)) {
       report({ name: callee, reason: "cycle", path });
       return 0;
