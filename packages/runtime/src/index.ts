@@ -6,14 +6,14 @@ export { defaultManagedPolicyPath, SLASHI_FILES, userConfigDir, userStateDir } f
 export type { PathEnvironment } from "./config/paths.js";
 export { checkManagedPolicy } from "./config/managed-policy.js";
 export type { ManagedPolicyCheck, ManagedPolicyCheckOptions } from "./config/managed-policy.js";
-export { canonicalWorkspaceKey, findWorkspace } from "./config/workspace.js";
+export { findWorkspace, workspaceKeyOf } from "./config/workspace.js";
 export type { Workspace } from "./config/workspace.js";
 export { discoverConfig } from "./config/discover.js";
 export type {
   ConfigDiscovery,
+  DiscoveredLayerKind,
   DiscoverOptions,
   PolicyFileCandidate,
-  PolicyLayerKind,
 } from "./config/discover.js";
 export { protectedPaths, WORKSPACE_PROTECTED_ENTRIES } from "./config/protected-paths.js";
 export type { ProtectedPath, ProtectedPathOwner, ProtectedPathsOptions } from "./config/protected-paths.js";
@@ -26,11 +26,11 @@ export { JsonFileStore, pointerSegment } from "./store/json-store.js";
 export type { JsonStoreOptions, RepairResult, ShapeProblem, StoreEnvelope } from "./store/json-store.js";
 export { RecordStore } from "./store/record-store.js";
 export type { RecordCheck, RecordDocument, RecordStoreOptions } from "./store/record-store.js";
-export { APPROVALS_VERSION, ApprovalStore } from "./store/approvals.js";
-export type { ApprovalRecord, SlashiHost } from "./store/approvals.js";
-export { TRUST_VERSION, TrustStore } from "./store/trust.js";
+export { APPROVALS_VERSION, ApprovalFileStore } from "./store/approvals.js";
+export type { SlashiHost, StoredApproval } from "./store/approvals.js";
+export { TRUST_VERSION, TrustFileStore } from "./store/trust.js";
 export type { TrustRecord } from "./store/trust.js";
-export { COMMAND_APPROVALS_VERSION, CommandApprovalStore } from "./store/command-approvals.js";
+export { COMMAND_APPROVALS_VERSION, CommandApprovalFileStore } from "./store/command-approvals.js";
 export type { CommandApprovalRecord } from "./store/command-approvals.js";
 
 // audit
@@ -72,7 +72,7 @@ export type { RunRequest, RunResult } from "./runner/run-command.js";
 // cordon
 export { cordonAvailability } from "./cordon/availability.js";
 export type { CordonAvailability, CordonAvailabilityOptions, CordonKind } from "./cordon/availability.js";
-export { networkAllowedFor, PRIVILEGED_SOCKETS, resolveCordon, SECRET_HOME_PATHS } from "./cordon/policy.js";
+export { PRIVILEGED_SOCKETS, resolveCordon, SECRET_HOME_PATHS } from "./cordon/policy.js";
 export type { CordonPolicy, HiddenPath, ResolvedCordon } from "./cordon/policy.js";
 export { bwrapArgs } from "./cordon/bwrap.js";
 export { sandboxExecProfile, sbplString } from "./cordon/sandbox-exec.js";

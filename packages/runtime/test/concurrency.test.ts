@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApprovalStore, AuditLog } from "../src/index.js";
+import { ApprovalFileStore, AuditLog } from "../src/index.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = mkdtempSync(path.join(tmpdir(), "slashi-conc-"));
@@ -53,7 +53,7 @@ describe("concurrent processes", () => {
     for (let id = 0; id < WORKERS; id++) {
       for (let i = 0; i < count; i += 2) expected.push(`w${id}-${i}`);
     }
-    const store = new ApprovalStore({ file });
+    const store = new ApprovalFileStore({ file });
     expect((await store.list()).map((record) => record.key).sort()).toEqual(expected.sort());
     expect(JSON.parse(readFileSync(file, "utf8")).version).toBe(1);
     expect(readdirSync(path.dirname(file))).toEqual(["approvals.json"]);

@@ -15,9 +15,9 @@ describe("runtime package", () => {
       "findWorkspace",
       "checkManagedPolicy",
       "protectedPaths",
-      "ApprovalStore",
-      "TrustStore",
-      "CommandApprovalStore",
+      "ApprovalFileStore",
+      "TrustFileStore",
+      "CommandApprovalFileStore",
       "JsonFileStore",
       "AuditLog",
       "readAudit",
@@ -26,7 +26,7 @@ describe("runtime package", () => {
       "cordonAvailability",
       "probeCordon",
       "wrapInCordon",
-      "networkAllowedFor",
+      "workspaceKeyOf",
     ]) {
       expect(runtime).toHaveProperty(name);
     }

@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import type { PolicyLayerKind } from "@slashi/core";
 import path from "node:path";
 import { checkManagedPolicy } from "./managed-policy.js";
 import {
@@ -10,13 +11,13 @@ import {
 } from "./paths.js";
 import { findWorkspace, type Workspace } from "./workspace.js";
 
-/** The layer a policy file belongs to. Packs arrive with the registry client. */
-export type PolicyLayerKind = "managed" | "user" | "workspace";
+/** The file-backed layers discovery finds (the core's `PolicyLayerKind` minus `pack` and `builtin`). */
+export type DiscoveredLayerKind = Extract<PolicyLayerKind, "managed" | "user" | "workspace">;
 
 /** One place a policy file may live, in layer order (managed first). */
 export interface PolicyFileCandidate {
   /** Which layer this file feeds. */
-  layer: PolicyLayerKind;
+  layer: DiscoveredLayerKind;
   /** Absolute path. */
   path: string;
   /** The file exists. */

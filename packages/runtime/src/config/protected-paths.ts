@@ -43,7 +43,13 @@ export const WORKSPACE_PROTECTED_ENTRIES: readonly {
   { relative: ".claude", kind: "dir", owner: "agent", reason: "Claude Code settings and hooks" },
   { relative: ".cursor", kind: "dir", owner: "agent", reason: "Cursor rules, hooks and MCP config" },
   { relative: ".gemini", kind: "dir", owner: "agent", reason: "Gemini CLI settings" },
+  { relative: ".codex", kind: "dir", owner: "agent", reason: "Codex settings" },
+  { relative: ".windsurf", kind: "dir", owner: "agent", reason: "Windsurf rules" },
+  { relative: ".roo", kind: "dir", owner: "agent", reason: "Roo Code rules" },
+  { relative: ".continue", kind: "dir", owner: "agent", reason: "Continue config" },
+  { relative: ".slashi", kind: "dir", owner: "slashi", reason: "Slashi workspace data" },
   { relative: ".mcp.json", kind: "file", owner: "agent", reason: "project MCP servers" },
+  { relative: ".cursorrules", kind: "file", owner: "agent", reason: "Cursor rules" },
   { relative: ".git/hooks", kind: "dir", owner: "git", reason: "git hooks run on the next commit" },
   {
     relative: ".git/config",
@@ -55,8 +61,9 @@ export const WORKSPACE_PROTECTED_ENTRIES: readonly {
 
 /**
  * Slashi's own config and state, the managed policy, and (with a workspace root) the workspace entries of
- * {@link WORKSPACE_PROTECTED_ENTRIES}. The core's self-protection classifier flags writes to these; the cordon
- * hides Slashi's directories and re-binds the workspace entries read-only.
+ * {@link WORKSPACE_PROTECTED_ENTRIES}. Pass `.map((p) => p.path)` as the core's `DecideContext.protectedPaths`
+ * so its self-protection check flags writes to them; the cordon hides Slashi's directories and re-binds the
+ * workspace entries read-only.
  */
 export function protectedPaths(options: ProtectedPathsOptions = {}): ProtectedPath[] {
   const managed = options.managedPolicyPath ?? defaultManagedPolicyPath(options);

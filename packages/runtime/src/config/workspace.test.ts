@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { canonicalWorkspaceKey, findWorkspace } from "./workspace.js";
+import { findWorkspace, workspaceKeyOf } from "./workspace.js";
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-ws-")));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -47,15 +47,14 @@ describe("findWorkspace", () => {
   });
 });
 
-describe("canonicalWorkspaceKey", () => {
+describe("workspaceKeyOf", () => {
   it("drops trailing separators and resolves links", () => {
-    expect(canonicalWorkspaceKey(`${root}/repo/`)).toBe(path.join(root, "repo"));
-    expect(canonicalWorkspaceKey(path.join(root, "link-to-repo"))).toBe(path.join(root, "repo"));
-    expect(canonicalWorkspaceKey("/")).toBe("/");
+    expect(workspaceKeyOf(`${root}/repo/`)).toBe(path.join(root, "repo"));
+    expect(workspaceKeyOf(path.join(root, "link-to-repo"))).toBe(path.join(root, "repo"));
+    expect(workspaceKeyOf("/")).toBe("/");
   });
 
-  it("gives one key for C:\\Repo and c:\\repo\\ on Windows", () => {
-    expect(canonicalWorkspaceKey("C:\\Repo", "win32")).toBe(canonicalWorkspaceKey("c:\\repo\\", "win32"));
-    expect(canonicalWorkspaceKey("C:\\Repo", "win32")).toBe("c:\\repo");
+  it("keys a missing directory by its absolute path", () => {
+    expect(workspaceKeyOf(path.join(root, "missing", "..", "gone"))).toBe(path.join(root, "gone"));
   });
 });

@@ -1,13 +1,14 @@
 import { realpathSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import { canonicalWorkspaceKey } from "@slashi/core";
 import { SLASHI_FILES } from "./paths.js";
 
 /** The workspace a command runs in: the git root above the working directory, or the directory itself. */
 export interface Workspace {
   /** Absolute, symlink-resolved root directory. */
   root: string;
-  /** Canonical key for stores: {@link canonicalWorkspaceKey} of the root. */
+  /** Key for approvals and trust: {@link workspaceKeyOf} the root. */
   key: string;
   /** True when `root` holds a `.git` entry (directory, or file for worktrees and submodules). */
   isGitRoot: boolean;
@@ -27,25 +28,19 @@ async function exists(target: string): Promise<boolean> {
 }
 
 /**
- * Canonical key of a directory for approval and trust stores: absolute, symlinks resolved, no trailing
- * separator; on Windows the path is lower-cased (drive letter and case-insensitive NTFS), so `C:\Repo` and
- * `c:\repo` give one key. A symlinked checkout gets the key of its target. If the directory does not exist,
- * the absolute path is normalised without resolving links.
+ * The approval and trust key of a directory: symlinks resolved here (`realpath`), then the core's
+ * `canonicalWorkspaceKey` (no trailing separator; Windows drive letter lower-cased and `\` turned into `/`;
+ * the whole key lower-cased on Windows paths). A symlinked checkout gets the key of its target. A directory that
+ * does not exist is keyed by its absolute path.
  */
-export function canonicalWorkspaceKey(dir: string, platform: NodeJS.Platform = process.platform): string {
-  const p = platform === "win32" ? path.win32 : path.posix;
-  let resolved = p.resolve(dir);
+export function workspaceKeyOf(dir: string): string {
+  let resolved = path.resolve(dir);
   try {
     resolved = realpathSync.native(resolved);
   } catch {
-    // keep the normalised absolute path
+    // keep the absolute path
   }
-  let key = p.normalize(resolved);
-  const root = p.parse(key).root;
-  while (key.length > root.length && (key.endsWith("/") || (platform === "win32" && key.endsWith("\\")))) {
-    key = key.slice(0, -1);
-  }
-  return platform === "win32" ? key.toLowerCase() : key;
+  return canonicalWorkspaceKey(resolved);
 }
 
 /**
@@ -69,7 +64,7 @@ export async function findWorkspace(cwd: string = process.cwd()): Promise<Worksp
   }
   return {
     root,
-    key: canonicalWorkspaceKey(root),
+    key: workspaceKeyOf(root),
     isGitRoot,
     teamFile: path.join(root, SLASHI_FILES.teamFile),
     policyFile: path.join(root, SLASHI_FILES.workspacePolicy),

@@ -4,46 +4,10 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSlashiError, SlashiErrorCode } from "@slashi/core";
 import { cordonAvailability } from "./availability.js";
-import { networkAllowedFor, resolveCordon } from "./policy.js";
+import { resolveCordon } from "./policy.js";
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-cpol-")));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-describe("networkAllowedFor", () => {
-  const prefixes = ["npm install", "git fetch", "curl"];
-
-  it("allows when the policy allows network and every command matches a prefix by whole tokens", () => {
-    expect(networkAllowedFor([["npm", "install", "left-pad"]], prefixes, true)).toBe(true);
-    expect(
-      networkAllowedFor(
-        [
-          ["git", "fetch"],
-          ["curl", "-s", "x"],
-        ],
-        prefixes,
-        true,
-      ),
-    ).toBe(true);
-  });
-
-  it("denies when any command does not match, a token only starts the same, or the policy says no", () => {
-    expect(
-      networkAllowedFor(
-        [
-          ["npm", "install"],
-          ["sh", "x"],
-        ],
-        prefixes,
-        true,
-      ),
-    ).toBe(false);
-    expect(networkAllowedFor([["npm", "installx"]], prefixes, true)).toBe(false);
-    expect(networkAllowedFor([["npm"]], prefixes, true)).toBe(false);
-    expect(networkAllowedFor([["npm", "install"]], prefixes, false)).toBe(false);
-    expect(networkAllowedFor([], prefixes, true)).toBe(false);
-    expect(networkAllowedFor([["npm", "install"]], ["  "], true)).toBe(false);
-  });
-});
 
 describe("resolveCordon", () => {
   const home = path.join(root, "home");

@@ -45,7 +45,10 @@ export interface CordonPolicy {
   workspace: string;
   /** Working directory inside (default the workspace). */
   cwd?: string;
-  /** Network allowed for this command (see {@link networkAllowedFor}); default false. */
+  /**
+   * Network for this command; default false. Set it from the core's `networkAllowed(command, resolvedPolicy)`,
+   * which applies `allowNetwork` and the per-command `networkAllowedCommands` after the policy merge.
+   */
   network?: boolean;
   /** Extra writable directories (a build cache, say). */
   writable?: string[];
@@ -182,24 +185,4 @@ export async function resolveCordon(policy: CordonPolicy): Promise<ResolvedCordo
     unprotected,
     tmp: "/tmp",
   };
-}
-
-/**
- * Whether the cordon lets one command use the network: only when the (merged, final) policy allows network AND
- * every command of the script starts with one of `networkAllowedCommands`, matched as whole tokens
- * (`"npm install"` matches `npm install left-pad`, not `npm installx` nor `npm`). Per-command grants are applied
- * here, after the policy merge, so no layer can widen network for every command.
- */
-export function networkAllowedFor(
-  commands: readonly (readonly string[])[],
-  networkAllowedCommands: readonly string[],
-  policyAllowsNetwork: boolean,
-): boolean {
-  if (!policyAllowsNetwork || commands.length === 0) return false;
-  const prefixes = networkAllowedCommands
-    .map((entry) => entry.trim().split(/\s+/).filter(Boolean))
-    .filter((tokens) => tokens.length > 0);
-  return commands.every((argv) =>
-    prefixes.some((prefix) => prefix.length <= argv.length && prefix.every((token, i) => argv[i] === token)),
-  );
 }

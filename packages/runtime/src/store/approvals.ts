@@ -1,3 +1,4 @@
+import type { ApprovalRecord, ApprovalStore } from "@slashi/core";
 import { check, RecordStore, type RecordStoreOptions } from "./record-store.js";
 
 /** The host that recorded an approval or a log entry. */
@@ -5,18 +6,15 @@ export type SlashiHost = "cli" | "mcp" | "vscode";
 
 const HOSTS: readonly string[] = ["cli", "mcp", "vscode"];
 
-/** An "Always allow" of a Slashi command, bound to the fingerprint of its unexpanded steps. */
-export interface ApprovalRecord {
-  /** The approval key (from the core's fingerprint module: command identity, workspace, source). */
-  key: string;
-  /** The `sha256:` fingerprint that was approved; any other fingerprint asks again. */
-  fingerprint: string;
-  /** Fingerprints of the commands this one reaches through `slash` steps, approved with it. */
-  steps?: string[];
-  /** When (ISO 8601). */
-  approvedAt: string;
+/**
+ * An "Always allow" of a Slashi command as stored: the core's {@link ApprovalRecord} (key, identity, fingerprint,
+ * canonical steps, time; build it with the core's `makeApprovalRecord`) plus what the host adds.
+ */
+export interface StoredApproval extends ApprovalRecord {
   /** Which host recorded it. */
-  host: SlashiHost;
+  host?: SlashiHost;
+  /** Fingerprints of commands reached through `slash` steps that were approved with it, if the host records them. */
+  steps?: string[];
   /** Canonical workspace key, for "reset approvals of this workspace". */
   workspaceKey?: string;
 }
@@ -24,35 +22,26 @@ export interface ApprovalRecord {
 /** Format version of `approvals.json`. */
 export const APPROVALS_VERSION = 1;
 
-/** The approvals store (`<state>/approvals.json`). Changes should be logged to the audit log by the caller. */
-export class ApprovalStore extends RecordStore<ApprovalRecord> {
+/**
+ * The approvals file (`<state>/approvals.json`), implementing the core's `ApprovalStore` port. The core ignores
+ * records it cannot verify (`isApprovalRecordValid`); this store refuses a file whose shape is wrong. Log
+ * changes to the audit log (`approve`, `revoke`, `reset` events).
+ */
+export class ApprovalFileStore extends RecordStore<StoredApproval> implements ApprovalStore {
   /** @param options - file and lock tuning */
   constructor(options: RecordStoreOptions) {
     super(options, "slashi.approvals", APPROVALS_VERSION, "key", (record) => {
       return (
+        check.string(record, "identity") ??
         check.string(record, "fingerprint") ??
-        check.optionalStrings(record, "steps") ??
+        check.string(record, "canonical") ??
         check.string(record, "approvedAt") ??
-        (HOSTS.includes(record.host as string)
+        (record.host === undefined || HOSTS.includes(record.host as string)
           ? undefined
           : { jsonPath: "/host", message: `host must be one of ${HOSTS.join(", ")}` }) ??
+        check.optionalStrings(record, "steps") ??
         check.optionalString(record, "workspaceKey")
       );
     });
-  }
-
-  /** Records an approval (replacing an older one with the same key). */
-  approve(record: ApprovalRecord): Promise<void> {
-    return this.put(record);
-  }
-
-  /** Removes an approval; true when it existed. */
-  revoke(key: string): Promise<boolean> {
-    return this.remove(key);
-  }
-
-  /** True when `key` is approved for exactly this fingerprint. */
-  async isApproved(key: string, fingerprint: string): Promise<boolean> {
-    return (await this.get(key))?.fingerprint === fingerprint;
   }
 }

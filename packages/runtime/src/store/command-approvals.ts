@@ -26,7 +26,7 @@ export interface CommandApprovalRecord {
 export const COMMAND_APPROVALS_VERSION = 1;
 
 /** The command-approval store (`<state>/command-approvals.json`). */
-export class CommandApprovalStore extends RecordStore<CommandApprovalRecord> {
+export class CommandApprovalFileStore extends RecordStore<CommandApprovalRecord> {
   /** @param options - file and lock tuning */
   constructor(options: RecordStoreOptions) {
     super(
@@ -41,16 +41,6 @@ export class CommandApprovalStore extends RecordStore<CommandApprovalRecord> {
         check.optionalString(record, "cwd") ??
         check.optionalString(record, "workspaceKey"),
     );
-  }
-
-  /** Records an approval (replacing an older one with the same key). */
-  approve(record: CommandApprovalRecord): Promise<void> {
-    return this.put(record);
-  }
-
-  /** Removes an approval; true when it existed. */
-  revoke(key: string): Promise<boolean> {
-    return this.remove(key);
   }
 
   /** True when `key` is approved with exactly this content digest. */

@@ -50,7 +50,7 @@ export const check = {
 };
 
 /**
- * A {@link JsonFileStore} of keyed records with list, get, put, remove and filtered reset. Each record repeats
+ * A {@link JsonFileStore} of keyed records with list, get, put, delete and filtered reset. Each record repeats
  * its key (`record[keyField]`), and the file is refused if the two disagree.
  */
 export class RecordStore<R extends object> {
@@ -134,7 +134,7 @@ export class RecordStore<R extends object> {
   }
 
   /** Removes a record; true when it existed. */
-  async remove(key: string): Promise<boolean> {
+  async delete(key: string): Promise<boolean> {
     let existed = false;
     await this.store.update((document) => {
       existed = Object.hasOwn(document.records, key);

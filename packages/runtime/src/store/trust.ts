@@ -14,7 +14,7 @@ export interface TrustRecord {
 export const TRUST_VERSION = 1;
 
 /** The workspace trust store (`<state>/trust.json`). A workspace without a record is untrusted. */
-export class TrustStore extends RecordStore<TrustRecord> {
+export class TrustFileStore extends RecordStore<TrustRecord> {
   /** @param options - file and lock tuning */
   constructor(options: RecordStoreOptions) {
     super(

@@ -1,7 +1,7 @@
 // Runs in its own process (bundled by the test with esbuild): hammers a store or the audit log and reports
 // every problem it sees as a JSON line on stdout.
 import { readFileSync } from "node:fs";
-import { ApprovalStore, AuditLog } from "../../src/index.js";
+import { ApprovalFileStore, AuditLog } from "../../src/index.js";
 
 const [mode, file, workerId, countText] = process.argv.slice(2);
 const count = Number(countText);
@@ -16,26 +16,27 @@ function checkValidJson(): void {
   }
 }
 
+function record(key: string, fingerprint: string, host: "cli" | "mcp") {
+  return {
+    key,
+    identity: `id:${key}`,
+    fingerprint,
+    canonical: "{}",
+    approvedAt: new Date().toISOString(),
+    host,
+  };
+}
+
 async function storeMode(): Promise<void> {
-  const store = new ApprovalStore({ file: file as string, lock: { timeoutMs: 60_000 } });
+  const store = new ApprovalFileStore({ file: file as string, lock: { timeoutMs: 60_000 } });
   for (let i = 0; i < count; i++) {
     const key = `w${workerId}-${i}`;
-    await store.approve({
-      key,
-      fingerprint: `sha256:${key}`,
-      approvedAt: new Date().toISOString(),
-      host: "cli",
-    });
+    await store.put(record(key, `sha256:${key}`, "cli"));
     checkValidJson();
-    await store.approve({
-      key: "shared",
-      fingerprint: `sha256:${workerId}`,
-      approvedAt: new Date().toISOString(),
-      host: "mcp",
-    });
+    await store.put(record("shared", `sha256:${workerId}`, "mcp"));
     checkValidJson();
     if (i % 2 === 1) {
-      const existed = await store.revoke(key);
+      const existed = await store.delete(key);
       if (!existed) problems.push(`approval ${key} was lost before its revoke`);
       checkValidJson();
     }
