@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { isSlashiError } from "../errors.js";
 import type { CommandDefinition } from "../steps/types.js";
 import type { CommandIdentity } from "./approval-key.js";
 import { approvalStateOf, isApprovalRecordValid, makeApprovalRecord } from "./approval-record.js";
@@ -22,6 +23,25 @@ describe("approval records", () => {
     expect(record.approvedAt).toBe("2026-11-29T12:00:00.000Z");
     expect(JSON.parse(record.canonical).command).toEqual(def);
     expect(isApprovalRecordValid(record)).toBe(true);
+  });
+
+  it("refuses to approve a command with a step its source may never run", () => {
+    const bad: CommandDefinition = {
+      name: "x",
+      steps: [
+        { type: "insert", text: "a" },
+        { type: "command", command: "workbench.extensions.installExtension", args: ["evil.ext"] },
+      ],
+    };
+    expect(() => makeApprovalRecord(bad, identity, clock)).toThrow(/cannot approve/);
+    let error: unknown;
+    try {
+      makeApprovalRecord(bad, { source: "pack", name: "x", packId: "p", packVersion: "1.0.0" }, clock);
+    } catch (e) {
+      error = e;
+    }
+    expect(isSlashiError(error) && error.code).toBe("STEP_NOT_ALLOWED");
+    expect(isSlashiError(error) && error.data.jsonPath).toBe("/steps/1/command");
   });
 
   it("rejects a record edited by hand or of an unknown format", () => {

@@ -1,3 +1,5 @@
+import { SlashiError, SlashiErrorCode } from "../errors.js";
+import { checkSharedCommand } from "../sources/sources.js";
 import type { CommandDefinition } from "../steps/types.js";
 import { approvalKey, commandIdentityKey, parseApprovalKey } from "./approval-key.js";
 import type { CommandIdentity } from "./approval-key.js";
@@ -8,16 +10,29 @@ import { fingerprintOfCanonical, fingerprintsMatch } from "./fingerprint.js";
 import type { ApprovalRecord, Clock } from "./ports.js";
 
 /**
- * Builds the record a host stores when the person chooses Always Allow for one exact command.
+ * Builds the record a host stores when the person chooses Always Allow for one exact command. A command with a
+ * step its source may never run (a protected setting, a denied editor command, a refused open target, a secret
+ * variable outside insert/notify) cannot be approved at all (requirement 17).
  * @param def - the definition the person saw, unexpanded
  * @param identity - who the command is (workspace folder or pack, and name)
  * @param clock - the time source
+ * @throws SlashiError `STEP_NOT_ALLOWED` naming the first offending step (`data.jsonPath`, `data.violations`)
  */
 export function makeApprovalRecord(
   def: CommandDefinition,
   identity: CommandIdentity,
   clock: Clock,
 ): ApprovalRecord {
+  const violations = checkSharedCommand(def, identity.source);
+  const first = violations[0];
+  if (first) {
+    throw new SlashiError(SlashiErrorCode.STEP_NOT_ALLOWED, `cannot approve: ${first.message}`, {
+      jsonPath: first.jsonPath,
+      rule: first.rule,
+      subject: first.subject,
+      violations,
+    });
+  }
   const canonical = canonicalCommand(def);
   const fingerprint = fingerprintOfCanonical(canonical);
   return {
