@@ -167,6 +167,7 @@ export {
   commandDefinitionSchema,
   commandDefinitionsSchema,
   slashiSchemas,
+  standaloneSchema,
   teamFileSchema,
 } from "./schema/schemas.js";
 export {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { SlashiErrorCode, isSlashiError } from "../errors.js";
 import type { SlashiError } from "../errors.js";
-import { teamFileSchema } from "./schemas.js";
-import { createValidator, validateDocument, validateValue } from "./validator.js";
+import { commandDefinitionsSchema, standaloneSchema, teamFileSchema } from "./schemas.js";
+import { createValidator, defaultValidator, validateDocument, validateValue } from "./validator.js";
 import type { JsonSchema, LocatedSchemaIssue } from "./validator.js";
 
 function failure(fn: () => unknown): SlashiError {
@@ -157,6 +157,26 @@ describe("validateDocument", () => {
     const err = failure(() => validateDocument(teamFileSchema, '{"commands": [}', "f.json"));
     expect(err.code).toBe(SlashiErrorCode.INVALID_JSON);
     expect(err.data).toMatchObject({ line: 1, column: 15 });
+  });
+});
+
+describe("standaloneSchema", () => {
+  it("validates like the registered schemas without any other schema", () => {
+    const bare = createValidator();
+    const team = standaloneSchema(teamFileSchema);
+    expect(JSON.stringify(team)).not.toContain('"command-definition.json"');
+    const good = { commands: [{ name: "a", steps: [{ type: "terminal", command: "ls" }] }] };
+    expect(bare.validate(team, good)).toEqual([]);
+    const bad = { commands: [{ name: "a", steps: [{ type: "terminal" }, { type: "nope" }] }] };
+    expect(team.$id).toBeUndefined();
+    expect(bare.validate(team, bad)).toEqual(defaultValidator().validate(teamFileSchema, bad));
+    expect(bare.validate(team, bad).map((i) => i.jsonPath)).toEqual([
+      "/commands/0/steps/0",
+      "/commands/0/steps/1/type",
+    ]);
+    const list = standaloneSchema(commandDefinitionsSchema);
+    expect(bare.validate(list, [{ name: "x", steps: [{ type: "wait", ms: 1 }] }])).toEqual([]);
+    expect(bare.validate(list, [{ name: "x", steps: [] }])).toHaveLength(1);
   });
 });
 
