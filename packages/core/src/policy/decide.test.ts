@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadShellParser } from "../shell/parser.js";
 import { decide, decideCommands, networkAllowed } from "./decide.js";
-import { explain, explainStructured } from "./explain.js";
 import { parsePolicy, validatePolicyDocument } from "./parse.js";
 import { RECOMMENDED_POLICY } from "./recommended.js";
 import { resolvePolicy } from "./resolve.js";
@@ -178,31 +177,5 @@ describe("networkAllowed", () => {
       { kind: "workspace", source: "w.json", document: { version: 1, networkAllowedCommands: ["curl"] } },
     ]);
     expect(networkAllowed("curl https://example.com", policy)).toBe(false);
-  });
-});
-
-describe("explain", () => {
-  it("shows each command, the rule or classifier that spoke, and the verdict", () => {
-    const text = explain("git status && sudo rm -rf build", recommended, context);
-    expect(text.split("\n")[0]).toBe("$ git status && sudo rm -rf build");
-    expect(text).toMatch(/command 1: git status {2}→ allow/);
-    expect(text).toMatch(/policy\.rule: rule git \[status\|.*\(builtin preset:recommended at \/rules\/\d+\)/);
-    expect(text).toMatch(/unwrapped sudo; runs: rm -rf build/);
-    expect(text).toMatch(/program\.privileged/);
-    expect(text.split("\n").at(-1)).toBe("└─ verdict: ask");
-  });
-
-  it("makes invisible characters visible", () => {
-    expect(explain("echo hi\u202e", recommended, context)).toContain("⟨U+202E⟩");
-  });
-
-  it("gives a structured form with the same verdicts", () => {
-    const e = explainStructured("ls | wc -l", recommended, context);
-    expect(e.decision).toBe("allow");
-    expect(e.commands.map((c) => [c.text, c.decision, c.context])).toEqual([
-      ["ls", "allow", ["pipeline"]],
-      ["wc -l", "allow", ["pipeline"]],
-    ]);
-    expect(JSON.parse(JSON.stringify(e))).toEqual(e);
   });
 });

@@ -125,6 +125,17 @@ describe("combining verdicts", () => {
     expect(d.reasons.find((r) => r.code === "test.--force")?.inactive).toBe("lifted");
   });
 
+  it("does not lift a finding whose subject sits under * in the exact form", () => {
+    const subjectFinding: ClassifyFn = (command) =>
+      command.effective.includes("--force")
+        ? [{ code: "git.push-force", severity: "ask", message: "force", subject: "--force" }]
+        : [];
+    const star = [user({ rules: [{ match: ["git", "push", "*", "$"], decision: "allow" }] })];
+    expect(run([cmd("git push --force")], star, { classify: subjectFinding }).decision).toBe("ask");
+    const named = [user({ rules: [{ match: ["git", "push", "--force", "*", "$"], decision: "allow" }] })];
+    expect(run([cmd("git push --force origin")], named, { classify: subjectFinding }).decision).toBe("allow");
+  });
+
   it("does not lift an ask finding with a prefix rule (no end marker)", () => {
     const layers = [user({ rules: [{ match: ["git", "push", "--force"], decision: "allow" }] })];
     expect(
@@ -280,6 +291,12 @@ describe("combining verdicts", () => {
     expect(
       run([cmd("git push --force")], layers, { classify: classifier({ "--force": "ask" }) }).decision,
     ).toBe("ask");
+  });
+
+  it("compares program names case-insensitively on Windows only", () => {
+    const layers = [user({ rules: [{ match: ["git", "status"], decision: "allow" }] })];
+    expect(run([cmd("GIT.EXE status")], layers).decision).toBe("ask");
+    expect(run([cmd("GIT.EXE status")], layers, { context: { platform: "windows" } }).decision).toBe("allow");
   });
 
   it("ignores rules that need a trusted workspace when the workspace is not trusted", () => {

@@ -115,17 +115,19 @@ function fromFinding(finding: Finding, command: string | undefined): Reason {
 /**
  * Rules whose pattern matches the command's effective argv, each once, in policy order.
  * @param open - more words follow that the script does not show (`xargs`): exact-form rules cannot match
+ * @param windows - program names also compare in lower case
  */
 export function matchingRules(
   policy: ResolvedPolicy,
   argv: readonly string[],
   dynamic: readonly boolean[],
   open = false,
+  windows = false,
 ): CompiledRule[] {
   const program = argv[0];
   if (program === undefined || dynamic[0] === true) return [];
   const out: CompiledRule[] = [];
-  const names = programNames(program);
+  const names = programNames(program, windows);
   const fits = (rule: CompiledRule): boolean =>
     !(open && rule.exact) && matchRest(rule.tokens, rule.exact, argv, dynamic);
   for (const name of names) {
@@ -181,6 +183,30 @@ function ruleMessage(rule: CompiledRule): string {
     ruleMessages.set(rule, message);
   }
   return message;
+}
+
+/**
+ * Whether an exact-form rule names what a finding is about: the finding's subject (an option, a path, as
+ * written) must sit at a word the rule spells with a literal token, not under `"*"`. A finding without a
+ * subject is about the whole command, which the exact form names. When no word contains the subject (the
+ * classifier reported it in another spelling), only a rule without any `"*"` names it.
+ */
+function namesSubject(
+  rule: CompiledRule,
+  argv: readonly string[],
+  subject: string | undefined,
+  caseless = false,
+): boolean {
+  if (subject === undefined || subject === "") return true;
+  const want = caseless ? subject.toLowerCase() : subject;
+  let seen = false;
+  for (let i = 0; i < argv.length; i++) {
+    const word = caseless ? (argv[i] as string).toLowerCase() : (argv[i] as string);
+    if (!word.includes(want)) continue;
+    seen = true;
+    if (rule.tokens[i]?.kind === "literal") return true;
+  }
+  return !seen && rule.tokens.every((t) => t.kind === "literal");
 }
 
 function ruleReason(rule: CompiledRule, command: string, inactive?: Reason["inactive"]): Reason {
@@ -259,9 +285,10 @@ export function evaluateCommand(
   }
 
   const dynamic = dynamicEffective(command);
+  const windows = context.platform === "windows";
 
   for (const gate of policy.gates) {
-    if (!gate.prefixes.some((p) => startsWithWords(argv, p, dynamic))) {
+    if (!gate.prefixes.some((p) => startsWithWords(argv, p, dynamic, windows))) {
       reasons.push({
         code: PolicyReasonCode.NOT_ALLOWED_COMMAND,
         severity: "deny",
@@ -283,7 +310,7 @@ export function evaluateCommand(
   }
 
   const open = command.appendsArguments === true;
-  const matched = matchingRules(policy, argv, dynamic, open);
+  const matched = matchingRules(policy, argv, dynamic, open, windows);
   const active: CompiledRule[] = [];
   for (const rule of matched) {
     if (rule.inactive) reasons.push(ruleReason(rule, text, rule.inactive));
@@ -296,12 +323,11 @@ export function evaluateCommand(
   );
   for (const rule of active) reasons.push(ruleReason(rule, text));
 
-  const lift = lifter ? ("lifted" as const) : undefined;
   for (const f of askFindings) {
     const reason = fromFinding(f, text);
-    if (lift) {
-      reason.inactive = lift;
-      reason.message += ` — lifted: rule ${lifter?.jsonPath} of ${lifter?.layer} ${lifter?.source} names this exact form`;
+    if (lifter && namesSubject(lifter, argv, f.subject)) {
+      reason.inactive = "lifted";
+      reason.message += ` — lifted: rule ${lifter.jsonPath} of ${lifter.layer} ${lifter.source} names this exact form`;
     }
     reasons.push(reason);
   }
@@ -309,19 +335,20 @@ export function evaluateCommand(
   const words = command.argv === argv ? argv : [...command.argv, ...argv];
   for (const term of policy.restrictedTerms) {
     if (termOccurs(term, words)) {
+      const lifted = lifter !== undefined && term.words.every((w) => namesSubject(lifter, argv, w, true));
       reasons.push({
         code: PolicyReasonCode.RESTRICTED_TERM,
         severity: "ask",
         message: `contains the restricted term "${term.text}" (${term.layer} ${term.source})`,
         command: text,
-        ...(lift ? { inactive: lift } : {}),
+        ...(lifted ? { inactive: "lifted" as const } : {}),
       });
     }
   }
 
   const allowed = active.some((r) => r.decision === "allow");
   if (allowed && !lifter) {
-    const program = programNames(argv[0] as string).at(-1) as string;
+    const program = programNames(argv[0] as string, windows).at(-1) as string;
     const dynamicAt = dynamic.indexOf(true);
     if (open || (dynamicAt > 0 && !DYNAMIC_SAFE_PROGRAMS.has(program))) {
       const what = dynamicAt > 0 ? `the argument ${argv[dynamicAt]} is` : "arguments appended from input are";

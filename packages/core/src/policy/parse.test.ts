@@ -96,6 +96,14 @@ describe("parsePolicy", () => {
     expect(error.message).toMatch(/contradicts rule \/rules\/0/);
   });
 
+  it("rejects an approvedCommands entry that contradicts a rule of the same file", () => {
+    const error = failure(
+      '{ "version": 1, "rules": [{ "match": ["git", "push"], "decision": "deny" }], "approvedCommands": ["git  push"] }',
+    );
+    expect(error.code).toBe("INVALID_POLICY");
+    expect(error.data).toMatchObject({ jsonPath: "/approvedCommands/0", other: "/rules/0" });
+  });
+
   it("accepts a repeated rule with the same decision", () => {
     expect(() =>
       parsePolicy(

@@ -105,6 +105,19 @@ function checkDocument(doc: JsoncDocument, policy: PolicyDocument, analyze: Anal
     }
     if (!earlier) seen.set(key, { path, decision: rule.decision });
   });
+  (policy.approvedCommands ?? []).forEach((prefix, i) => {
+    const path = `/approvedCommands/${i}`;
+    const words = prefixWords(prefix);
+    const earlier = seen.get(patternKey(words.map((w) => [w])));
+    if (words.length > 0 && earlier && earlier.decision !== "allow") {
+      throw policyError(
+        doc,
+        path,
+        `approvedCommands/${i} ("${prefix}") contradicts rule ${earlier.path}, which says "${earlier.decision}" for the same words`,
+        { rule: path, other: earlier.path },
+      );
+    }
+  });
   (policy.rules ?? []).forEach((rule, i) => checkExamples(doc, rule, `/rules/${i}`, analyze));
   for (const key of [
     "allowedCommands",

@@ -64,6 +64,8 @@ describe("rule patterns", () => {
     expect(matches(["git", "status"], ["/tmp/evil/git", "status"])).toBe(false);
     expect(matches(["./tool.sh"], ["./tool.sh", "run"])).toBe(true);
     expect(programNames("/opt/homebrew/bin/rg")).toEqual(["/opt/homebrew/bin/rg", "rg"]);
+    expect(programNames("GIT.EXE")).toEqual(["GIT.EXE", "GIT"]);
+    expect(programNames("GIT.EXE", true)).toEqual(["GIT.EXE", "GIT", "git.exe", "git"]);
   });
 
   it("rejects patterns without a token to match, and accepts an explicit any-program token", () => {

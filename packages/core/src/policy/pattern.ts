@@ -72,19 +72,26 @@ export function compilePattern(pattern: Pattern): CompiledPattern {
  * The words a command's program may be known by for matching a rule's first token: the word as written, the
  * name without a Windows suffix (`git.exe` → `git`), and the base name of a program in a system directory
  * (`/usr/bin/git` → `git`). A relative or other path (`./git`, `/tmp/x/git`) matches only a rule that spells
- * that path: it is not the program a bare-name rule was written for.
+ * that path: it is not the program a bare-name rule was written for. On Windows (`windows: true`) names also
+ * match in lower case (`GIT.EXE` → `git`).
  */
-export function programNames(program: string): string[] {
+export function programNames(program: string, windows = false): string[] {
   const names = [program];
   if (!program.includes("/") && !program.includes("\\")) {
     const bare = program.replace(WINDOWS_SUFFIX, "");
     if (bare !== program && bare !== "") names.push(bare);
-    return names;
+  } else {
+    const slash = program.lastIndexOf("/");
+    if (slash > 0 && SYSTEM_BIN_DIRS.has(program.slice(0, slash))) {
+      const base = program.slice(slash + 1);
+      if (base !== "") names.push(base);
+    }
   }
-  const slash = program.lastIndexOf("/");
-  if (slash > 0 && SYSTEM_BIN_DIRS.has(program.slice(0, slash))) {
-    const base = program.slice(slash + 1);
-    if (base !== "") names.push(base);
+  if (windows) {
+    for (const name of [...names]) {
+      const lower = name.toLowerCase();
+      if (!names.includes(lower)) names.push(lower);
+    }
   }
   return names;
 }
@@ -198,9 +205,10 @@ export function startsWithWords(
   argv: readonly string[],
   prefix: readonly string[],
   dynamic: readonly boolean[] = [],
+  windows = false,
 ): boolean {
   if (prefix.length === 0 || argv.length < prefix.length || dynamic[0] === true) return false;
-  if (!programNames(argv[0] as string).includes(prefix[0] as string)) return false;
+  if (!programNames(argv[0] as string, windows).includes(prefix[0] as string)) return false;
   for (let i = 1; i < prefix.length; i++) if (dynamic[i] === true || argv[i] !== prefix[i]) return false;
   return true;
 }
