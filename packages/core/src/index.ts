@@ -127,6 +127,7 @@ export type {
 export {
   CONTEXT_VARIABLES,
   SECRET_VARIABLE_KINDS,
+  escapeTemplate,
   findVariables,
   isSecretVariable,
   parseTemplate,

@@ -1,7 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SlashiErrorCode, isSlashiError } from "../errors.js";
 import type { SlashiError } from "../errors.js";
-import { findVariables, isSecretVariable, parseTemplate } from "./template.js";
+import { escapeTemplate, findVariables, isSecretVariable, parseTemplate } from "./template.js";
 
 function failure(fn: () => unknown): SlashiError {
   try {
@@ -110,5 +111,43 @@ describe("isSecretVariable", () => {
       "${env:A}${q:config:b}${clipboard}${q:clipboard}${selection}${input:x}${args}",
     );
     expect(refs.map(isSecretVariable)).toEqual([true, true, true, true, false, false, false]);
+  });
+});
+
+describe("escapeTemplate", () => {
+  it("escapes every ${ so that any text parses back to itself", () => {
+    expect(escapeTemplate("a ${b} $${c} $")).toBe("a $${b} $$${c} $");
+    const dollarsAndBraces = fc.string({ unit: fc.constantFrom("$", "{", "}", "a", ":", "q") });
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), dollarsAndBraces), (text) => {
+        expect(parseTemplate(escapeTemplate(text)).join("")).toBe(text);
+        expect(findVariables(escapeTemplate(text))).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("parseTemplate on any text", () => {
+  it("either parses or throws INVALID_VARIABLE or UNDEFINED_VARIABLE, and literals keep every other character", () => {
+    const templateish = fc.string({
+      unit: fc.constantFrom("$", "{", "}", "q:", "env:", "file", "x", " ", ":"),
+    });
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), templateish), (text) => {
+        try {
+          const parts = parseTemplate(text);
+          const rebuilt = parts.map((p) => (typeof p === "string" ? p : p.text)).join("");
+          // only the escapes shrink: each $${ becomes ${
+          expect(rebuilt.length).toBe(text.length - (text.length - text.replaceAll("$${", "").length) / 3);
+        } catch (error) {
+          expect(isSlashiError(error)).toBe(true);
+          expect([SlashiErrorCode.INVALID_VARIABLE, SlashiErrorCode.UNDEFINED_VARIABLE]).toContain(
+            (error as SlashiError).code,
+          );
+        }
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

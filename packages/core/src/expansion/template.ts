@@ -186,3 +186,11 @@ export function findVariables(text: string): VariableReference[] {
 export function isSecretVariable(reference: Pick<VariableReference, "kind">): boolean {
   return SECRET_VARIABLE_KINDS.includes(reference.kind);
 }
+
+/**
+ * Escapes literal text for a step field: every `${` becomes `$${`, so the text expands to itself.
+ * @param text - literal text, such as a value to embed in a template
+ */
+export function escapeTemplate(text: string): string {
+  return text.replace(/\$\{/g, "$$$${");
+}
