@@ -206,6 +206,12 @@ export type { ShellParserOptions } from "./shell/index.js";
 
 // safety
 export type { Finding } from "./safety/types.js";
+export type { SafetyContext } from "./safety/types.js";
+export { classifyAnalysis, classifyCommand } from "./safety/classify.js";
+export { commandFromArgv } from "./safety/argv.js";
+export { detectForkBomb } from "./safety/destroy.js";
+export { SAFETY_CODES, severityOf } from "./safety/codes.js";
+export type { SafetyCode, SafetyCodeInfo } from "./safety/codes.js";
 // @section safety
 
 // policy

@@ -8,4 +8,25 @@ export interface Finding {
   message: string;
   /** Source text of the command it is about, when it is about one command. */
   command?: string;
+  /** The word, option or path the finding is about, as written (`/`, `--force`, `~/.bashrc`). */
+  subject?: string;
+}
+
+/** What the safety classifiers need to know about where a command runs. All paths are absolute. */
+export interface SafetyContext {
+  /** Directory the command runs in; relative paths resolve against it. */
+  cwd: string;
+  /** Root of the open workspace or project, when there is one. */
+  workspaceRoot?: string;
+  /** The user's home directory; `~`, `$HOME` and `${HOME}` resolve to it. */
+  home: string;
+  /**
+   * When true, writes by redirection or by a tool's output option (`> out.txt`, `tee log`, `sort -o x`) raise
+   * no finding if the target resolves inside the workspace. Sensitive and protected paths are never exempt.
+   */
+  allowWorkspaceWrites?: boolean;
+  /** Slashi's own config, policy and approval files or folders, given by the adapter; writes to them deny. */
+  protectedPaths?: string[];
+  /** Path syntax: `posix` (default) or `windows` (drive letters, `\` separators, case-insensitive). */
+  platform?: "posix" | "windows";
 }

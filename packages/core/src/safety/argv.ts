@@ -1,0 +1,203 @@
+import type { ExtractedCommand } from "../shell/types.js";
+
+/** The program a command really runs and its arguments, as the classifiers see it. */
+export interface Invocation {
+  /** Program identity: basename, lower case, `.exe`/`.cmd`/`.bat` stripped, `busybox`/`toybox` applets resolved. */
+  name: string;
+  /** The program word as written (`/usr/bin/rm`, `./cat`). */
+  programWord: string;
+  /** Arguments after the program (after the applet for `busybox rm …`). */
+  args: string[];
+  /** Indices into `args` of words that are not static literals. */
+  dynamic: ReadonlySet<number>;
+  /** The command it comes from. */
+  command: ExtractedCommand;
+}
+
+const MULTICALL = new Set(["busybox", "toybox"]);
+
+/** Basename of a program word, lower case, with a Windows executable extension removed. */
+export function programName(word: string): string {
+  const base = word.replace(/\\/g, "/").split("/").pop() ?? word;
+  return base.toLowerCase().replace(/\.(exe|cmd|bat|com)$/, "");
+}
+
+/** Characters that make a word dynamic when the analyser left its source text in place. */
+const DYNAMIC_TEXT = /[$`*?[{]/;
+
+/**
+ * The invocation a command runs: `effective` with its dynamic indices mapped, `busybox rm` seen as `rm`.
+ * `undefined` when nothing runs (an assignment-only command).
+ */
+export function invocationOf(command: ExtractedCommand): Invocation | undefined {
+  const effective = command.effective.length > 0 ? command.effective : command.argv;
+  if (effective.length === 0) return undefined;
+  const offset = command.argv.length - effective.length;
+  const sameTail = offset >= 0 && effective.every((word, i) => command.argv[offset + i] === word);
+  const dynamicArgv = new Set(command.dynamic);
+  const effectiveDynamic =
+    command.effectiveDynamic !== undefined ? new Set(command.effectiveDynamic) : undefined;
+  const isDynamic = (i: number): boolean =>
+    effectiveDynamic !== undefined
+      ? effectiveDynamic.has(i)
+      : sameTail
+        ? dynamicArgv.has(offset + i)
+        : command.dynamic.some((d) => command.argv[d] === effective[i]);
+  let start = 0;
+  while (start < effective.length - 1 && MULTICALL.has(programName(effective[start]!))) start++;
+  const programWord = effective[start]!;
+  const dynamic = new Set<number>();
+  for (let i = start + 1; i < effective.length; i++) {
+    const guessed =
+      effectiveDynamic === undefined &&
+      !sameTail &&
+      command.dynamic.length > 0 &&
+      DYNAMIC_TEXT.test(effective[i]!);
+    if (isDynamic(i) || guessed) {
+      dynamic.add(i - start - 1);
+    }
+  }
+  return { name: programName(programWord), programWord, args: effective.slice(start + 1), dynamic, command };
+}
+
+/** How a program reads its options. */
+export interface OptionSpec {
+  /** Short letters that take a value, glued (`-ofile`) or as the next word (`-o file`). */
+  shortValue?: string;
+  /** Short letters whose value is optional and can only be glued (`sed -i.bak`, `perl -i`). */
+  shortOptionalValue?: string;
+  /** Long names (no dashes) that take a value as `--name=v` or `--name v`. */
+  longValue?: readonly string[];
+  /** The first operand ends option parsing (interpreters, POSIX style). Default: options may follow operands. */
+  stopAtOperand?: boolean;
+}
+
+/** One parsed argument. */
+export interface ParsedArg {
+  kind: "short" | "long" | "operand";
+  /** Option letter or long name without dashes; the word itself for an operand. */
+  name: string;
+  /** Option value, when it has one. */
+  value?: string;
+  /** Index of the word in the argument list (where the option starts). */
+  index: number;
+}
+
+/**
+ * Splits arguments into options and operands the way getopt-style programs do: combined short flags
+ * (`-rf`), glued values (`-ofile`), `--long=value`, options after operands, and `--` ending options.
+ */
+export function parseOptions(args: readonly string[], spec: OptionSpec = {}): ParsedArg[] {
+  const out: ParsedArg[] = [];
+  const shortValue = spec.shortValue ?? "";
+  const shortOptional = spec.shortOptionalValue ?? "";
+  const longValue = spec.longValue ?? [];
+  let optionsDone = false;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (optionsDone || word === "-" || !word.startsWith("-")) {
+      out.push({ kind: "operand", name: word, index: i });
+      if (spec.stopAtOperand) optionsDone = true;
+      continue;
+    }
+    if (word === "--") {
+      optionsDone = true;
+      continue;
+    }
+    if (word.startsWith("--")) {
+      const eq = word.indexOf("=");
+      const name = eq >= 0 ? word.slice(2, eq) : word.slice(2);
+      if (eq >= 0) out.push({ kind: "long", name, value: word.slice(eq + 1), index: i });
+      else if (longTakesValue(name, longValue) && i + 1 < args.length) {
+        out.push({ kind: "long", name, value: args[i + 1]!, index: i });
+        i++;
+      } else out.push({ kind: "long", name, index: i });
+      continue;
+    }
+    for (let j = 1; j < word.length; j++) {
+      const letter = word[j]!;
+      if (shortValue.includes(letter)) {
+        const rest = word.slice(j + 1);
+        if (rest !== "") out.push({ kind: "short", name: letter, value: rest, index: i });
+        else if (i + 1 < args.length) {
+          out.push({ kind: "short", name: letter, value: args[i + 1]!, index: i });
+          i++;
+        } else out.push({ kind: "short", name: letter, index: i });
+        break;
+      }
+      if (shortOptional.includes(letter)) {
+        out.push({ kind: "short", name: letter, value: word.slice(j + 1), index: i });
+        break;
+      }
+      out.push({ kind: "short", name: letter, index: i });
+    }
+  }
+  return out;
+}
+
+function longTakesValue(name: string, names: readonly string[]): boolean {
+  if (names.includes(name)) return true;
+  if (name.length < 3) return false;
+  const candidates = names.filter((n) => n.startsWith(name));
+  return candidates.length === 1;
+}
+
+/**
+ * True when a long option as written can mean `canonical`: the same name or an abbreviation of it (GNU
+ * getopt and git accept unique prefixes; an ambiguous one is an error, so matching it too is safe).
+ */
+export function longMatches(written: string, canonical: string): boolean {
+  return written === canonical || (written.length >= 1 && canonical.startsWith(written));
+}
+
+/** True when any parsed option is the short letter or (an abbreviation of) one of the long names. */
+export function hasOption(parsed: readonly ParsedArg[], short: string, ...long: string[]): boolean {
+  return parsed.some((p) => findsOption(p, short, long));
+}
+
+/** The parsed options matching a short letter or long names. */
+export function optionsNamed(parsed: readonly ParsedArg[], short: string, ...long: string[]): ParsedArg[] {
+  return parsed.filter((p) => findsOption(p, short, long));
+}
+
+function findsOption(p: ParsedArg, short: string, long: readonly string[]): boolean {
+  if (p.kind === "short") return short !== "" && short.includes(p.name);
+  if (p.kind === "long") return long.some((l) => longMatches(p.name, l));
+  return false;
+}
+
+/** The operands of a parse. */
+export function operands(parsed: readonly ParsedArg[]): ParsedArg[] {
+  return parsed.filter((p) => p.kind === "operand");
+}
+
+/** Quotes a word for display when it has characters a shell would treat specially. */
+function displayWord(word: string): string {
+  if (word !== "" && /^[A-Za-z0-9_@%+=:,./~-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Builds an {@link ExtractedCommand} from a plain argv, for callers that run programs without a shell (an
+ * argv handed to a runner) and so have nothing to parse. Every word is a static literal.
+ * @param argv - the program and its arguments
+ * @param extra - fields to set instead of the defaults (redirects, wrappers, effective…)
+ */
+export function commandFromArgv(
+  argv: readonly string[],
+  extra: Partial<ExtractedCommand> = {},
+): ExtractedCommand {
+  return {
+    text: argv.map(displayWord).join(" "),
+    argv: [...argv],
+    dynamic: [],
+    assignments: [],
+    redirects: [],
+    wrappers: [],
+    effective: [...argv],
+    staticProgram: true,
+    context: [],
+    lookupOnly: false,
+    ...extra,
+  };
+}

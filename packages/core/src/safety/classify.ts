@@ -1,0 +1,81 @@
+import type { ExtractedCommand, ShellAnalysis } from "../shell/types.js";
+import { invocationOf } from "./argv.js";
+import { classifyDestroyers, detectForkBomb } from "./destroy.js";
+import { classifyGit } from "./git.js";
+import { classifyInline } from "./inline.js";
+import { classifyNetwork } from "./network.js";
+import { classifyProgram } from "./program.js";
+import { classifyRemoval } from "./rm.js";
+import { classifySecrets } from "./secrets.js";
+import { classifyTools } from "./tools.js";
+import type { Finding, SafetyContext } from "./types.js";
+import { argumentWrites, classifyWrites, redirectWrites } from "./writes.js";
+
+/** Keeps the first finding per code and subject, deny before ask, otherwise in classifier order. */
+function tidy(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  const unique = findings.filter((f) => {
+    const key = `${f.code}\u0000${f.subject ?? ""}\u0000${f.command ?? ""}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return [...unique.filter((f) => f.severity === "deny"), ...unique.filter((f) => f.severity === "ask")];
+}
+
+/**
+ * Runs every safety classifier over one extracted command: program identity, removals, git, option-level
+ * rules, inline code, destroyers, network and supply chain, writes (redirections, output options,
+ * destinations), secret reads and self-protection. Pure: no file system, no environment.
+ * @param command - one simple command from `analyzeShell`, or built with `commandFromArgv`
+ * @param context - where it runs (cwd, workspace root, home, protected paths)
+ * @returns findings, `deny` ones first; empty when nothing stands out
+ */
+export function classifyCommand(command: ExtractedCommand, context: SafetyContext): Finding[] {
+  if (command.lookupOnly) {
+    // `command -v x` does not run x, but its redirections still write and read files
+    return tidy([
+      ...classifyWrites(redirectWrites(command), command, context),
+      ...classifySecrets(undefined, command, context),
+    ]);
+  }
+  const invocation = invocationOf(command);
+  const findings: Finding[] = [...classifyProgram(invocation, command, context)];
+  const writes = redirectWrites(command);
+  if (invocation !== undefined) {
+    findings.push(
+      ...classifyRemoval(invocation, context),
+      ...classifyGit(invocation, context),
+      ...classifyTools(invocation),
+      ...classifyInline(invocation),
+      ...classifyDestroyers(invocation, context),
+      ...classifyNetwork(invocation),
+    );
+    writes.push(...argumentWrites(invocation, context));
+  }
+  findings.push(
+    ...classifyWrites(writes, command, context),
+    ...classifySecrets(invocation, command, context),
+  );
+  return tidy(findings);
+}
+
+/**
+ * Classifies every command of an analysed script, plus what only the script text shows (fork bombs).
+ * The analyser's own findings are not repeated here.
+ * @param analysis - the result of `analyzeShell`
+ * @param context - where the script runs
+ * @param script - the script text, for script-level checks; optional
+ */
+export function classifyAnalysis(
+  analysis: ShellAnalysis,
+  context: SafetyContext,
+  script?: string,
+): Finding[] {
+  const findings = analysis.commands.flatMap((command) => classifyCommand(command, context));
+  if (script !== undefined) {
+    const bomb = detectForkBomb(script);
+    if (bomb !== undefined) findings.unshift(bomb);
+  }
+  return tidy(findings);
+}

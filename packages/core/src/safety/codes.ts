@@ -1,0 +1,299 @@
+import type { ExtractedCommand } from "../shell/types.js";
+import type { Finding } from "./types.js";
+
+/** One finding code the safety classifiers can raise, with its fixed severity. */
+export interface SafetyCodeInfo {
+  /** Stable code; the part before the first dot names the classifier. */
+  code: string;
+  /** Every finding with this code has this severity. */
+  severity: Finding["severity"];
+  /** One line for a person: what the code means. */
+  description: string;
+}
+
+const table = [
+  // program identity
+  [
+    "program.path-qualified",
+    "ask",
+    "The program is named by a path outside the system directories (`./cat`, `/tmp/x/ls`); a rule for its basename does not cover it.",
+  ],
+  [
+    "program.non-ascii",
+    "ask",
+    "The program name has non-ASCII or invisible characters and may imitate another program.",
+  ],
+  [
+    "program.dynamic",
+    "ask",
+    "The program name is computed at run time (`$TOOL args`), so what runs is unknown.",
+  ],
+  [
+    "program.privileged",
+    "ask",
+    "The command runs with raised privileges through `sudo`, `doas`, `su`, `pkexec` or `run0`.",
+  ],
+  // rm and friends
+  [
+    "rm.recursive-root",
+    "deny",
+    "Recursive or glob removal of `/` or of everything at the root (`rm -rf /`, `rm -rf /*`).",
+  ],
+  [
+    "rm.recursive-system",
+    "deny",
+    "Recursive or glob removal of a system directory or a top-level directory (`/usr`, `/etc`, `/var/lib`).",
+  ],
+  [
+    "rm.recursive-home",
+    "deny",
+    "Recursive or glob removal of the home directory, its whole contents or a folder holding it (`rm -rf ~`).",
+  ],
+  [
+    "rm.recursive-workspace-root",
+    "deny",
+    "Recursive removal of the workspace root or a folder above it (`rm -rf .` at the root, `rm -rf ..`).",
+  ],
+  [
+    "rm.recursive-dynamic",
+    "deny",
+    'Recursive removal of a target that starts with an expansion (`rm -rf "$DIR"`): if it is empty or wrong, anything goes.',
+  ],
+  ["rm.no-preserve-root", "deny", "`--no-preserve-root` turns off rm's own guard against removing `/`."],
+  ["rm.recursive", "ask", "Recursive removal inside the workspace (`rm -rf ./build`)."],
+  [
+    "rm.outside-workspace",
+    "ask",
+    "Removal of something outside the workspace that is not a system, home or root path (`rm -rf /tmp/cache`).",
+  ],
+  ["rm.delete", "ask", "Removes or shreds files (`rm file`, `unlink file`, `shred -u key`)."],
+  [
+    "rm.targets-from-input",
+    "ask",
+    "Removal whose targets come from standard input through `xargs`, so they are not visible.",
+  ],
+  // git
+  ["git.reset-discard", "ask", "`git reset --hard|--merge|--keep` discards uncommitted changes."],
+  ["git.clean-force", "ask", "`git clean -f` deletes untracked (and with `-x` ignored) files for good."],
+  [
+    "git.push-force",
+    "ask",
+    "A forced push (`--force`, `-f`, `--force-with-lease`, `--force-if-includes`, `+ref`) rewrites a remote branch.",
+  ],
+  ["git.push-delete", "ask", "The push deletes remote refs (`--delete`, `-d`, `:ref`)."],
+  [
+    "git.push-mirror",
+    "deny",
+    "`git push --mirror` or `--prune` deletes every remote ref the local repository lacks, in one go.",
+  ],
+  [
+    "git.branch-force",
+    "ask",
+    "Forced branch deletion or overwrite (`branch -D`, `-d --force`, `-M`, `-C`) loses unmerged commits.",
+  ],
+  [
+    "git.discard-worktree",
+    "ask",
+    "Overwrites uncommitted changes in the working tree (`checkout -- .`, `checkout -f`, `restore .`, `switch --discard-changes`, `rm -f`).",
+  ],
+  ["git.stash-drop", "ask", "`git stash drop|clear` deletes stashed work."],
+  ["git.ref-delete", "ask", "`git update-ref -d` deletes a ref directly."],
+  [
+    "git.reflog-expire",
+    "ask",
+    "`git reflog expire|delete` removes the safety net used to recover lost commits.",
+  ],
+  ["git.history-rewrite", "ask", "`filter-branch`/`filter-repo` rewrite the whole history."],
+  ["git.gc-prune", "ask", "`git gc --prune=now` or `git prune` deletes unreachable objects at once."],
+  ["git.worktree-force", "ask", "`git worktree remove --force` deletes a worktree with uncommitted changes."],
+  [
+    "git.config-override",
+    "ask",
+    "`git -c`/`--config-env` (or `clone --config`) sets configuration for this call.",
+  ],
+  [
+    "git.config-exec",
+    "ask",
+    "`git -c` sets a key that runs a program (`core.pager`, `core.fsmonitor`, `core.sshCommand`, `alias.*`, `filter.*`…).",
+  ],
+  ["git.config-write", "ask", "`git config` writes repository or user configuration."],
+  [
+    "git.config-write-exec",
+    "ask",
+    "`git config` writes a key that later runs a program (`core.hooksPath`, `core.fsmonitor`, `alias.*`…), even for read-only git commands.",
+  ],
+  ["git.pager", "ask", "The output goes through a pager program (`git -p`, `--paginate`, `git grep -O`)."],
+  ["git.exec-path", "ask", "`--exec-path=DIR` makes git run its subcommands from another folder."],
+  ["git.external-diff", "ask", "`--ext-diff`/`--textconv` run diff helper programs from configuration."],
+  [
+    "git.remote-program",
+    "ask",
+    "`--upload-pack`, `--receive-pack`, `--exec` or an `ext::` URL runs a given program.",
+  ],
+  [
+    "git.foreign-repository",
+    "ask",
+    "`-C`, `--git-dir` or `--work-tree` points outside the workspace, so that repository's configuration (fsmonitor, hooks, pager) applies.",
+  ],
+  [
+    "git.runs-command",
+    "ask",
+    "The git subcommand runs a given shell command (`rebase --exec`, `bisect run`, `submodule foreach`, `difftool -x`).",
+  ],
+  // option-level rules of tools usually considered read-only
+  [
+    "tool.exec-option",
+    "ask",
+    "An option makes a usually read-only tool run another program (`find -exec`, `rg --pre`, `tar --to-command`, `rsync -e`, `ssh -o ProxyCommand`…).",
+  ],
+  ["tool.find-delete", "ask", "`find -delete` removes every file it matches."],
+  [
+    "tool.find-dynamic",
+    "ask",
+    "A `find` word is computed at run time, so an action such as `-exec` or `-delete` could be spliced in.",
+  ],
+  ["tool.in-place-edit", "ask", "`sed -i`/`perl -i` rewrites files in place."],
+  ["tool.sed-exec", "ask", "The sed script runs shell commands (`e` command, `s///e`)."],
+  [
+    "tool.sed-unparsed",
+    "ask",
+    "The sed script comes from a file or is computed at run time, or could not be read with confidence.",
+  ],
+  [
+    "tool.awk-exec",
+    "ask",
+    'The awk program runs commands (`system()`, `| getline`, `print | "cmd"`, `@load`).',
+  ],
+  ["tool.awk-write", "ask", 'The awk program writes files (`print > "file"`).'],
+  [
+    "tool.awk-unparsed",
+    "ask",
+    "The awk program comes from a file (`-f`), loads an extension, or is computed at run time.",
+  ],
+  [
+    "tool.xargs",
+    "ask",
+    "`xargs` runs a program with arguments read from input and the program could not be identified.",
+  ],
+  // inline code
+  [
+    "inline.code",
+    "ask",
+    "An interpreter runs code given on the command line (`python -c`, `node -e`, `perl -e`, `pwsh -Command`…).",
+  ],
+  [
+    "inline.encoded",
+    "deny",
+    "PowerShell runs a Base64-encoded command (`-EncodedCommand`), which hides what runs.",
+  ],
+  [
+    "inline.shell-dynamic",
+    "ask",
+    "A shell runs a `-c` script that is computed at run time, so it cannot be inspected.",
+  ],
+  // destroyers
+  [
+    "destroy.filesystem",
+    "deny",
+    "Creates or wipes a file system or signatures (`mkfs*`, `mke2fs`, `wipefs`, `mkswap`).",
+  ],
+  [
+    "destroy.partition",
+    "deny",
+    "Edits a partition table (`fdisk`, `sfdisk`, `parted`, `gdisk`, `sgdisk`) other than listing it.",
+  ],
+  [
+    "destroy.block-device",
+    "deny",
+    "Writes to a block device (`dd of=/dev/sda`, `> /dev/nvme0n1`, `tee /dev/disk2`).",
+  ],
+  ["destroy.fork-bomb", "deny", "A function that calls itself in a background pipeline (a fork bomb)."],
+  [
+    "destroy.permissions",
+    "deny",
+    "Changes owner or mode of `/`, the home directory or a system directory (`chmod -R 777 /`, `chown -R x ~`).",
+  ],
+  ["destroy.kill-all", "deny", "Kills every process (`kill -9 -1`, `killall5`, `pkill .`)."],
+  ["destroy.power", "deny", "Shuts down, reboots or halts the machine."],
+  [
+    "destroy.infrastructure",
+    "deny",
+    "Deletes infrastructure or cluster resources (`terraform destroy`, `kubectl delete`).",
+  ],
+  ["destroy.crontab", "deny", "`crontab -r` deletes the whole crontab without confirmation."],
+  [
+    "destroy.bulk-remote",
+    "ask",
+    "Bulk deletion of remote or container resources (`aws s3 rm --recursive`, `docker system prune -a`).",
+  ],
+  // network and supply chain
+  [
+    "net.client",
+    "ask",
+    "A network client (`curl`, `wget`, `ssh`, `nc`, remote `rsync`…) reaches other machines.",
+  ],
+  [
+    "supply.install",
+    "ask",
+    "Installs packages, which runs their install scripts (`npm install`, `pip install`, `cargo install`…).",
+  ],
+  [
+    "supply.exec",
+    "ask",
+    "Downloads and runs a package or remote program (`npx`, `pnpm dlx`, `uvx`, `pipx run`, `go run pkg@v`).",
+  ],
+  ["supply.publish", "ask", "Publishes a package or image (`npm publish`, `cargo publish`, `twine upload`)."],
+  // writes
+  [
+    "write.sensitive-path",
+    "deny",
+    "Writes to or removes a sensitive path: shell start-up files, `~/.ssh`, credentials, `.git/hooks`, `.git/config`, `/etc`, crontabs.",
+  ],
+  ["write.dynamic-target", "ask", "Writes to a file whose name is computed at run time (`> $OUT`)."],
+  [
+    "write.file",
+    "ask",
+    "A redirection or output option writes a file (`> out.txt`, `tee log`, `sort -o f`, `git diff --output=f`).",
+  ],
+  // secrets
+  [
+    "secret.read",
+    "ask",
+    "Reads a file that usually holds secrets (`~/.ssh/id_*`, `.env`, `~/.aws/credentials`, `*.pem`…).",
+  ],
+  // self-protection
+  [
+    "self.protected-write",
+    "deny",
+    "Writes to Slashi's own configuration, policy or approvals, or to an agent's or editor's settings.",
+  ],
+] as const satisfies readonly (readonly [string, Finding["severity"], string])[];
+
+/** A finding code raised by the safety classifiers. */
+export type SafetyCode = (typeof table)[number][0];
+
+/** Every code the safety classifiers can raise, with its severity and a one-line description. */
+export const SAFETY_CODES: readonly SafetyCodeInfo[] = Object.freeze(
+  table.map(([code, severity, description]) => Object.freeze({ code, severity, description })),
+);
+
+const severityByCode = new Map<string, Finding["severity"]>(
+  table.map(([code, severity]) => [code, severity]),
+);
+
+/** The fixed severity of a safety code. */
+export function severityOf(code: SafetyCode): Finding["severity"] {
+  return severityByCode.get(code) ?? "ask";
+}
+
+/** Builds a finding with the code's fixed severity, about `command`. */
+export function finding(
+  code: SafetyCode,
+  message: string,
+  command: ExtractedCommand,
+  subject?: string,
+): Finding {
+  const result: Finding = { code, severity: severityOf(code), message, command: command.text };
+  if (subject !== undefined) result.subject = subject;
+  return result;
+}

@@ -1,0 +1,608 @@
+import { hasOption, operands, optionsNamed, parseOptions, type Invocation, type ParsedArg } from "./argv.js";
+import { finding } from "./codes.js";
+import { resolvePath } from "./paths.js";
+import { inWorkspace } from "./targets.js";
+import type { Finding, SafetyContext } from "./types.js";
+
+/** A git invocation split into global options and the subcommand. */
+export interface GitCall {
+  /** Subcommand (lower case), or `undefined` for a bare `git` or `git --version`. */
+  subcommand: string | undefined;
+  /** Arguments after the subcommand. */
+  args: string[];
+  /** Index in the invocation's arguments of the first subcommand argument. */
+  argsStart: number;
+  /** Configuration keys set for this call by `-c`/`--config-env` (lower case), with the word as written. */
+  config: { key: string; word: string }[];
+  /** Global `-p`/`--paginate`. */
+  paginate: boolean;
+  /** Global `--exec-path=DIR` (setting, not printing). */
+  execPath: string | undefined;
+  /** Repository locations given by `-C`, `--git-dir` and `--work-tree`, as written. */
+  locations: { option: string; path: string }[];
+}
+
+const GLOBAL_VALUE = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--super-prefix",
+  "--config-env",
+  "--list-cmds",
+  "--attr-source",
+]);
+
+/** Finds git's subcommand: global options (`-C dir`, `-c k=v`, `--git-dir=…`, `-p`…) are skipped. */
+export function parseGit(args: readonly string[]): GitCall {
+  const call: GitCall = {
+    subcommand: undefined,
+    args: [],
+    argsStart: args.length,
+    config: [],
+    paginate: false,
+    execPath: undefined,
+    locations: [],
+  };
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (!word.startsWith("-")) {
+      call.subcommand = word.toLowerCase();
+      call.args = args.slice(i + 1);
+      call.argsStart = i + 1;
+      break;
+    }
+    if (word === "-c" || word === "--config-env") {
+      const value = args[++i];
+      if (value !== undefined) call.config.push({ key: configKey(value), word: `${word} ${value}` });
+      continue;
+    }
+    if (word.startsWith("-c") && !word.startsWith("--")) {
+      call.config.push({ key: configKey(word.slice(2)), word });
+      continue;
+    }
+    if (word.startsWith("--config-env=")) {
+      call.config.push({ key: configKey(word.slice("--config-env=".length)), word });
+      continue;
+    }
+    if (word === "-p" || word === "--paginate") {
+      call.paginate = true;
+      continue;
+    }
+    if (word.startsWith("--exec-path=")) {
+      call.execPath = word.slice("--exec-path=".length);
+      continue;
+    }
+    const location = /^(-C|--git-dir|--work-tree)(=?)(.*)$/.exec(word);
+    if (location) {
+      const [, option, eq, rest] = location;
+      const glued = option === "-C" ? rest! : eq === "=" ? rest! : "";
+      if (glued !== "" || (option !== "-C" && eq === "="))
+        call.locations.push({ option: option!, path: glued });
+      else if (rest === "" && i + 1 < args.length) call.locations.push({ option: option!, path: args[++i]! });
+      continue;
+    }
+    if (GLOBAL_VALUE.has(word)) {
+      i++;
+      continue;
+    }
+    // -Cpath, --git-dir=x, --no-pager, --bare and unknown options: no separate value
+  }
+  return call;
+}
+
+function configKey(assignment: string): string {
+  const eq = assignment.indexOf("=");
+  return (eq < 0 ? assignment : assignment.slice(0, eq)).toLowerCase();
+}
+
+/** Configuration keys whose value git runs as a program, or that pull in other configuration or hooks. */
+const EXEC_KEYS: readonly RegExp[] = [
+  /^core\.(pager|editor|fsmonitor|sshcommand|hookspath|askpass|gitproxy|alternaterefscommand)$/,
+  /^sequence\.editor$/,
+  /^diff\.external$/,
+  /^diff\..+\.(command|textconv)$/,
+  /^merge\..+\.driver$/,
+  /^(difftool|mergetool)\..+\.(cmd|path)$/,
+  /^filter\..+\.(clean|smudge|process)$/,
+  /^alias\..+$/,
+  /^credential\.(.+\.)?helper$/,
+  /^gpg\.(.+\.)?program$/,
+  /^pager\..+$/,
+  /^uploadpack\.packobjectshook$/,
+  /^include\.path$/,
+  /^includeif\..+\.path$/,
+  /^remote\..+\.(uploadpack|receivepack|proxy)$/,
+  /^web\.browser$/,
+  /^browser\..+\.(cmd|path)$/,
+  /^man\..+\.(cmd|path)$/,
+  /^sendemail\.(smtpserver|tocmd|cccmd|sendmailcmd)$/,
+  /^protocol\.(.+\.)?allow$/,
+  /^init\.templatedir$/,
+];
+
+/** True when setting this configuration key can make git run a program. */
+export function isExecConfigKey(key: string): boolean {
+  const lower = key.toLowerCase();
+  return EXEC_KEYS.some((re) => re.test(lower));
+}
+
+/** Value-taking options per subcommand (short letters, long names), so their values are not read as operands. */
+const SPECS: Record<string, { shortValue?: string; longValue?: string[] }> = {
+  push: {
+    shortValue: "o",
+    longValue: ["repo", "receive-pack", "exec", "push-option", "signed", "force-with-lease"],
+  },
+  branch: {
+    shortValue: "u",
+    longValue: [
+      "set-upstream-to",
+      "contains",
+      "no-contains",
+      "merged",
+      "no-merged",
+      "points-at",
+      "format",
+      "sort",
+      "track",
+    ],
+  },
+  checkout: { shortValue: "bB", longValue: ["orphan", "conflict", "pathspec-from-file", "track"] },
+  switch: { shortValue: "cC", longValue: ["create", "force-create", "orphan", "conflict", "track"] },
+  restore: { shortValue: "s", longValue: ["source", "conflict", "pathspec-from-file"] },
+  clean: { shortValue: "e", longValue: ["exclude"] },
+  reset: { longValue: ["pathspec-from-file"] },
+  rebase: { shortValue: "sXx", longValue: ["exec", "onto", "strategy", "strategy-option", "gpg-sign"] },
+  clone: {
+    shortValue: "obcju",
+    longValue: [
+      "origin",
+      "branch",
+      "config",
+      "upload-pack",
+      "template",
+      "reference",
+      "depth",
+      "jobs",
+      "separate-git-dir",
+      "shallow-since",
+      "shallow-exclude",
+      "filter",
+    ],
+  },
+  fetch: {
+    shortValue: "j",
+    longValue: [
+      "upload-pack",
+      "depth",
+      "deepen",
+      "shallow-since",
+      "shallow-exclude",
+      "refmap",
+      "jobs",
+      "negotiation-tip",
+      "filter",
+      "server-option",
+    ],
+  },
+  pull: { longValue: ["upload-pack", "depth", "strategy", "strategy-option", "rebase"] },
+  "ls-remote": { shortValue: "u", longValue: ["upload-pack", "exec", "sort", "server-option"] },
+  archive: { shortValue: "o", longValue: ["output", "remote", "exec", "format", "prefix"] },
+  "format-patch": {
+    shortValue: "ov",
+    longValue: ["output-directory", "subject-prefix", "in-reply-to", "to", "cc", "from"],
+  },
+  config: { longValue: ["file", "blob", "type", "default", "comment", "value"] },
+  worktree: { shortValue: "b", longValue: ["reason"] },
+  grep: {
+    shortValue: "efABC",
+    longValue: ["open-files-in-pager", "max-depth", "threads", "context", "after-context", "before-context"],
+  },
+  difftool: { shortValue: "xt", longValue: ["extcmd", "tool"] },
+  mergetool: { shortValue: "t", longValue: ["tool"] },
+  "update-ref": { shortValue: "m" },
+  gc: {},
+  stash: { shortValue: "m", longValue: ["message", "pathspec-from-file"] },
+  rm: { longValue: ["pathspec-from-file"] },
+};
+
+/** Subcommands that take `--output=FILE` (diff family). */
+const OUTPUT_SUBCOMMANDS = new Set([
+  "diff",
+  "log",
+  "show",
+  "format-patch",
+  "whatchanged",
+  "diff-tree",
+  "diff-files",
+  "diff-index",
+  "range-diff",
+  "archive",
+  "shortlog",
+  "reflog",
+]);
+
+/** File paths a git call writes through an output option, with the option as written. */
+export function gitOutputFiles(invocation: Invocation): { index: number; path: string; option: string }[] {
+  const call = parseGit(invocation.args);
+  if (call.subcommand === undefined || !OUTPUT_SUBCOMMANDS.has(call.subcommand)) return [];
+  const parsed = parseOptions(call.args, {
+    ...SPECS[call.subcommand],
+    longValue: [...(SPECS[call.subcommand]?.longValue ?? []), "output"],
+  });
+  const out: { index: number; path: string; option: string }[] = [];
+  for (const p of parsed) {
+    if (p.value === undefined) continue;
+    const isOutput =
+      (p.kind === "long" &&
+        (p.name === "output" ||
+          p.name === "output-directory" ||
+          (p.name.length >= 3 && "output".startsWith(p.name)))) ||
+      (p.kind === "short" &&
+        p.name === "o" &&
+        (call.subcommand === "format-patch" || call.subcommand === "archive"));
+    if (isOutput)
+      out.push({
+        index: call.argsStart + p.index,
+        path: p.value,
+        option: p.kind === "long" ? `--${p.name}` : "-o",
+      });
+  }
+  return out;
+}
+
+/** Paths a git call overwrites or removes in the working tree (`checkout -- p`, `restore p`, `rm p`, `mv a b`). */
+export function gitWorktreeWrites(invocation: Invocation): { index: number; word: string }[] {
+  const call = parseGit(invocation.args);
+  const sub = call.subcommand;
+  if (sub !== "checkout" && sub !== "restore" && sub !== "rm" && sub !== "mv") return [];
+  const parsed = parseOptions(call.args, SPECS[sub] ?? {});
+  const dashDash = call.args.indexOf("--");
+  let ops = operands(parsed);
+  if (sub === "checkout") {
+    if (dashDash >= 0) ops = ops.filter((o) => o.index > dashDash);
+    else ops = hasOption(parsed, "bB", "orphan") ? [] : ops.slice(1);
+  }
+  if (sub === "mv") ops = ops.slice(-1);
+  return ops.map((o) => ({ index: call.argsStart + o.index, word: o.name }));
+}
+
+/** git: destructive modes, options that run programs, configuration overrides and writes. */
+export function classifyGit(invocation: Invocation, context?: SafetyContext): Finding[] {
+  if (invocation.name !== "git") return [];
+  const command = invocation.command;
+  const call = parseGit(invocation.args);
+  const out: Finding[] = [];
+  if (context?.workspaceRoot !== undefined) {
+    let base = context.cwd;
+    for (const { option, path } of call.locations) {
+      const resolved = resolvePath(path, { ...context, cwd: base });
+      if (option === "-C" && resolved !== null) base = resolved;
+      if (resolved === null || !inWorkspace(resolved, context)) {
+        out.push(
+          finding(
+            "git.foreign-repository",
+            `git ${option} ${path} works on a repository outside the workspace, whose configuration and hooks apply`,
+            command,
+            path,
+          ),
+        );
+      }
+    }
+  }
+  for (const { key, word } of call.config) {
+    if (isExecConfigKey(key))
+      out.push(finding("git.config-exec", `git ${word} sets ${key}, which runs a program`, command, word));
+    else
+      out.push(
+        finding("git.config-override", `git ${word} overrides configuration for this call`, command, word),
+      );
+  }
+  if (call.paginate)
+    out.push(finding("git.pager", "git -p sends the output through a pager program", command, "-p"));
+  if (call.execPath !== undefined) {
+    out.push(
+      finding(
+        "git.exec-path",
+        `git --exec-path=${call.execPath} runs git subcommands from another folder`,
+        command,
+        `--exec-path=${call.execPath}`,
+      ),
+    );
+  }
+  const sub = call.subcommand;
+  if (sub === undefined) return out;
+  const parsed = parseOptions(call.args, SPECS[sub] ?? {});
+  const ops = operands(parsed);
+  const add = (code: Parameters<typeof finding>[0], message: string, subject?: string): void => {
+    out.push(finding(code, message, command, subject));
+  };
+  const firstOperand = ops[0]?.name.toLowerCase();
+
+  if (hasOption(parsed, "", "ext-diff"))
+    add("git.external-diff", `git ${sub} --ext-diff runs the configured external diff program`, "--ext-diff");
+  if (hasOption(parsed, "", "textconv"))
+    add("git.external-diff", `git ${sub} --textconv runs configured text conversion programs`, "--textconv");
+
+  switch (sub) {
+    case "reset":
+      for (const mode of ["hard", "merge", "keep"]) {
+        if (parsed.some((p) => p.kind === "long" && p.name === mode))
+          add("git.reset-discard", `git reset --${mode} discards uncommitted changes`, `--${mode}`);
+      }
+      break;
+    case "clean":
+      if (hasOption(parsed, "f", "force") && !hasOption(parsed, "n", "dry-run")) {
+        add("git.clean-force", "git clean -f deletes untracked files for good", "-f");
+      }
+      break;
+    case "push": {
+      for (const p of optionsNamed(parsed, "f", "force", "force-with-lease", "force-if-includes")) {
+        add(
+          "git.push-force",
+          "git push with force rewrites the remote branch",
+          p.kind === "short" ? "-f" : `--${p.name}`,
+        );
+      }
+      for (const p of optionsNamed(parsed, "d", "delete"))
+        add(
+          "git.push-delete",
+          "git push --delete deletes remote refs",
+          p.kind === "short" ? "-d" : `--${p.name}`,
+        );
+      for (const p of optionsNamed(parsed, "", "mirror", "prune")) {
+        add(
+          "git.push-mirror",
+          `git push --${p.name} deletes every remote ref the local repository lacks`,
+          `--${p.name}`,
+        );
+      }
+      for (const op of ops.slice(1)) {
+        if (op.name.startsWith("+"))
+          add("git.push-force", `git push ${op.name} force-updates a remote ref`, op.name);
+        else if (op.name.startsWith(":"))
+          add("git.push-delete", `git push ${op.name} deletes a remote ref`, op.name);
+      }
+      remoteProgram(parsed, ["receive-pack", "exec"], "", add);
+      break;
+    }
+    case "branch": {
+      const force = hasOption(parsed, "f", "force");
+      const del = hasOption(parsed, "d", "delete");
+      const move = hasOption(parsed, "m", "move");
+      const copy = hasOption(parsed, "c", "copy");
+      if (hasOption(parsed, "D", "") || (del && force))
+        add("git.branch-force", "git branch -D deletes a branch even with unmerged commits", "-D");
+      if (hasOption(parsed, "M", "") || (move && force))
+        add("git.branch-force", "git branch -M renames over an existing branch", "-M");
+      if (hasOption(parsed, "C", "") || (copy && force))
+        add("git.branch-force", "git branch -C copies over an existing branch", "-C");
+      break;
+    }
+    case "checkout": {
+      const dashDash = call.args.indexOf("--");
+      const force = hasOption(parsed, "f", "force");
+      const overwrite = hasOption(parsed, "", "ours", "theirs");
+      const pathLike = ops.some((o) => isWholeTreePath(o.name));
+      const paths = dashDash >= 0 && dashDash < call.args.length - 1;
+      const treeAndPaths = dashDash < 0 && ops.length >= 2 && !hasOption(parsed, "bB", "orphan");
+      if (force || overwrite || pathLike || paths || treeAndPaths) {
+        add(
+          "git.discard-worktree",
+          "git checkout overwrites uncommitted changes in the working tree",
+          force ? "-f" : ops[ops.length - 1]?.name,
+        );
+      }
+      break;
+    }
+    case "restore": {
+      const staged = hasOption(parsed, "S", "staged");
+      const worktree = hasOption(parsed, "W", "worktree");
+      if (worktree || !staged)
+        add(
+          "git.discard-worktree",
+          "git restore overwrites uncommitted changes in the working tree",
+          ops[0]?.name,
+        );
+      break;
+    }
+    case "switch":
+      for (const p of optionsNamed(parsed, "f", "force", "discard-changes")) {
+        add(
+          "git.discard-worktree",
+          "git switch --discard-changes throws away uncommitted changes",
+          p.kind === "short" ? "-f" : `--${p.name}`,
+        );
+      }
+      break;
+    case "rm":
+      if (hasOption(parsed, "f", "force"))
+        add("git.discard-worktree", "git rm -f removes files with uncommitted changes", "-f");
+      break;
+    case "stash":
+      if (firstOperand === "drop" || firstOperand === "clear")
+        add("git.stash-drop", `git stash ${firstOperand} deletes stashed work`, firstOperand);
+      break;
+    case "update-ref":
+      if (hasOption(parsed, "d", "")) add("git.ref-delete", "git update-ref -d deletes a ref", "-d");
+      break;
+    case "reflog":
+      if (firstOperand === "expire" || firstOperand === "delete")
+        add("git.reflog-expire", `git reflog ${firstOperand} removes reflog entries`, firstOperand);
+      break;
+    case "filter-branch":
+    case "filter-repo":
+      add("git.history-rewrite", `git ${sub} rewrites the repository history`, sub);
+      break;
+    case "gc":
+      for (const p of parsed) {
+        if (
+          p.kind === "long" &&
+          longIs(p.name, "prune") &&
+          p.value !== undefined &&
+          /^(now|all)$/i.test(p.value)
+        ) {
+          add(
+            "git.gc-prune",
+            `git gc --prune=${p.value} deletes unreachable objects now`,
+            `--prune=${p.value}`,
+          );
+        }
+      }
+      break;
+    case "prune":
+      add("git.gc-prune", "git prune deletes unreachable objects", "prune");
+      break;
+    case "worktree":
+      if (firstOperand === "remove" && hasOption(parsed, "f", "force"))
+        add("git.worktree-force", "git worktree remove --force deletes a worktree with changes", "--force");
+      break;
+    case "config":
+      classifyConfig(call, parsed, ops, add);
+      break;
+    case "grep":
+      for (const p of optionsNamed(parsed, "O", "open-files-in-pager")) {
+        add(
+          "git.pager",
+          "git grep -O opens the matches with a pager program",
+          p.kind === "short" ? "-O" : `--${p.name}`,
+        );
+      }
+      break;
+    case "fetch":
+    case "clone":
+    case "ls-remote":
+    case "pull":
+    case "archive":
+      remoteProgram(parsed, ["upload-pack", "exec"], sub === "clone" || sub === "ls-remote" ? "u" : "", add);
+      if (sub === "clone") {
+        for (const p of optionsNamed(parsed, "c", "config")) {
+          const key = configKey(p.value ?? "");
+          if (isExecConfigKey(key))
+            add(
+              "git.config-exec",
+              `git clone --config ${p.value ?? ""} sets ${key}, which runs a program`,
+              p.value,
+            );
+          else add("git.config-override", `git clone --config ${p.value ?? ""} sets configuration`, p.value);
+        }
+        if (hasOption(parsed, "", "template"))
+          add(
+            "git.config-override",
+            "git clone --template copies hooks and configuration from a folder",
+            "--template",
+          );
+      }
+      break;
+    case "rebase":
+      for (const p of optionsNamed(parsed, "x", "exec"))
+        add(
+          "git.runs-command",
+          `git rebase --exec runs ${p.value ?? "a command"} after each commit`,
+          p.value,
+        );
+      break;
+    case "bisect":
+      if (firstOperand === "run")
+        add("git.runs-command", "git bisect run runs a command at every step", "run");
+      break;
+    case "submodule":
+      if (ops.some((o) => o.name === "foreach"))
+        add("git.runs-command", "git submodule foreach runs a command in every submodule", "foreach");
+      break;
+    case "difftool":
+    case "mergetool":
+      for (const p of optionsNamed(parsed, sub === "difftool" ? "x" : "", "extcmd"))
+        add("git.runs-command", `git ${sub} --extcmd runs ${p.value ?? "a command"}`, p.value);
+      break;
+    default:
+      break;
+  }
+  for (const op of ops) {
+    if (/^ext::/i.test(op.name))
+      add("git.remote-program", `${op.name} is an ext:: remote, which runs a command`, op.name);
+  }
+  return out;
+}
+
+function longIs(written: string, canonical: string): boolean {
+  return written === canonical || (written.length >= 1 && canonical.startsWith(written));
+}
+
+function isWholeTreePath(word: string): boolean {
+  return (
+    word === "." || word === "./" || word === ".." || word === "*" || word.startsWith(":") || word === "/"
+  );
+}
+
+type Add = (code: Parameters<typeof finding>[0], message: string, subject?: string) => void;
+
+function remoteProgram(parsed: readonly ParsedArg[], longs: string[], short: string, add: Add): void {
+  for (const p of optionsNamed(parsed, short, ...longs)) {
+    const option = p.kind === "short" ? `-${p.name}` : `--${p.name}`;
+    add(
+      "git.remote-program",
+      `${option} ${p.value ?? ""} runs a given program on the remote side`.replace("  ", " "),
+      option,
+    );
+  }
+}
+
+const CONFIG_READ_OPTIONS = [
+  "get",
+  "get-all",
+  "get-regexp",
+  "get-urlmatch",
+  "list",
+  "get-color",
+  "get-colorbool",
+  "show-origin",
+  "show-scope",
+  "name-only",
+];
+const CONFIG_WRITE_OPTIONS = [
+  "add",
+  "replace-all",
+  "unset",
+  "unset-all",
+  "rename-section",
+  "remove-section",
+  "edit",
+];
+const CONFIG_READ_VERBS = new Set(["get", "list"]);
+const CONFIG_WRITE_VERBS = new Set(["set", "unset", "rename-section", "remove-section", "edit"]);
+
+function classifyConfig(
+  call: GitCall,
+  parsed: readonly ParsedArg[],
+  ops: readonly ParsedArg[],
+  add: Add,
+): void {
+  const verb = ops[0]?.name.toLowerCase();
+  let write: boolean;
+  let keyIndex = 0;
+  if (verb !== undefined && CONFIG_WRITE_VERBS.has(verb)) {
+    write = true;
+    keyIndex = 1;
+  } else if (verb !== undefined && CONFIG_READ_VERBS.has(verb)) {
+    write = false;
+  } else if (hasOption(parsed, "e", ...CONFIG_WRITE_OPTIONS)) {
+    write = true;
+  } else if (hasOption(parsed, "l", ...CONFIG_READ_OPTIONS)) {
+    write = false;
+  } else {
+    write = ops.length >= 2;
+  }
+  if (!write) return;
+  const key = ops[keyIndex]?.name;
+  if (key !== undefined && isExecConfigKey(key)) {
+    add(
+      "git.config-write-exec",
+      `git config writes ${key.toLowerCase()}, which makes later git commands run a program`,
+      key,
+    );
+  } else {
+    add("git.config-write", `git config ${call.args.join(" ")} writes configuration`, key);
+  }
+}

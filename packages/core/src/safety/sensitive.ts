@@ -1,0 +1,135 @@
+import { homeOf, isInside, normalize, resolvePath } from "./paths.js";
+import type { SafetyContext } from "./types.js";
+
+/** Path tests on normalised absolute paths; lower case is used so that case-insensitive file systems match. */
+
+function relativeToHome(path: string, context: SafetyContext): string | undefined {
+  const home = homeOf(context).toLowerCase();
+  const p = path.toLowerCase();
+  if (p === home) return "";
+  return p.startsWith(`${home}/`) ? p.slice(home.length + 1) : undefined;
+}
+
+/** Home-relative places whose change can run code at log-in or hand over credentials. */
+const SENSITIVE_HOME: readonly RegExp[] = [
+  /^\.ssh(\/|$)/,
+  /^\.(bashrc|bash_profile|bash_login|bash_logout|bash_aliases|profile|zshrc|zshenv|zprofile|zlogin|zlogout|kshrc|mkshrc|cshrc|tcshrc|login|logout|xprofile|xinitrc|xsession|pam_environment|inputrc|vimrc|exrc|gvimrc|gitconfig|npmrc|yarnrc|yarnrc\.yml|netrc|pypirc|git-credentials|curlrc|wgetrc|pgpass|my\.cnf|tmux\.conf|screenrc|envrc)$/,
+  /^\.config\/(fish|git|gh|autostart|systemd|environment\.d|nvim|powershell|direnv)(\/|$)/,
+  /^\.(aws|kube|gnupg|docker|azure|terraform\.d|cargo\/credentials|cargo\/config|password-store)(\/|$)/,
+  /^\.config\/gcloud(\/|$)/,
+  /^\.local\/share\/keyrings(\/|$)/,
+  /^library\/(launchagents|keychains)(\/|$)/,
+  /^documents\/(windows)?powershell\/.*profile\.ps1$/,
+];
+
+/** Places anywhere whose change runs code or changes a repository's behaviour. */
+const SENSITIVE_ANYWHERE: readonly RegExp[] = [
+  /(^|\/)\.git$/,
+  /(^|\/)\.git\/(.*\/)?(hooks(\/|$)|config(\.worktree)?$|info\/attributes$)/,
+  /(^|\/)authorized_keys2?$/,
+];
+
+/** System places: configuration, boot, system binaries, crontabs, launch daemons. */
+const SENSITIVE_SYSTEM: readonly RegExp[] = [
+  /^\/(private\/)?etc(\/|$)/,
+  /^\/(bin|sbin|boot|lib|lib32|lib64|libx32|system)(\/|$)/,
+  /^\/usr\/(?!local(\/|$))/,
+  /^\/usr$/,
+  /^\/var\/spool\/cron(\/|$)/,
+  /^\/var\/at\/tabs(\/|$)/,
+  /^\/usr\/lib\/cron(\/|$)/,
+  /^\/library\/(launchagents|launchdaemons|startupitems)(\/|$)/,
+  /^[a-z]:\/windows(\/|$)/,
+];
+
+/** True when writing to (or removing) `path` can plant code, change credentials or break the system. */
+export function isSensitiveWrite(path: string, context: SafetyContext): boolean {
+  const p = path.toLowerCase();
+  const home = relativeToHome(path, context);
+  if (home !== undefined && SENSITIVE_HOME.some((re) => re.test(home))) return true;
+  if (SENSITIVE_ANYWHERE.some((re) => re.test(p))) return true;
+  return SENSITIVE_SYSTEM.some((re) => re.test(p));
+}
+
+/** Agent, editor and Slashi settings anywhere in a tree (matched as path endings or folders). */
+const PROTECTED_ANYWHERE: readonly RegExp[] = [
+  /(^|\/)\.vscode\/(slashi|settings|mcp|tasks)\.json$/,
+  /(^|\/)\.vscode$/,
+  /(^|\/)\.(claude|cursor|gemini|codex|windsurf|roo|continue|slashi)(\/|$)/,
+  /(^|\/)\.mcp\.json$/,
+  /(^|\/)\.claude\.json$/,
+  /(^|\/)\.cursorrules$/,
+  /\.code-workspace$/,
+  /(^|\/)(code|code - insiders|vscodium|cursor|windsurf)\/user\/(settings|mcp|tasks)\.json$/,
+];
+
+/** True when `path` is Slashi's own configuration, policy or approvals, or an agent's or editor's settings. */
+export function isProtectedPath(path: string, context: SafetyContext): boolean {
+  const p = path.toLowerCase();
+  for (const raw of context.protectedPaths ?? []) {
+    const resolved = resolvePath(raw, context);
+    if (resolved !== null && isInside(p, resolved.toLowerCase(), { ...context, platform: context.platform }))
+      return true;
+  }
+  const slashiConfig = normalize(`${context.home}/.config/slashi`, context).toLowerCase();
+  if (isInside(p, slashiConfig, context)) return true;
+  return PROTECTED_ANYWHERE.some((re) => re.test(p));
+}
+
+/** Home-relative files that usually hold secrets. */
+const SECRET_HOME: readonly RegExp[] = [
+  /^\.ssh\/(?!.*\.pub$)(?!known_hosts)(?!config$)(?!authorized_keys)[^/]+$/,
+  /^\.aws\/(credentials|sso\/cache\/|cli\/cache\/)/,
+  /^\.config\/gcloud\//,
+  /^\.azure\//,
+  /^\.(netrc|npmrc|pypirc|git-credentials|vault-token|pgpass|my\.cnf|yarnrc\.yml)$/,
+  /^\.docker\/config\.json$/,
+  /^\.kube\/config$/,
+  /^\.gnupg\//,
+  /^\.config\/gh\/hosts\.yml$/,
+  /^\.cargo\/credentials(\.toml)?$/,
+  /^\.gem\/credentials$/,
+  /^\.terraform\.d\/credentials\.tfrc\.json$/,
+  /^\.password-store\//,
+  /^\.local\/share\/keyrings\//,
+  /^library\/keychains\//,
+];
+
+const SECRET_SYSTEM: readonly RegExp[] = [
+  /^\/(private\/)?etc\/(shadow|gshadow|master\.passwd|sudoers)(-|$)/,
+  /^\/etc\/ssh\/ssh_host_[^/]*_key$/,
+  /^\/proc\/[^/]+\/environ$/,
+  /^\/proc\/[^/]+\/task\/[^/]+\/environ$/,
+  /^\/(var\/)?run\/secrets\//,
+];
+
+/** Basenames that hold secrets wherever they are. */
+const SECRET_NAMES: readonly RegExp[] = [
+  /^\.env$/,
+  /^\.env\.(?!(example|sample|template|dist|defaults?|schema)$)[^/]+$/,
+  /^[^/]*\.env$/,
+  /\.(pem|key|p12|pfx|jks|keystore|ppk|kdbx)$/,
+  /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/,
+  /^(credentials|service-account|serviceaccount)[^/]*\.json$/,
+];
+
+/** True when reading `path` would likely expose a secret. */
+export function isSecretPath(path: string, context: SafetyContext): boolean {
+  const p = path.toLowerCase();
+  const home = relativeToHome(path, context);
+  if (home !== undefined && SECRET_HOME.some((re) => re.test(home))) return true;
+  if (SECRET_SYSTEM.some((re) => re.test(p))) return true;
+  const base = p.split("/").pop() ?? p;
+  if (base.endsWith(".pub")) return false;
+  return SECRET_NAMES.some((re) => re.test(base));
+}
+
+/** Home-relative folders that hold secrets as a whole. */
+const SECRET_HOME_DIRS =
+  /^\.(ssh|aws|gnupg|azure|kube|docker|password-store|config\/gcloud|config\/gh|local\/share\/keyrings)$/;
+
+/** True when `path` is a folder that holds secrets (`~/.ssh`, `~/.aws`…), so reading it whole reads them. */
+export function isSecretFolder(path: string, context: SafetyContext): boolean {
+  const home = relativeToHome(path, context);
+  return home !== undefined && SECRET_HOME_DIRS.test(home);
+}

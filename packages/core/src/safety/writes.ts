@@ -1,0 +1,361 @@
+import { operands, optionsNamed, parseOptions, type Invocation } from "./argv.js";
+import { finding } from "./codes.js";
+import { isBlockDevice } from "./destroy.js";
+import { gitOutputFiles, gitWorktreeWrites } from "./git.js";
+import { inPlaceFlag } from "./inline.js";
+import { literalPrefix, resolvePath } from "./paths.js";
+import { removalOf } from "./rm.js";
+import { isProtectedPath, isSensitiveWrite } from "./sensitive.js";
+import { inWorkspace } from "./targets.js";
+import { sedCall } from "./tools.js";
+import type { ExtractedCommand } from "../shell/types.js";
+import type { Finding, SafetyContext } from "./types.js";
+
+/** A place a command writes to. */
+export interface WriteTarget {
+  /** The target as written (after quote removal), or the source text of a dynamic word. */
+  word: string;
+  /** The word is computed at run time. */
+  dynamic: boolean;
+  /** How it is written, for messages: `>`, `tee`, `sort -o`, `cp`. */
+  via: string;
+  /**
+   * `side`: a redirection or an output option of a tool that otherwise only reads (such writes ask unless
+   * workspace writes are allowed); `main`: what the command is for (`cp`, `rm`, `sed -i`), left to policy
+   * except for sensitive and protected paths.
+   */
+  kind: "side" | "main";
+}
+
+const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&", "&>|"]);
+const HARMLESS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
+
+/** Write targets of a command's redirections (fd duplications such as `2>&1` are not writes). */
+export function redirectWrites(command: ExtractedCommand): WriteTarget[] {
+  const out: WriteTarget[] = [];
+  for (const r of command.redirects) {
+    if (!WRITE_OPS.has(r.op)) continue;
+    if (r.target !== null && (r.op === ">&" || r.op === "<>") && /^(\d+|-)$/.test(r.target)) continue;
+    if (r.target !== null && r.op === ">&" && /^\d+-?$/.test(r.target)) continue;
+    const word = r.target ?? r.text.replace(/^\s*(\d+|\{\w+\})?(>>|>\||>&|&>>|&>\||&>|<>|>)\s*/, "");
+    out.push({ word, dynamic: r.target === null, via: r.op, kind: "side" });
+  }
+  return out;
+}
+
+const EDITORS = new Set([
+  "vi",
+  "vim",
+  "nvim",
+  "view",
+  "ex",
+  "ed",
+  "nano",
+  "pico",
+  "emacs",
+  "micro",
+  "joe",
+  "kak",
+  "helix",
+  "hx",
+  "gedit",
+  "kate",
+]);
+
+/** Write targets named by a command's arguments (destinations, in-place files, output options). */
+export function argumentWrites(invocation: Invocation, context: SafetyContext): WriteTarget[] {
+  const { name, args } = invocation;
+  const out: WriteTarget[] = [];
+  const at = (index: number, via: string, kind: WriteTarget["kind"]): void => {
+    out.push({ word: args[index]!, dynamic: invocation.dynamic.has(index), via, kind });
+  };
+  const value = (word: string, dynamic: boolean, via: string, kind: WriteTarget["kind"]): void => {
+    out.push({ word, dynamic, via, kind });
+  };
+  const removal = removalOf(invocation, context);
+  if (removal !== undefined) {
+    for (const t of removal.targets) value(t.word, t.kind !== "path", name, "main");
+    return out;
+  }
+  switch (name) {
+    case "tee": {
+      const parsed = parseOptions(args, {});
+      for (const op of operands(parsed)) at(op.index, "tee", "side");
+      break;
+    }
+    case "cp":
+    case "mv":
+    case "install":
+    case "ln":
+    case "link": {
+      const parsed = parseOptions(args, {
+        shortValue: "tSTmogZ",
+        longValue: [
+          "target-directory",
+          "suffix",
+          "backup",
+          "mode",
+          "owner",
+          "group",
+          "context",
+          "reflink",
+          "sparse",
+          "preserve",
+          "no-preserve",
+          "strip-program",
+        ],
+      });
+      const targetDir = optionsNamed(parsed, "t", "target-directory")[0];
+      const ops = operands(parsed);
+      if (targetDir?.value !== undefined)
+        value(targetDir.value, invocation.dynamic.has(targetDir.index + 1), name, "main");
+      if (name === "mv") for (const op of ops) at(op.index, "mv", "main");
+      else if (targetDir === undefined && ops.length > 0) {
+        const last = ops[ops.length - 1]!;
+        if (ops.length === 1 && (name === "ln" || name === "link"))
+          value(last.name.split("/").pop() ?? last.name, false, name, "main");
+        else at(last.index, name, "main");
+      }
+      break;
+    }
+    case "touch":
+    case "truncate":
+    case "mkdir":
+    case "mkfifo":
+    case "chmod":
+    case "chown":
+    case "chgrp":
+    case "chattr":
+    case "setfacl":
+    case "xattr": {
+      const parsed = parseOptions(args, {
+        shortValue: name === "truncate" ? "sr" : name === "touch" ? "drt" : name === "mkdir" ? "m" : "",
+        longValue: ["size", "reference", "date", "mode", "from"],
+      });
+      let ops = operands(parsed);
+      if (
+        ["chmod", "chown", "chgrp", "setfacl"].includes(name) &&
+        !parsed.some((p) => p.kind === "long" && p.name.startsWith("ref"))
+      )
+        ops = ops.slice(1);
+      for (const op of ops) at(op.index, name, "main");
+      break;
+    }
+    case "dd":
+      args.forEach((a, i) => {
+        if (a.startsWith("of=")) value(a.slice(3), invocation.dynamic.has(i), "dd of=", "main");
+      });
+      break;
+    case "sort":
+    case "shuf":
+    case "base64":
+    case "gbase64":
+    case "tree": {
+      const parsed = parseOptions(args, {
+        shortValue: name === "sort" ? "kotST" : name === "shuf" ? "noi" : "o",
+        longValue: [
+          "output",
+          "key",
+          "field-separator",
+          "buffer-size",
+          "temporary-directory",
+          "files0-from",
+          "compress-program",
+          "random-source",
+          "input-range",
+          "head-count",
+        ],
+      });
+      for (const p of optionsNamed(parsed, "o", "output")) {
+        if (p.value !== undefined)
+          value(
+            p.value,
+            invocation.dynamic.has(p.index) || invocation.dynamic.has(p.index + 1),
+            `${name} -o`,
+            "side",
+          );
+      }
+      break;
+    }
+    case "uniq": {
+      const parsed = parseOptions(args, {
+        shortValue: "fsw",
+        longValue: ["skip-fields", "skip-chars", "check-chars", "group", "all-repeated"],
+      });
+      const ops = operands(parsed);
+      if (ops.length >= 2) at(ops[1]!.index, "uniq", "side");
+      break;
+    }
+    case "find":
+      args.forEach((a, i) => {
+        if (/^-(fprint|fprint0|fprintf|fls)$/.test(a) && i + 1 < args.length) at(i + 1, `find ${a}`, "side");
+      });
+      break;
+    case "git":
+      for (const o of gitOutputFiles(invocation)) value(o.path, false, `git ${o.option}`, "side");
+      for (const w of gitWorktreeWrites(invocation)) at(w.index, "git", "main");
+      break;
+    case "curl": {
+      const parsed = parseOptions(args, {
+        shortValue: "oXHdFuAbceEKmrTwxyz",
+        longValue: [
+          "output",
+          "url",
+          "header",
+          "data",
+          "request",
+          "user",
+          "config",
+          "cookie-jar",
+          "dump-header",
+          "trace",
+          "trace-ascii",
+          "stderr",
+          "etag-save",
+          "hsts",
+          "alt-svc",
+        ],
+      });
+      for (const p of optionsNamed(
+        parsed,
+        "oc",
+        "output",
+        "cookie-jar",
+        "dump-header",
+        "trace",
+        "trace-ascii",
+        "stderr",
+        "etag-save",
+      )) {
+        if (p.value !== undefined && p.value !== "-")
+          value(
+            p.value,
+            invocation.dynamic.has(p.index) || invocation.dynamic.has(p.index + 1),
+            `curl ${p.kind === "short" ? `-${p.name}` : `--${p.name}`}`,
+            "side",
+          );
+      }
+      break;
+    }
+    case "wget":
+    case "wget2": {
+      const parsed = parseOptions(args, {
+        shortValue: "OoaPeiUtTwQ",
+        longValue: [
+          "output-document",
+          "output-file",
+          "append-output",
+          "directory-prefix",
+          "execute",
+          "input-file",
+          "user-agent",
+        ],
+      });
+      for (const p of optionsNamed(parsed, "Ooa", "output-document", "output-file", "append-output")) {
+        if (p.value !== undefined && p.value !== "-")
+          value(
+            p.value,
+            invocation.dynamic.has(p.index) || invocation.dynamic.has(p.index + 1),
+            `wget -${p.kind === "short" ? p.name : p.name}`,
+            "side",
+          );
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  const sed = sedCall(invocation);
+  if (sed !== undefined) {
+    if (sed.inPlace !== undefined) for (const i of sed.files) at(i, `sed ${sed.inPlace}`, "main");
+    if (!sed.sandbox)
+      for (const s of sed.scripts)
+        for (const w of s.writes) if (!HARMLESS.test(w)) value(w, false, "sed w", "side");
+  }
+  const perlInPlace = inPlaceFlag(invocation);
+  if (perlInPlace !== undefined) {
+    const parsed = parseOptions(args, { shortValue: "eEIMmx", shortOptionalValue: "il0" });
+    const ops = operands(parsed);
+    const hasCode = parsed.some((p) => p.kind === "short" && (p.name === "e" || p.name === "E"));
+    for (const op of hasCode ? ops : ops.slice(1)) at(op.index, `${name} ${perlInPlace}`, "main");
+  }
+  if (EDITORS.has(name)) {
+    args.forEach((a, i) => {
+      if (!a.startsWith("-") && !a.startsWith("+")) at(i, name, "main");
+    });
+  }
+  return out;
+}
+
+/** Where a write target may land: a path, or any place below a folder (dynamic tail), or unknown. */
+function placesOf(target: WriteTarget, context: SafetyContext): { path: string | null; below: boolean } {
+  if (!target.dynamic) return { path: resolvePath(target.word, context), below: false };
+  const { prefix, stop } = literalPrefix(target.word, context);
+  if (stop === null) return { path: resolvePath(prefix, context), below: false };
+  const slash = prefix.lastIndexOf("/");
+  if (slash < 0) return { path: null, below: true };
+  return { path: resolvePath(prefix.slice(0, slash + 1), context), below: true };
+}
+
+/** Classifies every write of a command: protected and sensitive paths deny, side writes ask. */
+export function classifyWrites(
+  targets: readonly WriteTarget[],
+  command: ExtractedCommand,
+  context: SafetyContext,
+): Finding[] {
+  const out: Finding[] = [];
+  for (const target of targets) {
+    if (!target.dynamic && HARMLESS.test(target.word)) continue;
+    const { path, below } = placesOf(target, context);
+    // a dynamic tail under a folder may name anything inside it: test a child of the folder
+    const probe = path === null ? null : below ? `${path.replace(/\/$/, "")}/x` : path;
+    if (probe !== null && isProtectedPath(probe, context)) {
+      out.push(
+        finding(
+          "self.protected-write",
+          `${target.via} writes to ${target.word}, which holds Slashi's or an agent's settings`,
+          command,
+          target.word,
+        ),
+      );
+      continue;
+    }
+    if (probe !== null && isSensitiveWrite(probe, context)) {
+      out.push(
+        finding(
+          "write.sensitive-path",
+          `${target.via} writes to ${target.word}, a sensitive path`,
+          command,
+          target.word,
+        ),
+      );
+      continue;
+    }
+    if (path !== null && !below && isBlockDevice(path) && target.kind === "side") {
+      out.push(
+        finding(
+          "destroy.block-device",
+          `${target.via} writes to the block device ${target.word}`,
+          command,
+          target.word,
+        ),
+      );
+      continue;
+    }
+    if (target.kind === "main") continue;
+    if (target.dynamic || path === null) {
+      out.push(
+        finding(
+          "write.dynamic-target",
+          `${target.via} writes to ${target.word}, a name computed at run time`,
+          command,
+          target.word,
+        ),
+      );
+      continue;
+    }
+    if (context.allowWorkspaceWrites && inWorkspace(path, context)) continue;
+    out.push(finding("write.file", `${target.via} writes to ${target.word}`, command, target.word));
+  }
+  return out;
+}
