@@ -1,10 +1,13 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { describe, expect, it } from "vitest";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { isSlashiError, SlashiErrorCode } from "@slashi/core";
 import { runCommand } from "../src/index.js";
 
 const cwd = tmpdir();
+const scratch = mkdtempSync(path.join(tmpdir(), "slashi-run-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const hasProc = existsSync("/proc/self/stat");
 
 /** True when `pid` is a live process (not gone, not a zombie waiting for its reaper). */
@@ -119,6 +122,25 @@ describe("runCommand", () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(await waitUntilGone(Number(result.stdout.trim()))).toBe(true);
   });
+
+  it.runIf(hasProc)(
+    "kills the command and its descendants on timeout when it shares the terminal",
+    async () => {
+      const result = await runCommand({
+        script: "sleep 100 & echo $! > bg.pid; sleep 100",
+        shell: "/bin/sh",
+        cwd: scratch,
+        stdio: "inherit",
+        timeoutMs: 300,
+        killGraceMs: 500,
+      });
+      expect(result.timedOut).toBe(true);
+      expect(result.stdout).toBe("");
+      const grandchild = Number(readFileSync(path.join(scratch, "bg.pid"), "utf8").trim());
+      expect(grandchild).toBeGreaterThan(0);
+      expect(await waitUntilGone(grandchild)).toBe(true);
+    },
+  );
 
   it("reports a program that cannot start", async () => {
     const result = await runCommand({ argv: ["slashi-no-such-program-x"], cwd });

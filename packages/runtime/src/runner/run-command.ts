@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { execa } from "execa";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
 import type { CordonAvailabilityOptions } from "../cordon/availability.js";
@@ -35,8 +36,8 @@ export interface RunRequest {
   /** Where to find the sandbox (tests). */
   cordonOptions?: CordonAvailabilityOptions;
   /**
-   * Kill what is left of the process group when the command itself exits (default true), so a run leaves no
-   * background processes behind.
+   * Kill what is left of the process group when the command itself exits (default true), so a captured run
+   * leaves no background processes behind. Not applied with `stdio: "inherit"` (no group of its own).
    */
   killLeftovers?: boolean;
   /** Grace period between SIGTERM and SIGKILL when killing (default 2000 ms). */
@@ -122,6 +123,48 @@ class Collector {
   }
 }
 
+/** Child pids of every process, from /proc (Linux); empty where /proc is missing. */
+function childrenByParent(): Map<number, number[]> {
+  const map = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return map;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const list = map.get(ppid) ?? [];
+      list.push(Number(entry));
+      map.set(ppid, list);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return map;
+}
+
+/** Signals a process and its descendants (found through /proc), deepest first. */
+function killTree(pid: number, signal: NodeJS.Signals): void {
+  const children = childrenByParent();
+  const order: number[] = [];
+  const visit = (current: number): void => {
+    for (const child of children.get(current) ?? []) visit(child);
+    order.push(current);
+  };
+  visit(pid);
+  for (const target of order) {
+    try {
+      process.kill(target, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
 /** Sends a signal to a whole process group (POSIX) or the process tree (Windows, via taskkill). */
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   if (process.platform === "win32") {
@@ -137,9 +180,11 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 
 /**
  * Runs one command: in argv mode without any shell, in script mode through the named shell (never with
- * execa's `shell: true`), optionally inside the cordon. The environment is scrubbed of secrets. On POSIX the
- * command leads its own process group, and a timeout or abort kills the whole group (SIGTERM, then SIGKILL
- * after the grace period); by default what is left of the group is also killed when the command exits.
+ * execa's `shell: true`), optionally inside the cordon. The environment is scrubbed of secrets. When output is
+ * captured (POSIX), the command leads its own process group, and a timeout or abort kills the whole group
+ * (SIGTERM, then SIGKILL after the grace period); by default what is left of the group is also killed when the
+ * command exits. With `stdio: "inherit"` the command stays in the terminal's process group (so it can read the
+ * terminal), and a timeout or abort signals it and its descendants found through /proc (Linux) instead.
  * Output past the cap is read and dropped, so the command never blocks on a full pipe.
  *
  * The caller decides first (policy deny applies before the cordon); this function only runs.
@@ -164,6 +209,9 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
 
   const posix = process.platform !== "win32";
   const capture = (request.stdio ?? "capture") === "capture";
+  // With a shared terminal the command must stay in the terminal's foreground process group (or reading the
+  // terminal stops it), so only captured runs get a group of their own.
+  const ownGroup = posix && capture;
   const cap = request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   const graceMs = request.killGraceMs ?? 2000;
   const started = performance.now();
@@ -174,7 +222,7 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
     cwd: request.cwd,
     env,
     extendEnv: false,
-    detached: posix,
+    detached: ownGroup,
     windowsHide: true,
     windowsVerbatimArguments: invocation.windowsVerbatimArguments ?? false,
     reject: false,
@@ -192,13 +240,17 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
   let aborted = false;
   const pid = subprocess.pid;
   const timers: NodeJS.Timeout[] = [];
-  const terminate = (): void => {
+  const signalRun = (signal: NodeJS.Signals): void => {
     if (pid === undefined) return;
+    if (ownGroup || !posix) killGroup(pid, signal);
+    else killTree(pid, signal);
+  };
+  const terminate = (): void => {
     if (posix) {
-      killGroup(pid, "SIGTERM");
-      timers.push(setTimeout(() => killGroup(pid, "SIGKILL"), graceMs).unref());
+      signalRun("SIGTERM");
+      timers.push(setTimeout(() => signalRun("SIGKILL"), graceMs).unref());
     } else {
-      killGroup(pid, "SIGKILL");
+      signalRun("SIGKILL");
     }
   };
   if (request.timeoutMs !== undefined) {
@@ -233,7 +285,7 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
     finished.then(() => ({ exit: undefined })),
   ]);
   let exit = first.exit;
-  if (exit !== undefined && pid !== undefined && posix && request.killLeftovers !== false) {
+  if (exit !== undefined && pid !== undefined && ownGroup && request.killLeftovers !== false) {
     killGroup(pid, "SIGKILL");
   }
   if (exit !== undefined) {
