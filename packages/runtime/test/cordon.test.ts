@@ -10,6 +10,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -180,6 +181,32 @@ describe.runIf(availability.available)("cordon (bubblewrap)", () => {
     expect(readFileSync(path.join(workspace, ".vscode", "slashi.json"), "utf8")).toBe('{"commands":{}}\n');
     expect(readdirSync(path.join(workspace, ".git", "hooks"))).toEqual([]);
     expect(result.cordon?.unprotected).toContain(path.join(workspace, ".claude"));
+  });
+
+  it("hides a Unix socket, which a read-only mount alone would leave connectable", async () => {
+    const socketPath = path.join(root, "agent.sock");
+    const agent = createNetServer((socket) => socket.end("agent says hi"));
+    await new Promise<void>((resolve) => agent.listen(socketPath, resolve));
+    try {
+      const connect = `require("node:net").connect(${JSON.stringify(socketPath)}).on("data", d => { console.log("GOT " + d); process.exit(0); }).on("error", e => { console.log("FAILED " + e.code); process.exit(3); })`;
+      const open = await runCommand({
+        argv: [process.execPath, "-e", connect],
+        cwd: workspace,
+        cordon: policy(),
+        timeoutMs: 20_000,
+      });
+      expect(open.stdout).toContain("GOT agent says hi");
+      const hidden = await runCommand({
+        argv: [process.execPath, "-e", connect],
+        cwd: workspace,
+        cordon: policy({ hidden: [socketPath] }),
+        timeoutMs: 20_000,
+      });
+      expect(hidden.exitCode).toBe(3);
+      expect(hidden.stdout).toMatch(/FAILED (ECONNREFUSED|EACCES|ENOENT)/);
+    } finally {
+      await new Promise((resolve) => agent.close(resolve));
+    }
   });
 
   it("passes no secret or agent-socket variables inside", async () => {
