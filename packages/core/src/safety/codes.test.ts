@@ -7,7 +7,9 @@ describe("SAFETY_CODES", () => {
     const codes = SAFETY_CODES.map((c) => c.code);
     expect(new Set(codes).size).toBe(codes.length);
     for (const info of SAFETY_CODES) {
-      expect(info.code).toMatch(/^(program|rm|git|tool|inline|destroy|net|supply|write|secret|self)\.[a-z0-9-]+$/);
+      expect(info.code).toMatch(
+        /^(program|rm|git|tool|inline|destroy|net|supply|write|secret|self)\.[a-z0-9-]+$/,
+      );
       expect(["deny", "ask"]).toContain(info.severity);
       expect(info.description.length).toBeGreaterThan(20);
       expect(info.description).not.toMatch(/\n/);

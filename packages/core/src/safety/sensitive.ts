@@ -42,9 +42,14 @@ const SENSITIVE_SYSTEM: readonly RegExp[] = [
   /^[a-z]:\/windows(\/|$)/,
 ];
 
-/** True when writing to (or removing) `path` can plant code, change credentials or break the system. */
-export function isSensitiveWrite(path: string, context: SafetyContext): boolean {
+/**
+ * True when writing to (or removing) `path` can plant code, change credentials or break the system.
+ * @param metadataOnly - the command changes only metadata or creates empty entries (`chmod`, `touch`, `mkdir`):
+ *   only system paths count then, so `chmod 600 ~/.ssh/id_rsa` and `mkdir ~/.ssh` stay ordinary
+ */
+export function isSensitiveWrite(path: string, context: SafetyContext, metadataOnly = false): boolean {
   const p = path.toLowerCase();
+  if (metadataOnly) return SENSITIVE_SYSTEM.some((re) => re.test(p));
   const home = relativeToHome(path, context);
   if (home !== undefined && SENSITIVE_HOME.some((re) => re.test(home))) return true;
   if (SENSITIVE_ANYWHERE.some((re) => re.test(p))) return true;

@@ -25,6 +25,8 @@ export interface WriteTarget {
    * except for sensitive and protected paths.
    */
   kind: "side" | "main";
+  /** The command changes only metadata or creates empty entries (`chmod`, `touch`, `mkdir`). */
+  metadataOnly?: boolean;
 }
 
 const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&", "&>|"]);
@@ -138,7 +140,14 @@ export function argumentWrites(invocation: Invocation, context: SafetyContext): 
         !parsed.some((p) => p.kind === "long" && p.name.startsWith("ref"))
       )
         ops = ops.slice(1);
-      for (const op of ops) at(op.index, name, "main");
+      for (const op of ops)
+        out.push({
+          word: args[op.index]!,
+          dynamic: invocation.dynamic.has(op.index),
+          via: name,
+          kind: "main",
+          metadataOnly: name !== "truncate",
+        });
       break;
     }
     case "dd":
@@ -320,7 +329,7 @@ export function classifyWrites(
       );
       continue;
     }
-    if (probe !== null && isSensitiveWrite(probe, context)) {
+    if (probe !== null && isSensitiveWrite(probe, context, target.metadataOnly === true)) {
       out.push(
         finding(
           "write.sensitive-path",
