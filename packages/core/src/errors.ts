@@ -45,6 +45,18 @@ export const SlashiErrorCode = {
   RUN_INVALID: "RUN_INVALID",
   /** The cordon (sandbox) cannot be enforced on this host; the command was not run. */
   CORDON_UNAVAILABLE: "CORDON_UNAVAILABLE",
+  /** A registry cannot be used as configured: plain HTTP to a non-loopback host, a bad URL, a missing CA file. */
+  REGISTRY_INSECURE: "REGISTRY_INSECURE",
+  /** A registry request failed (network, TLS, HTTP status, an answer that is not a registry document). */
+  REGISTRY_FAILED: "REGISTRY_FAILED",
+  /** A pack or pack version does not exist in the registry, or is not installed. */
+  PACK_NOT_FOUND: "PACK_NOT_FOUND",
+  /** A pack's bytes do not match the registry listing (`dist.integrity`) or its registry signature. */
+  PACK_INTEGRITY: "PACK_INTEGRITY",
+  /** A pack archive holds something extraction refuses (absolute path, `..`, link, device, over a size cap). */
+  PACK_UNSAFE: "PACK_UNSAFE",
+  /** A package is not a Slashi pack (no `slashi-pack` keyword or no manifest), or its package.json is unusable. */
+  PACK_INVALID: "PACK_INVALID",
 } as const;
 
 /** One of the stable {@link SlashiErrorCode} strings. */

@@ -181,6 +181,13 @@ export {
   parseTeamFile,
 } from "./schema/team-file.js";
 export type { ForbiddenField, TeamFile } from "./schema/team-file.js";
+export {
+  PACK_KEYWORD,
+  PACK_MANIFEST_FILE,
+  packManifestSchema,
+  parsePackManifest,
+} from "./schema/pack-manifest.js";
+export type { PackManifest, ParsePackManifestOptions } from "./schema/pack-manifest.js";
 // @section schema
 
 // shell
