@@ -5,7 +5,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { Language, Parser } from "web-tree-sitter";
-import { decide, loadShellParser, resolvePolicy } from "../dist/index.js";
+import { analyzeShell, classifyCommand, decide, loadShellParser, resolvePolicy } from "../dist/index.js";
+import { evaluateAnalysis } from "../dist/policy/evaluate.js";
 
 const casesDir = new URL("../../conformance/cases/", import.meta.url);
 
@@ -97,6 +98,14 @@ parser.setLanguage(
 );
 
 const parse = measure(commands, (c) => parser.parse(c)?.delete());
+const analysed = measure(commands, (c) => analyzeShell(c, "bash"));
+const classified = measure(commands, (c) => {
+  for (const command of analyzeShell(c, "bash").commands) classifyCommand(command, context);
+});
+const analyses = new Map(commands.map((c) => [c, analyzeShell(c, "bash")]));
+const policyOnly = measure(commands, (c) =>
+  evaluateAnalysis(c, analyses.get(c), policy, { context, classify: () => [] }),
+);
 const decided = measure(commands, (c) => decide(c, policy, context));
 
 const fmt = (n) => (n < 1 ? `${(n * 1000).toFixed(1)} µs` : `${n.toFixed(3)} ms`);
@@ -108,8 +117,17 @@ console.log(
   `decide() benchmark — ${commands.length} distinct commands (${origin}), recommended preset, warm`,
 );
 console.log(row("tree-sitter parse only", parse));
+console.log(row("analyzeShell()", analysed));
+console.log(row("analyze + classify", classified));
+console.log(row("policy only", policyOnly));
 console.log(row("decide()", decided));
 console.log(
   `ratio decide / parse (mean): ${ratio.toFixed(2)}×   (aim: ≤ 3×)   ${ratio <= 3 ? "ok" : "ABOVE AIM"}`,
 );
 console.log(`p99 of decide(): ${fmt(decided.p99)}   (aim: < 1 ms)   ${decided.p99 < 1 ? "ok" : "ABOVE AIM"}`);
+console.log(
+  `ratio at p50: ${(decided.p50 / parse.p50).toFixed(2)}×; the policy layer alone (rules, gates, terms, reasons on a ` +
+    `ready analysis, classifiers stubbed): ${(policyOnly.mean / parse.mean).toFixed(2)}× parse (mean)`,
+);
+const [load1] = (await import("node:os")).loadavg();
+if (load1 > 1.5) console.log(`note: load average ${load1.toFixed(1)}; timings on a busy machine are noisy`);

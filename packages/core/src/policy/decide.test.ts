@@ -179,3 +179,10 @@ describe("networkAllowed", () => {
     expect(networkAllowed("curl https://example.com", policy)).toBe(false);
   });
 });
+
+describe("script-level checks", () => {
+  it("denies a fork bomb", () => {
+    expect(decide(":(){ :|:& };:", recommended, context).decision).toBe("deny");
+    expect(decide("bomb() { bomb | bomb & }; bomb", recommended, context).decision).toBe("deny");
+  });
+});
