@@ -198,6 +198,22 @@ describe("combining verdicts", () => {
     expect(d.script[0]?.code).toBe("policy.empty-command");
   });
 
+  it("allows a line that only assigns variables, and asks for a non-empty line without commands", () => {
+    const assignOnly: ShellAnalysis = {
+      language: "bash",
+      commands: [],
+      findings: [],
+      incomplete: false,
+      assignments: [{ name: "X", value: "1", exported: false }],
+    };
+    const policy = resolvePolicy([], { defaultPreset: null });
+    const options = { context: {}, classify: noFindings };
+    expect(evaluateAnalysis("X=1", assignOnly, policy, options).decision).toBe("allow");
+    const nothing: ShellAnalysis = { language: "bash", commands: [], findings: [], incomplete: false };
+    expect(evaluateAnalysis("> out.txt", nothing, policy, options).decision).toBe("ask");
+    expect(evaluateAnalysis("  # note\n", nothing, policy, options).decision).toBe("deny");
+  });
+
   it("never allows an incomplete analysis", () => {
     const d = run([cmd("ls")], [allowLs], { incomplete: true });
     expect(d.decision).toBe("ask");

@@ -36,7 +36,7 @@ export const PolicyReasonCode = {
   FUNCTION_CALL: "policy.function-call",
   /** The command only assigns variables or redirects: allow when nothing else speaks. */
   NO_PROGRAM: "policy.no-program",
-  /** The script has no command at all: deny (nothing to run, nothing to approve). */
+  /** The line is empty or only comments: deny (nothing to run, nothing to approve). */
   EMPTY_COMMAND: "policy.empty-command",
   /** The shell is unknown, so the command cannot be analysed: ask. */
   UNKNOWN_SHELL: "policy.unknown-shell",
@@ -395,11 +395,25 @@ export function evaluateAnalysis(
     });
   }
   if (analysis.commands.length === 0 && script.length === 0) {
-    script.push({
-      code: PolicyReasonCode.EMPTY_COMMAND,
-      severity: "deny",
-      message: "the command is empty: there is nothing to run",
-    });
+    if (/^\s*(?:#[^\n]*\s*)*$/.test(input)) {
+      script.push({
+        code: PolicyReasonCode.EMPTY_COMMAND,
+        severity: "deny",
+        message: "the command is empty: there is nothing to run",
+      });
+    } else if ((analysis.assignments?.length ?? 0) > 0) {
+      script.push({
+        code: PolicyReasonCode.NO_PROGRAM,
+        severity: "allow",
+        message: "only assigns shell variables; no program runs",
+      });
+    } else {
+      script.push({
+        code: PolicyReasonCode.INCOMPLETE_ANALYSIS,
+        severity: "ask",
+        message: "the line is not empty but no command was found in it",
+      });
+    }
   }
   const safety = safetyContextOf(options.context, policy);
   const verdicts = analysis.commands.map((c) => evaluateCommand(c, policy, options, safety));
