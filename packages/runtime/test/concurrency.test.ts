@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -78,4 +78,33 @@ describe("concurrent processes", () => {
     const seen = new Set(records.map((record) => record.text?.split(" ").slice(0, 5).join(" ")));
     expect(seen.size).toBe(WORKERS * count);
   }, 120_000);
+});
+
+/** True when `pid` is a live process (not gone, not a zombie waiting for its reaper). */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+describe.runIf(existsSync("/proc/self/stat"))("a host process that exits", () => {
+  it("takes the process group of a command it was running with it", async () => {
+    const dir = path.join(root, "exit");
+    mkdirSync(dir);
+    await execa(process.execPath, [workerFile, "run-and-exit", dir, "0", "700"]);
+    const leader = Number(readFileSync(path.join(dir, "sh.pid"), "utf8"));
+    const background = Number(readFileSync(path.join(dir, "bg.pid"), "utf8"));
+    expect(leader).toBeGreaterThan(0);
+    expect(background).toBeGreaterThan(0);
+    const deadline = Date.now() + 3000;
+    while ((isRunning(leader) || isRunning(background)) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(isRunning(leader)).toBe(false);
+    expect(isRunning(background)).toBe(false);
+  }, 60_000);
 });

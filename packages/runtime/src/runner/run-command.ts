@@ -165,6 +165,20 @@ function killTree(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** Process groups of captured runs still going; killed if this process exits first. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // A detached group outlives its parent; `exit` handlers run synchronously, and process.kill is synchronous.
+  process.once("exit", () => {
+    for (const group of liveGroups) killGroup(group, "SIGKILL");
+  });
+}
+
 /** Sends a signal to a whole process group (POSIX) or the process tree (Windows, via taskkill). */
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   if (process.platform === "win32") {
@@ -185,6 +199,8 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
  * (SIGTERM, then SIGKILL after the grace period); by default what is left of the group is also killed when the
  * command exits. With `stdio: "inherit"` the command stays in the terminal's process group (so it can read the
  * terminal), and a timeout or abort signals it and its descendants found through /proc (Linux) instead.
+ * Groups still running when this process exits normally are killed; a host that can be interrupted (SIGINT,
+ * SIGTERM) should turn the signal into an abort, since Node's default handlers skip `exit` hooks.
  * Output past the cap is read and dropped, so the command never blocks on a full pipe.
  *
  * The caller decides first (policy deny applies before the cordon); this function only runs.
@@ -239,6 +255,7 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
   let timedOut = false;
   let aborted = false;
   const pid = subprocess.pid;
+  if (ownGroup && pid !== undefined) trackGroup(pid);
   const timers: NodeJS.Timeout[] = [];
   const signalRun = (signal: NodeJS.Signals): void => {
     if (pid === undefined) return;
@@ -300,6 +317,7 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
   const result = await finished;
   exit ??= { code: result.exitCode ?? null, signal: (result.signal as NodeJS.Signals | undefined) ?? null };
   for (const timer of timers) clearTimeout(timer);
+  if (pid !== undefined) liveGroups.delete(pid);
   request.signal?.removeEventListener("abort", onAbort);
 
   return {

@@ -1,7 +1,7 @@
 // Runs in its own process (bundled by the test with esbuild): hammers a store or the audit log and reports
 // every problem it sees as a JSON line on stdout.
 import { readFileSync } from "node:fs";
-import { ApprovalFileStore, AuditLog } from "../../src/index.js";
+import { ApprovalFileStore, AuditLog, runCommand } from "../../src/index.js";
 
 const [mode, file, workerId, countText] = process.argv.slice(2);
 const count = Number(countText);
@@ -63,5 +63,15 @@ async function auditMode(): Promise<void> {
   }
 }
 
-await (mode === "store" ? storeMode() : auditMode());
-process.stdout.write(JSON.stringify({ workerId, problems }));
+if (mode === "run-and-exit") {
+  // A host that exits while its command still runs: the command's whole group must not outlive it.
+  void runCommand({
+    script: "echo $$ > sh.pid; sleep 100 & echo $! > bg.pid; sleep 100",
+    shell: "/bin/sh",
+    cwd: file as string,
+  });
+  setTimeout(() => process.exit(0), Number(countText));
+} else {
+  await (mode === "store" ? storeMode() : auditMode());
+  process.stdout.write(JSON.stringify({ workerId, problems }));
+}
