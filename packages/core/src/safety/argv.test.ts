@@ -94,6 +94,15 @@ describe("longMatches", () => {
 });
 
 describe("commandFromArgv", () => {
+  it("unwraps runners the way the shell analyser does", () => {
+    const command = commandFromArgv(["sudo", "-u", "root", "timeout", "5", "rm", "-rf", "/"]);
+    expect(command.wrappers).toEqual(["sudo", "timeout"]);
+    expect(command.effective).toEqual(["rm", "-rf", "/"]);
+    expect(command.effectiveStart).toBe(5);
+    expect(commandFromArgv(["xargs", "rm"])).toMatchObject({ effective: ["rm"], appendsArguments: true });
+    expect(commandFromArgv(["command", "-v", "git"]).lookupOnly).toBe(true);
+  });
+
   it("builds a static command with display text", () => {
     expect(commandFromArgv(["git", "commit", "-m", "a b"])).toEqual({
       text: "git commit -m 'a b'",

@@ -1,3 +1,4 @@
+import { unwrapRunners } from "../shell/runners.js";
 import type { ExtractedCommand } from "../shell/types.js";
 
 /** The program a command really runs and its arguments, as the classifiers see it. */
@@ -179,25 +180,33 @@ function displayWord(word: string): string {
 
 /**
  * Builds an {@link ExtractedCommand} from a plain argv, for callers that run programs without a shell (an
- * argv handed to a runner) and so have nothing to parse. Every word is a static literal.
+ * argv handed to a runner) and so have nothing to parse. Every word is a static literal; runners such as
+ * `sudo`, `env`, `timeout`, `nice` or `xargs` are unwrapped as the shell analyser does, so `effective` is
+ * what really runs. A `bash -c` payload is not parsed here: analyse it with `analyzeShell`.
  * @param argv - the program and its arguments
- * @param extra - fields to set instead of the defaults (redirects, wrappers, effective…)
+ * @param extra - fields to set instead of the derived ones (redirects, wrappers, effective…)
  */
 export function commandFromArgv(
   argv: readonly string[],
   extra: Partial<ExtractedCommand> = {},
 ): ExtractedCommand {
-  return {
+  const unwrapped = unwrapRunners(argv.map((text) => ({ text, dynamic: false })));
+  const effective = unwrapped.wrappers.length > 0 ? unwrapped.effective.map((w) => w.text) : [...argv];
+  const command: ExtractedCommand = {
     text: argv.map(displayWord).join(" "),
     argv: [...argv],
     dynamic: [],
     assignments: [],
     redirects: [],
-    wrappers: [],
-    effective: [...argv],
+    wrappers: unwrapped.wrappers,
+    effective,
     staticProgram: true,
-    context: [],
-    lookupOnly: false,
-    ...extra,
+    context: unwrapped.wrappers.length > 0 ? ["wrapped"] : [],
+    lookupOnly: unwrapped.lookupOnly,
   };
+  const start = argv.length - effective.length;
+  if (unwrapped.wrappers.length > 0 && effective.every((w, i) => argv[start + i] === w))
+    command.effectiveStart = start;
+  if (unwrapped.appendsArguments) command.appendsArguments = true;
+  return { ...command, ...extra };
 }

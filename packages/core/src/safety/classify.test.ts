@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { cmd, ctx, wrapped } from "../../test/safety/command.js";
 import { analyzeShell, loadShellParser } from "../shell/index.js";
 import { classifyAnalysis, classifyCommand } from "./classify.js";
+import { commandFromArgv } from "./argv.js";
 import { SAFETY_CODES } from "./codes.js";
 import type { SafetyContext } from "./types.js";
 
@@ -58,6 +59,14 @@ describe("classifyCommand", () => {
     ]);
     const timeout = wrapped("timeout 5 git push --force", ["timeout"], 2);
     expect(classifyCommand(timeout, ctx).map((f) => f.code)).toEqual(["git.push-force"]);
+  });
+
+  it("classifies an argv given without a shell, runners unwrapped", () => {
+    const findings = classifyCommand(commandFromArgv(["sudo", "-u", "root", "rm", "-rf", "/"]), ctx);
+    expect(findings.map((f) => f.code)).toEqual(["rm.recursive-root", "program.privileged"]);
+    expect(
+      classifyCommand(commandFromArgv(["nice", "-n", "5", "git", "push", "--force"]), ctx).map((f) => f.code),
+    ).toEqual(["git.push-force"]);
   });
 
   it("classifies only the redirections of a lookup", () => {

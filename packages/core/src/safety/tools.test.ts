@@ -143,12 +143,17 @@ describe("option-level rules for read-only tools", () => {
     ["npm test --script-shell=/tmp/evil", "tool.exec-option"],
     ["npm config set script-shell /tmp/evil", "tool.exec-option"],
     ["pnpm run build --script-shell /tmp/x", "tool.exec-option"],
-    ["xargs rm", "tool.xargs"],
-    ["xargs -n1 sh -c x", "tool.xargs"],
-    ["xargs -I {} cp {} dst", "tool.xargs"],
   ])("flags %s as %s", (text, code) => {
     expect(codes(text)).toContain(code);
   });
+
+  it.each(["xargs rm", "xargs -n1 sh -c x", "xargs -I {} cp {} dst"])(
+    "flags %s when the analyser could not unwrap xargs",
+    (text) => {
+      const command = cmd(text);
+      expect(codes({ ...command, wrappers: [], effective: command.argv })).toContain("tool.xargs");
+    },
+  );
 
   it("sees env -S in the original argv when the analyser unwrapped env", () => {
     expect(codes(wrapped("env -S a·b make", ["env"], 2))).toContain("tool.exec-option");

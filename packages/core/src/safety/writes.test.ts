@@ -210,5 +210,18 @@ describe("redirections and output options", () => {
       "write.sensitive-path",
     ]);
     expect(codes("echo x >out.txt", { ...win, allowWorkspaceWrites: true })).toEqual([]);
+    expect(codes("Set-Content -Path .vscode\\settings.json -Value x", win)).toEqual(["self.protected-write"]);
+    expect(codes("Set-Content .vscode\\settings.json x", win)).toEqual(["self.protected-write"]);
+    expect(codes("Add-Content -Value x -Path C:\\Users\\Dev\\.ssh\\authorized_keys", win)).toEqual([
+      "write.sensitive-path",
+    ]);
+    expect(codes("Out-File -FilePath C:\\Users\\Dev\\.gitconfig", win)).toEqual(["write.sensitive-path"]);
+    expect(codes("Out-File log.txt", win)).toEqual(["write.file"]);
+    expect(codes("Copy-Item evil.json -Destination .claude\\settings.json", win)).toEqual([
+      "self.protected-write",
+    ]);
+    expect(codes("Copy-Item a.txt b.txt", win)).toEqual([]);
+    expect(codes("Remove-Item -Recurse .cursor", win)).toEqual(["self.protected-write"]);
+    expect(codes("New-Item -ItemType File -Path .mcp.json", win)).toEqual(["self.protected-write"]);
   });
 });

@@ -45,6 +45,38 @@ export function redirectWrites(command: ExtractedCommand): WriteTarget[] {
   return out;
 }
 
+/** PowerShell cmdlets that write files: the parameters naming the target, and its position when unnamed. */
+const POWERSHELL_WRITERS: Record<string, { params: string[]; position: number; kind: WriteTarget["kind"] }> =
+  {
+    "set-content": { params: ["path", "literalpath"], position: 0, kind: "main" },
+    sc: { params: ["path", "literalpath"], position: 0, kind: "main" },
+    "add-content": { params: ["path", "literalpath"], position: 0, kind: "main" },
+    ac: { params: ["path", "literalpath"], position: 0, kind: "main" },
+    "out-file": { params: ["filepath", "literalpath", "path"], position: 0, kind: "side" },
+    "new-item": { params: ["path"], position: 0, kind: "main" },
+    ni: { params: ["path"], position: 0, kind: "main" },
+    "copy-item": { params: ["destination"], position: 1, kind: "main" },
+    copy: { params: ["destination"], position: 1, kind: "main" },
+    cpi: { params: ["destination"], position: 1, kind: "main" },
+    "move-item": { params: ["destination", "path", "literalpath"], position: 1, kind: "main" },
+    mi: { params: ["destination", "path", "literalpath"], position: 1, kind: "main" },
+    "remove-item": { params: ["path", "literalpath"], position: 0, kind: "main" },
+  };
+
+/** PowerShell parameters of those cmdlets that take a value but are not targets. */
+const POWERSHELL_VALUED = [
+  "value",
+  "encoding",
+  "itemtype",
+  "filter",
+  "include",
+  "exclude",
+  "credential",
+  "stream",
+  "width",
+  "inputobject",
+];
+
 const EDITORS = new Set([
   "vi",
   "vim",
@@ -273,6 +305,28 @@ export function argumentWrites(invocation: Invocation, context: SafetyContext): 
     }
     default:
       break;
+  }
+  const powershell = POWERSHELL_WRITERS[name];
+  if (powershell !== undefined) {
+    const positional: number[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const word = args[i]!;
+      const param = /^-([A-Za-z]+)(:.*)?$/.exec(word);
+      if (!param) {
+        positional.push(i);
+        continue;
+      }
+      const p = param[1]!.toLowerCase();
+      const named = powershell.params.some((n) => n.startsWith(p)) && p.length >= 2;
+      if (param[2] !== undefined) {
+        if (named) value(param[2].slice(1), invocation.dynamic.has(i), name, powershell.kind);
+        continue;
+      }
+      if (named && i + 1 < args.length) at(++i, name, powershell.kind);
+      else if (POWERSHELL_VALUED.some((n) => n.startsWith(p)) && p.length >= 2) i++;
+    }
+    const index = positional[powershell.position];
+    if (index !== undefined && !out.some((t) => t.via === name)) at(index, name, powershell.kind);
   }
   const sed = sedCall(invocation);
   if (sed !== undefined) {
