@@ -38,7 +38,7 @@ if (!availability.available) {
   }
 }
 
-describe.runIf(availability.available)("cordon (bubblewrap)", () => {
+describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 }, () => {
   // Outside /tmp on purpose: the cordon gives commands a private /tmp, so a host directory under /tmp would be
   // invisible inside rather than read-only.
   let root: string;
