@@ -253,6 +253,15 @@ describe("combining verdicts", () => {
     expect(run([ci], layers).decision).toBe("allow");
   });
 
+  it("matches rules against a runner that has nothing to run", () => {
+    const env = cmd("env", { effective: [], wrappers: ["env"] });
+    expect(run([env], [user({ rules: [{ match: ["env", "$"], decision: "allow" }] })]).decision).toBe(
+      "allow",
+    );
+    expect(run([env], [user({ rules: [{ match: ["env"], decision: "deny" }] })]).decision).toBe("deny");
+    expect(run([env], []).decision).toBe("ask");
+  });
+
   it("allows a command that only assigns, when nothing flags it", () => {
     const plain = cmd("X=1", {
       argv: [],

@@ -270,6 +270,16 @@ export function evaluateCommand(
     return { command, decision: verdictOf(reasons, "allow"), reasons };
   }
 
+  if (command.effective.length === 0 && command.argv.length > 0) {
+    // a runner with nothing to run (`env`, `nice`): the runner itself is the program
+    const runner: ExtractedCommand = {
+      ...command,
+      effective: command.argv,
+      effectiveDynamic: command.dynamic,
+      wrappers: [],
+    };
+    return { ...evaluateCommand(runner, policy, options, safety), command };
+  }
   const argv = command.effective;
   if (argv.length === 0) {
     for (const f of askFindings) reasons.push(fromFinding(f, text));
