@@ -80,6 +80,12 @@ describe("classifyCommand", () => {
     expect(classifyCommand(cmd("X", { argv: [], effective: [] }), ctx)).toEqual([]);
   });
 
+  it("classifies the redirections of a command with no words", () => {
+    const bare = (text: string) => cmd(text, { argv: [], effective: [] });
+    expect(classifyCommand(bare(">~/.bashrc"), ctx).map((f) => f.code)).toEqual(["write.sensitive-path"]);
+    expect(classifyCommand(bare(">/dev/sda"), ctx).map((f) => f.code)).toEqual(["destroy.block-device"]);
+  });
+
   it("uses only codes listed in SAFETY_CODES with their listed severity", () => {
     const listed = new Map(SAFETY_CODES.map((c) => [c.code, c.severity]));
     const samples = [

@@ -261,11 +261,6 @@ const table = [
     "ask",
     "Reads a file that usually holds secrets (`~/.ssh/id_*`, `.env`, `~/.aws/credentials`, `*.pem`…).",
   ],
-  [
-    "secret.environment",
-    "ask",
-    "Prints the whole environment (`printenv`, bare `env`, `export -p`), which often holds tokens and keys.",
-  ],
   // self-protection
   [
     "self.protected-write",

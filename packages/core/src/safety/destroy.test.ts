@@ -171,6 +171,10 @@ describe("detectForkBomb", () => {
     "bash -c ':(){ :|:& };:'",
     'sh -c ":(){ :|:& };:"',
     "bash <<'EOF'\n:(){ :|:& };:\nEOF",
+    "eval ':(){ :|:& };:'",
+    "/bin/bash -e -c ':(){ :|:& };:'",
+    "bash -c \"bash -c ':(){ :|:& };:'\"",
+    "echo ok; sh -c $':(){ :|:& };:'",
   ])("finds the fork bomb in %j", (script) => {
     expect(detectForkBomb(script)).toMatchObject({ code: "destroy.fork-bomb", severity: "deny" });
   });

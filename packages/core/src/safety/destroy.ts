@@ -268,15 +268,70 @@ function withoutHeredocData(script: string): string {
   return out.join("\n");
 }
 
+/** A command that runs its next quoted word as a script: `bash -c '…'`, `sh -xc "…"`, `eval '…'`. */
+const RUNS_PAYLOAD =
+  /(?:^|[\s;&|(])(?:\S*\/)?(?:(?:sh|bash|zsh|dash|ksh|mksh|ash|yash)\s+(?:-[A-Za-z]+\s+)*-[A-Za-z]*c[A-Za-z]*|eval)\s+$/;
+
+/**
+ * Splits a script into the texts a shell would run: the script with quoted strings replaced by a placeholder
+ * (quoted text is data), plus, recursively, the quoted payloads of `bash -c` and `eval`.
+ */
+function liveTexts(script: string, depth = 0): string[] {
+  const payloads: string[] = [];
+  let live = "";
+  let segment = "";
+  const n = script.length;
+  let i = 0;
+  while (i < n) {
+    const c = script[i]!;
+    if (c === "\\") {
+      live += script.slice(i, i + 2);
+      segment += "_";
+      i += 2;
+      continue;
+    }
+    const ansi = c === "$" && script[i + 1] === "'";
+    if (c === "'" || c === '"' || ansi) {
+      const quote = ansi ? "'" : c;
+      let j = i + (ansi ? 2 : 1);
+      let content = "";
+      while (j < n && script[j] !== quote) {
+        if ((quote === '"' || ansi) && script[j] === "\\" && j + 1 < n) {
+          content += script[j + 1];
+          j += 2;
+          continue;
+        }
+        content += script[j];
+        j++;
+      }
+      if (depth < 4 && RUNS_PAYLOAD.test(segment)) payloads.push(...liveTexts(content, depth + 1));
+      live += "_";
+      segment += "_";
+      i = j + 1;
+      continue;
+    }
+    live += c;
+    segment = /[;&|\n]/.test(c) ? "" : segment + c;
+    i++;
+  }
+  return [live, ...payloads];
+}
+
 /**
  * Looks for a fork bomb in a script: a function that calls itself in a pipeline sent to the background
- * (`:(){ :|:& };:`, `bomb() { bomb | bomb & }; bomb`). Command-by-command analysis cannot see it, so this
- * reads the script text.
+ * (`:(){ :|:& };:`, `bomb() { bomb | bomb & }; bomb`), also inside a `bash -c` or `eval` payload and in a
+ * heredoc fed to a shell. Quoted text and data heredocs (`echo ':(){ :|:& };:'`, `cat <<'EOF'`) are data.
+ * Command-by-command analysis cannot see it, so this reads the script text.
  */
 export function detectForkBomb(script: string): Finding | undefined {
-  const text = withoutHeredocData(script)
-    .replace(/['"\\]/g, "")
-    .replace(/\s+/g, " ");
+  for (const live of liveTexts(withoutHeredocData(script))) {
+    const found = forkBombIn(live.replace(/\s+/g, " "));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function forkBombIn(text: string): Finding | undefined {
   const definitions =
     /(?:function\s+([^\s(){}|&;<>]+)\s*(?:\(\s*\))?|([^\s(){}|&;<>]+)\s*\(\s*\))\s*\{([^}]*)\}/g;
   for (const m of text.matchAll(definitions)) {

@@ -105,34 +105,3 @@ describe("secret reads", () => {
     expect(isSecretPath("/work/proj/.env.example", ctx)).toBe(false);
   });
 });
-
-describe("environment dumps", () => {
-  it.each([
-    "printenv",
-    "printenv -0",
-    "env",
-    "env -0",
-    "set",
-    "export -p",
-    "declare -x",
-    "declare -p",
-    "typeset -x",
-    "Get-ChildItem env:",
-    "gci Env:\\",
-    "dir env:",
-  ])("asks for %s", (text) => {
-    expect(codes(text)).toEqual(["secret.environment"]);
-  });
-
-  it.each([
-    "printenv HOME",
-    "env FOO=1 make",
-    "env -u X make",
-    "set -e",
-    "export FOO=1",
-    "declare -a arr",
-    "Get-ChildItem src",
-  ])("raises nothing for %s", (text) => {
-    expect(codes(text)).toEqual([]);
-  });
-});

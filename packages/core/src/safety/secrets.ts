@@ -43,20 +43,6 @@ function pathCandidates(word: string): string[] {
   return out;
 }
 
-/** True when the command prints the whole environment. */
-function dumpsEnvironment(invocation: Invocation): boolean {
-  const { name, args } = invocation;
-  if (name === "printenv") return args.every((a) => a.startsWith("-"));
-  if (name === "env")
-    return args.every((a) => a.startsWith("-") && !/^-[A-Za-z]*[uCSP]/.test(a) && !a.startsWith("--u"));
-  if (name === "set") return args.length === 0;
-  if (name === "export" || name === "declare" || name === "typeset")
-    return args.length > 0 && args.every((a) => /^-[a-zA-Z]*[px]/.test(a));
-  if (["get-childitem", "gci", "dir", "ls", "get-item", "gi"].includes(name))
-    return args.some((a) => /^env:\\?\*?$/i.test(a));
-  return false;
-}
-
 /** Reads of secret files: any static argument or input redirection naming one. */
 export function classifySecrets(
   invocation: Invocation | undefined,
@@ -111,15 +97,6 @@ export function classifySecrets(
       );
     }
   };
-  if (invocation !== undefined && dumpsEnvironment(invocation)) {
-    out.push(
-      finding(
-        "secret.environment",
-        `${invocation.name} prints the whole environment, which often holds secrets`,
-        command,
-      ),
-    );
-  }
   if (invocation !== undefined && !METADATA_ONLY.has(invocation.name)) {
     invocation.args.forEach((word, i) => {
       if (!invocation.dynamic.has(i)) check(word, invocation.name);
