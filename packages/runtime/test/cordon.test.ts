@@ -209,6 +209,17 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
     }
   });
 
+  it("drops every capability, so even root cannot remount the file system writable", async () => {
+    const result = await sh(
+      `grep CapEff /proc/self/status; mount -o remount,rw / 2>/dev/null; echo "mount:$?"; ` +
+        `echo x > "${outside}/after-remount.txt"; echo "write:$?"`,
+    );
+    expect(result.stdout).toMatch(/CapEff:\s*0+\n/);
+    expect(result.stdout).toMatch(/mount:[1-9]/);
+    expect(result.stdout).toMatch(/write:[1-9]/);
+    expect(existsSync(path.join(outside, "after-remount.txt"))).toBe(false);
+  });
+
   it("passes no secret or agent-socket variables inside", async () => {
     const result = await sh("env", {
       env: {
@@ -255,6 +266,7 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
       ["hidden-read", true],
       ["outside-write", true],
       ["inside-write", true],
+      ["no-capabilities", true],
       ["network-off", true],
     ]);
     expect(await probeCordon({ scratchDir: root })).toBe(await probeCordon({ scratchDir: root }));
@@ -266,9 +278,11 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
     chmodSync(fake, 0o755);
     const probe = await probeCordon({ scratchDir: root, bwrapPath: fake, refresh: true });
     expect(probe.ok).toBe(false);
+    const isRoot = process.geteuid?.() === 0;
     expect(probe.checks.filter((check) => !check.passed).map((check) => check.name)).toEqual([
       "hidden-read",
       "outside-write",
+      ...(isRoot ? ["no-capabilities"] : []),
       "network-off",
     ]);
   });

@@ -8,13 +8,18 @@ import type { ResolvedCordon } from "./policy.js";
  * 2. the workspace and extra writable directories `--bind` read-write;
  * 3. secret paths hidden: an empty tmpfs remounted read-only over directories, `/dev/null` over files;
  * 4. protected workspace entries (`.vscode`, `.claude`, `.git/hooks`…) re-bound read-only;
- * 5. `--unshare-pid`, `--unshare-ipc`, `--unshare-uts`, `--unshare-cgroup-try`, `--unshare-net` unless network
- *    is allowed, `--new-session` (no TTY injection), `--die-with-parent`, `--chdir` to the working directory.
+ * 5. `--cap-drop ALL` (when Slashi runs as root, bubblewrap would otherwise keep every capability, and a
+ *    command could remount `/` read-write), `--unshare-pid`, `--unshare-ipc`, `--unshare-uts`,
+ *    `--unshare-cgroup-try`, `--unshare-net` unless network is allowed, `--new-session` (no TTY injection),
+ *    `--die-with-parent`, `--chdir` to the working directory.
  *
  * Pure: paths must already be resolved ({@link ResolvedCordon}).
  */
 export function bwrapArgs(cordon: ResolvedCordon, command: Invocation): string[] {
   const args = [
+    // Run as root, bubblewrap keeps every capability: a command could remount / read-write and escape.
+    "--cap-drop",
+    "ALL",
     "--die-with-parent",
     "--new-session",
     "--unshare-pid",

@@ -7,8 +7,8 @@ import { cordonAvailability, type CordonAvailabilityOptions, type CordonKind } f
 
 /** One check of the probe. */
 export interface ProbeCheck {
-  /** `hidden-read`, `outside-write`, `inside-write`, `network-off`. */
-  name: "hidden-read" | "outside-write" | "inside-write" | "network-off";
+  /** `hidden-read`, `outside-write`, `inside-write`, `no-capabilities`, `network-off`. */
+  name: "hidden-read" | "outside-write" | "inside-write" | "no-capabilities" | "network-off";
   /** The sandbox behaved as required. */
   passed: boolean;
   /** What was seen. */
@@ -50,6 +50,10 @@ const out = {};
 try { out.hiddenRead = "read:" + fs.readFileSync(secret, "utf8"); } catch (e) { out.hiddenRead = "error:" + e.code; }
 try { fs.writeFileSync(outside, "x"); out.outsideWrite = "written"; } catch (e) { out.outsideWrite = "error:" + e.code; }
 try { fs.writeFileSync(inside, "inside"); out.insideWrite = "written"; } catch (e) { out.insideWrite = "error:" + e.code; }
+try {
+  const status = fs.readFileSync("/proc/self/status", "utf8");
+  out.capabilities = (status.match(/^CapEff:\\s*([0-9a-f]+)/m) || [])[1] || "unknown";
+} catch (e) { out.capabilities = "n/a"; }
 const socket = net.connect(Number(port), "127.0.0.1");
 const done = (v) => { out.connect = v; socket.destroy(); process.stdout.write(JSON.stringify(out)); process.exit(0); };
 socket.on("connect", () => done("connected"));
@@ -142,6 +146,14 @@ async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
         detail: insideOnHost === "inside" ? "write reached the workspace" : `write ${seen.insideWrite}`,
       },
       {
+        name: "no-capabilities",
+        passed: seen.capabilities === "n/a" || /^0+$/.test(seen.capabilities ?? ""),
+        detail:
+          seen.capabilities === "n/a"
+            ? "no /proc here (macOS)"
+            : `effective capabilities inside: ${seen.capabilities ?? "unknown"}`,
+      },
+      {
         name: "network-off",
         passed: seen.connect !== "connected",
         detail: `connect to a loopback listener: ${seen.connect}`,
@@ -166,8 +178,8 @@ async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 /**
  * Proves the cordon works on this host before anything relies on it (such as skipping a confirmation because a
  * command is sandboxed, which stays off by default): inside the sandbox a hidden secret must be unreadable, a
- * write outside the workspace must not reach the disk, a write inside must, and a connect to a loopback
- * listener started for the probe must fail. A sandbox program that exits 0 without confining (user namespaces
+ * write outside the workspace must not reach the disk, a write inside must, the command must hold no
+ * capabilities (Linux), and a connect to a loopback listener started for the probe must fail. A sandbox program that exits 0 without confining (user namespaces
  * disabled, AppArmor) fails the probe. The result is cached per process; `refresh` runs it again.
  */
 export function probeCordon(options: ProbeOptions = {}): Promise<ProbeResult> {
