@@ -235,12 +235,21 @@ function shapedRules(): PolicyRule[] {
   ];
 }
 
+/** Freezes a value and everything inside it, so no consumer can change a shared preset. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 /**
  * The `recommended` preset as a policy document. It applies when a person has no policy file, and to any
  * policy that says `"extends": ["recommended"]`. Git and package-script rules are `trustedWorkspaceOnly`:
  * they run programs the repository controls (git's `core.fsmonitor`, npm scripts).
  */
-export const RECOMMENDED_POLICY: PolicyDocument = Object.freeze({
+export const RECOMMENDED_POLICY: PolicyDocument = deepFreeze({
   version: 1,
   rules: [
     allow([READ_ONLY_PROGRAMS], "read-only everyday tool", {
@@ -251,7 +260,7 @@ export const RECOMMENDED_POLICY: PolicyDocument = Object.freeze({
     ...packageManagerRules(),
     ...versionRules(),
   ],
-}) as PolicyDocument;
+});
 
 /** Built-in presets by name, for `extends`. */
 export const PRESETS: ReadonlyMap<string, PolicyDocument> = new Map([
