@@ -5,7 +5,7 @@ import type { Finding, SafetyContext } from "./types.js";
 
 /** Block devices by path: disks, partitions, device-mapper volumes, raw disks on macOS. */
 const BLOCK_DEVICE =
-  /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|mapper\/|dm-\d|md\d|loop\d|sr\d|nbd\d|zd\d|bcache\d|root$|disk\/)/i;
+  /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|mapper\/|dm-\d|md\d|loop\d|sr\d|nbd\d|zd\d|bcache\d|root$|disk\/|mem$|kmem$|port$)/i;
 
 /** True when a path names a block device. */
 export function isBlockDevice(path: string): boolean {
@@ -140,7 +140,8 @@ function infrastructure(invocation: Invocation): Finding[] {
       ),
     ];
   }
-  if ((name === "kubectl" || name === "oc" || name === "kubecolor") && words.includes("delete")) {
+  const dryRun = args.some((a) => /^--dry-run(=(client|server))?$/.test(a));
+  if ((name === "kubectl" || name === "oc" || name === "kubecolor") && words.includes("delete") && !dryRun) {
     return [finding("destroy.infrastructure", `${name} delete removes cluster resources`, command, "delete")];
   }
   if (name === "pulumi" && words[0] === "destroy")
