@@ -441,7 +441,7 @@ function classifyRunners(invocation: Invocation): Finding[] {
     );
   }
   if (["vi", "vim", "nvim", "view", "ex", "gvim", "mvim", "rvim"].includes(name)) {
-    for (const [i, word] of invocation.args.entries()) {
+    for (const word of invocation.args) {
       if (word === "--") break;
       if (
         word === "-c" ||
@@ -460,7 +460,6 @@ function classifyRunners(invocation: Invocation): Finding[] {
           ),
         );
       }
-      void i;
     }
   }
   if (
