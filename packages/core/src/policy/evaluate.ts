@@ -74,6 +74,13 @@ const DYNAMIC_SAFE_PROGRAMS = new Set([
   "dirname",
   "realpath",
   "readlink",
+  "grep",
+  "egrep",
+  "fgrep",
+  "diff",
+  "cmp",
+  "stat",
+  "du",
 ]);
 
 /** Layers whose exact-form allow rules may lift `ask` findings. */
