@@ -132,7 +132,7 @@ export function isExecConfigKey(key: string): boolean {
 const SPECS: Record<string, { shortValue?: string; longValue?: string[] }> = {
   push: {
     shortValue: "o",
-    longValue: ["repo", "receive-pack", "exec", "push-option", "signed", "force-with-lease"],
+    longValue: ["repo", "receive-pack", "exec", "push-option"],
   },
   branch: {
     shortValue: "u",
@@ -145,15 +145,14 @@ const SPECS: Record<string, { shortValue?: string; longValue?: string[] }> = {
       "points-at",
       "format",
       "sort",
-      "track",
     ],
   },
-  checkout: { shortValue: "bB", longValue: ["orphan", "conflict", "pathspec-from-file", "track"] },
-  switch: { shortValue: "cC", longValue: ["create", "force-create", "orphan", "conflict", "track"] },
+  checkout: { shortValue: "bB", longValue: ["orphan", "conflict", "pathspec-from-file"] },
+  switch: { shortValue: "cC", longValue: ["create", "force-create", "orphan", "conflict"] },
   restore: { shortValue: "s", longValue: ["source", "conflict", "pathspec-from-file"] },
   clean: { shortValue: "e", longValue: ["exclude"] },
   reset: { longValue: ["pathspec-from-file"] },
-  rebase: { shortValue: "sXx", longValue: ["exec", "onto", "strategy", "strategy-option", "gpg-sign"] },
+  rebase: { shortValue: "sXx", longValue: ["exec", "onto", "strategy", "strategy-option"] },
   clone: {
     shortValue: "obcju",
     longValue: [
@@ -186,7 +185,7 @@ const SPECS: Record<string, { shortValue?: string; longValue?: string[] }> = {
       "server-option",
     ],
   },
-  pull: { longValue: ["upload-pack", "depth", "strategy", "strategy-option", "rebase"] },
+  pull: { longValue: ["upload-pack", "depth", "strategy", "strategy-option"] },
   "ls-remote": { shortValue: "u", longValue: ["upload-pack", "exec", "sort", "server-option"] },
   archive: { shortValue: "o", longValue: ["output", "remote", "exec", "format", "prefix"] },
   "format-patch": {
