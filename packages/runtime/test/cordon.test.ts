@@ -220,6 +220,35 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
     expect(existsSync(path.join(outside, "after-remount.txt"))).toBe(false);
   });
 
+  it("keeps kernel settings read-only, even for root", async () => {
+    const current = readFileSync("/proc/sys/vm/swappiness", "utf8").trim();
+    const result = await sh(`echo ${current} > /proc/sys/vm/swappiness; echo "sysctl:$?"`);
+    expect(result.stdout).toMatch(/sysctl:[1-9]/);
+    expect(result.stderr).toMatch(/Read-only file system|Permission denied/);
+  });
+
+  it("gives commands a private /run, so service sockets there are out of reach", async (context) => {
+    const socketPath = `/run/slashi-cordon-test-${process.pid}.sock`;
+    if (!existsSync("/run") || process.geteuid?.() !== 0) context.skip();
+    const service = createNetServer((socket) => socket.end("service says hi"));
+    await new Promise<void>((resolve) => service.listen(socketPath, resolve));
+    try {
+      const connect = `require("node:net").connect(${JSON.stringify(socketPath)}).on("data", d => { console.log("GOT " + d); process.exit(0); }).on("error", e => { console.log("FAILED " + e.code); process.exit(3); })`;
+      const outsideRun = await runCommand({ argv: [process.execPath, "-e", connect], cwd: workspace });
+      expect(outsideRun.stdout).toContain("GOT service says hi");
+      const insideRun = await runCommand({
+        argv: [process.execPath, "-e", connect],
+        cwd: workspace,
+        cordon: policy(),
+        timeoutMs: 20_000,
+      });
+      expect(insideRun.stdout).toMatch(/FAILED ENOENT/);
+    } finally {
+      await new Promise((resolve) => service.close(resolve));
+      rmSync(socketPath, { force: true });
+    }
+  });
+
   it("passes no secret or agent-socket variables inside", async () => {
     const result = await sh("env", {
       env: {

@@ -13,7 +13,8 @@ const cordon: ResolvedCordon = {
   ],
   readOnly: ["/home/ada/app/.vscode", "/home/ada/app/.git/hooks"],
   unprotected: ["/home/ada/app/.claude"],
-  tmp: "/tmp",
+  privateDirs: ["/tmp", "/run"],
+  keepVisible: [],
 };
 
 function indexOfPair(args: string[], flag: string, value: string): number {
@@ -35,10 +36,25 @@ describe("bwrapArgs", () => {
     expect(indexOfPair(args, "/dev/null", "/home/ada/.netrc")).toBeGreaterThan(0);
     expect(indexOfPair(args, "--bind", "/home/ada/.cache/app")).toBeGreaterThan(0);
     expect(indexOfPair(args, "--tmpfs", "/tmp")).toBeLessThan(workspace);
+    expect(indexOfPair(args, "--tmpfs", "/run")).toBeLessThan(workspace);
+    expect(indexOfPair(args, "--ro-bind-try", "/proc/sys")).toBeGreaterThan(
+      indexOfPair(args, "--proc", "/proc"),
+    );
+    expect(indexOfPair(args, "--ro-bind-try", "/proc/sysrq-trigger")).toBeGreaterThan(0);
     expect(args).toEqual(
       expect.arrayContaining(["--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"]),
     );
     expect(args.slice(-5)).toEqual(["--chdir", "/home/ada/app/src", "--", "npm", "test"]);
+  });
+
+  it("re-binds the resolver config after the private /run when network is on", () => {
+    const args = bwrapArgs(
+      { ...cordon, network: true, keepVisible: ["/run/systemd/resolve/stub-resolv.conf"] },
+      { file: "curl", args: [] },
+    );
+    expect(indexOfPair(args, "--ro-bind", "/run/systemd/resolve/stub-resolv.conf")).toBeGreaterThan(
+      indexOfPair(args, "--tmpfs", "/run"),
+    );
   });
 
   it("keeps the network only when the policy allows it", () => {

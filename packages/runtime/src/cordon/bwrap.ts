@@ -2,9 +2,22 @@ import type { Invocation } from "../runner/shell.js";
 import type { ResolvedCordon } from "./policy.js";
 
 /**
+ * Kernel settings under the new `/proc` that uid 0 may write without any capability (sysctls such as
+ * `kernel.core_pattern`, the SysRq trigger, IRQ affinity): kept read-only, as container engines do.
+ */
+export const PROC_READ_ONLY: readonly string[] = [
+  "/proc/sys",
+  "/proc/sysrq-trigger",
+  "/proc/irq",
+  "/proc/bus",
+  "/proc/fs",
+];
+
+/**
  * The bubblewrap arguments that confine one command, in mount order:
  *
- * 1. `--ro-bind / /`, a fresh `--dev /dev` and `--proc /proc`, a private `--tmpfs /tmp`;
+ * 1. `--ro-bind / /`, a fresh `--dev /dev` and `--proc /proc` with {@link PROC_READ_ONLY} read-only, an empty
+ *    private tmpfs over `/tmp` and `/run` (service sockets), the resolver config re-bound when network is on;
  * 2. the workspace and extra writable directories `--bind` read-write;
  * 3. secret paths hidden: an empty tmpfs remounted read-only over directories, `/dev/null` over files;
  * 4. protected workspace entries (`.vscode`, `.claude`, `.git/hooks`…) re-bound read-only;
@@ -28,7 +41,10 @@ export function bwrapArgs(cordon: ResolvedCordon, command: Invocation): string[]
     "--unshare-cgroup-try",
   ];
   if (!cordon.network) args.push("--unshare-net");
-  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", cordon.tmp);
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  for (const entry of PROC_READ_ONLY) args.push("--ro-bind-try", entry, entry);
+  for (const dir of cordon.privateDirs) args.push("--tmpfs", dir);
+  for (const entry of cordon.keepVisible) args.push("--ro-bind", entry, entry);
   args.push("--bind", cordon.workspace, cordon.workspace);
   for (const dir of cordon.writable) args.push("--bind", dir, dir);
   for (const hidden of cordon.hidden) {

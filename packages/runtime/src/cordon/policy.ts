@@ -91,8 +91,13 @@ export interface ResolvedCordon {
   readOnly: string[];
   /** Protected workspace entries that do not exist: a command in the cordon could create them. */
   unprotected: string[];
-  /** The private temporary directory (`/tmp` inside). */
-  tmp: string;
+  /**
+   * Directories replaced by an empty private tmpfs: `/tmp`, and `/run` (plus `/var/run` when it is not a link to
+   * it), which holds the system's service sockets (systemd, D-Bus, container engines, agents).
+   */
+  privateDirs: string[];
+  /** Paths under a private directory made visible again, read-only (the resolver config when network is on). */
+  keepVisible: string[];
 }
 
 async function kindOf(target: string): Promise<"file" | "dir" | undefined> {
@@ -175,14 +180,22 @@ export async function resolveCordon(policy: CordonPolicy): Promise<ResolvedCordo
     else readOnly.push(resolved);
   }
 
-  return {
-    workspace,
-    cwd,
-    network: policy.network === true,
-    writable,
-    hidden,
-    readOnly,
-    unprotected,
-    tmp: "/tmp",
-  };
+  const privateDirs = ["/tmp"];
+  for (const dir of ["/run", "/var/run"]) {
+    const resolved = await real(dir);
+    if (resolved !== undefined && !privateDirs.includes(resolved) && (await kindOf(resolved)) === "dir") {
+      privateDirs.push(resolved);
+    }
+  }
+  // With network on, name resolution must keep working when /etc/resolv.conf points into /run (systemd-resolved).
+  const keepVisible: string[] = [];
+  const network = policy.network === true;
+  if (network) {
+    const resolver = await real("/etc/resolv.conf");
+    if (resolver !== undefined && privateDirs.some((dir) => resolver.startsWith(dir + path.sep))) {
+      keepVisible.push(resolver);
+    }
+  }
+
+  return { workspace, cwd, network, writable, hidden, readOnly, unprotected, privateDirs, keepVisible };
 }

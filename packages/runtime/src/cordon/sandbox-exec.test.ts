@@ -13,7 +13,8 @@ const cordon: ResolvedCordon = {
   ],
   readOnly: ["/Users/ada/app/.vscode"],
   unprotected: ["/Users/ada/app/.claude"],
-  tmp: "/tmp",
+  privateDirs: ["/tmp", "/run"],
+  keepVisible: [],
 };
 
 describe("sandboxExecProfile", () => {
