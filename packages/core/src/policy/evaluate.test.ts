@@ -95,6 +95,28 @@ describe("combining verdicts", () => {
     expect(d.decision).toBe("deny");
   });
 
+  it("lists matching rules highest layer first, strictest first within a layer", () => {
+    const layers: PolicyLayer[] = [
+      {
+        kind: "workspace",
+        source: "w.json",
+        document: { version: 1, rules: [{ match: ["git", "push"], decision: "deny" }] },
+      },
+      user({
+        rules: [
+          { match: ["git"], decision: "allow" },
+          { match: ["git", "push"], decision: "ask" },
+        ],
+      }),
+    ];
+    const d = run([cmd("git push")], layers);
+    expect(d.reasons.map((r) => `${r.rule?.layer} ${r.severity}`)).toEqual([
+      "user ask",
+      "user allow",
+      "workspace deny",
+    ]);
+  });
+
   it("takes the strictest matching rule across layers", () => {
     const layers = [
       user({

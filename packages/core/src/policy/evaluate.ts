@@ -119,8 +119,17 @@ function fromFinding(finding: Finding, command: string | undefined): Reason {
   };
 }
 
+const LAYER_RANK: Record<CompiledRule["layer"], number> = {
+  managed: 4,
+  user: 3,
+  workspace: 2,
+  pack: 1,
+  builtin: 0,
+};
+
 /**
- * Rules whose pattern matches the command's effective argv, each once, in policy order.
+ * Rules whose pattern matches the command's effective argv, each once: highest layer first, strictest first
+ * within a layer, then file order.
  * @param open - more words follow that the script does not show (`xargs`): exact-form rules cannot match
  * @param windows - program names also compare in lower case
  */
@@ -141,8 +150,14 @@ export function matchingRules(
     for (const rule of policy.index.get(name) ?? []) if (!out.includes(rule) && fits(rule)) out.push(rule);
   }
   for (const rule of policy.anyProgram) if (fits(rule)) out.push(rule);
-  if (names.length > 1 || policy.anyProgram.length > 0)
-    out.sort((a, b) => policy.rules.indexOf(a) - policy.rules.indexOf(b));
+  if (out.length > 1) {
+    out.sort(
+      (a, b) =>
+        LAYER_RANK[b.layer] - LAYER_RANK[a.layer] ||
+        ORDER[b.decision] - ORDER[a.decision] ||
+        policy.rules.indexOf(a) - policy.rules.indexOf(b),
+    );
+  }
   return out;
 }
 
