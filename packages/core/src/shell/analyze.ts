@@ -2,7 +2,8 @@
  * Shell analysis: every simple command of a script, wherever it sits, with its real argv, runners unwrapped,
  * and findings about syntax a static reader cannot follow.
  */
-import type { Node, Tree } from "web-tree-sitter";
+import type { Language, Node, Tree } from "web-tree-sitter";
+import { SNode } from "./snode.js";
 import type { Finding } from "../safety/types.js";
 import { analyzeDialect } from "./dialects.js";
 import { isDangerousVariable } from "./env-vars.js";
@@ -15,7 +16,7 @@ import {
 } from "./interpreters.js";
 import { basename, type Word } from "./options.js";
 import { bashParserOrThrow } from "./parser.js";
-import { unwrapRunners } from "./runners.js";
+import { unwrapRunners, type UnwrapResult } from "./runners.js";
 import type {
   Assignment,
   CommandContext,
@@ -24,8 +25,7 @@ import type {
   ShellAnalysis,
   ShellLanguage,
 } from "./types.js";
-import { evaluateWord, hasWordSeparator } from "./words.js";
-import type { WordValue } from "./words.js";
+import { evaluateWord, hasWordSeparator, WordValue } from "./words.js";
 
 /**
  * True when a word of a command starts with an unquoted `~`, which bash replaces with a home directory.
@@ -86,9 +86,11 @@ const BRACE_COMMAND = /(?:^|[\n;&|(`]|\$\()[ \t]*\{[^\s}]*(?:,|\.\.)/;
 /** A redirect with the nodes analysis still needs. */
 interface RedirectInfo {
   redirect: Redirect;
-  node: Node;
+  node: SNode;
+  /** The target word's nodes (walked for `$(…)`). */
+  targets: SNode[];
   /** For heredocs: the body node and whether the delimiter was quoted (body is data). */
-  body?: Node;
+  body?: SNode;
   quoted?: boolean;
   /** The heredoc body is walked by the enclosing statement, after the rest of the opener line. */
   deferred?: boolean;
@@ -98,7 +100,7 @@ interface RedirectInfo {
 interface Tail {
   redirects: RedirectInfo[];
   /** Extra argument nodes tree-sitter attached to a redirect (`cmd > f extra`). */
-  args: Node[][];
+  args: SNode[][];
 }
 
 interface Scope {
@@ -150,6 +152,7 @@ class Analysis {
       this.add(ShellFindingCode.tooLong, "ask", "the script is too long to analyse", undefined, true);
       return;
     }
+    if (this.plain(src, context, depth)) return;
     const parser = bashParserOrThrow();
     let tree: Tree | null = null;
     try {
@@ -158,12 +161,12 @@ class Analysis {
         this.add(ShellFindingCode.parseError, "ask", "the shell parser returned no tree", undefined, true);
         return;
       }
-      const root = tree.rootNode;
-      if (root.hasError) {
+      const rawRoot = tree.rootNode;
+      if (rawRoot.hasError) {
         this.add(
           ShellFindingCode.parseError,
           "ask",
-          `the script does not parse as bash (${describeError(root)}); it may hide commands`,
+          `the script does not parse as bash (${describeError(rawRoot)}); it may hide commands`,
           undefined,
           true,
         );
@@ -183,6 +186,7 @@ class Analysis {
         );
       }
       const scope: Scope = { src, depth, language: "bash" };
+      const root = SNode.copy(tree, src, parser.language as Language);
       this.walk(root, scope, context, NO_REDIRECTS, undefined);
     } finally {
       tree?.delete();
@@ -194,7 +198,7 @@ class Analysis {
    * @returns the simple command the node is, when it is one (for pipelines)
    */
   walk(
-    node: Node,
+    node: SNode,
     scope: Scope,
     context: readonly CommandContext[],
     inherited: readonly RedirectInfo[],
@@ -244,10 +248,10 @@ class Analysis {
         this.standaloneAssignment(node, scope, context);
         return undefined;
       case "variable_assignments":
-        for (const child of node.namedChildren) if (child) this.standaloneAssignment(child, scope, context);
+        for (const child of node.namedChildren) this.standaloneAssignment(child, scope, context);
         return undefined;
       case "command_substitution": {
-        const first = node.child(0);
+        const first = node.children[0];
         const kind: CommandContext = first?.type === BACKTICK ? "backtick" : "command-substitution";
         this.sequence(node, scope, joinContext(context, kind), NO_REDIRECTS, undefined);
         return undefined;
@@ -262,6 +266,7 @@ class Analysis {
         this.children(node, scope, context, inherited);
         return undefined;
       default:
+        if (LEAF_TYPES.has(node.type)) return undefined;
         if (!KNOWN_TYPES.has(node.type) && node.isNamed) {
           this.add(
             ShellFindingCode.unknownConstruct,
@@ -278,37 +283,38 @@ class Analysis {
 
   /** Walks every child (statements and words alike) for nested commands. */
   private children(
-    node: Node,
+    node: SNode,
     scope: Scope,
     context: readonly CommandContext[],
     inherited: readonly RedirectInfo[],
   ): void {
-    const count = node.childCount;
-    for (let i = 0; i < count; i++) {
-      const child = node.child(i) as Node;
+    for (const child of node.children) {
       if (child.isNamed) this.walk(child, scope, context, inherited, undefined);
     }
   }
 
   /** Statements in order; the tail goes to the last one. */
   private sequence(
-    node: Node,
+    node: SNode,
     scope: Scope,
     context: readonly CommandContext[],
     inherited: readonly RedirectInfo[],
     tail: Tail | undefined,
   ): ExtractedCommand | undefined {
-    const count = node.childCount;
+    const kids = node.children;
     let last = -1;
-    if (tail)
-      for (let i = count - 1; i >= 0; i--)
-        if ((node.child(i) as Node).isNamed && node.child(i)?.type !== "comment") {
+    if (tail) {
+      for (let i = kids.length - 1; i >= 0; i--) {
+        const k = kids[i] as SNode;
+        if (k.isNamed && k.type !== "comment") {
           last = i;
           break;
         }
+      }
+    }
     let result: ExtractedCommand | undefined;
-    for (let i = 0; i < count; i++) {
-      const child = node.child(i) as Node;
+    for (let i = 0; i < kids.length; i++) {
+      const child = kids[i] as SNode;
       if (!child.isNamed) continue;
       result = this.walk(child, scope, context, inherited, i === last ? tail : undefined);
     }
@@ -317,7 +323,7 @@ class Analysis {
 
   /** A compound statement: its redirects (and any tail) apply to every command inside. */
   private absorb(
-    node: Node,
+    node: SNode,
     scope: Scope,
     context: readonly CommandContext[],
     inherited: readonly RedirectInfo[],
@@ -334,24 +340,20 @@ class Analysis {
   }
 
   private pipeline(
-    node: Node,
+    node: SNode,
     scope: Scope,
     context: readonly CommandContext[],
     inherited: readonly RedirectInfo[],
     tail: Tail | undefined,
   ): void {
-    const elements: Node[] = [];
-    for (let i = 0; i < node.childCount; i++) {
-      const child = node.child(i) as Node;
-      if (child.isNamed && child.type !== "comment") elements.push(child);
-    }
+    const elements = node.namedChildren.filter((c) => c.type !== "comment");
     const heads: (ExtractedCommand | undefined)[] = [];
     const ranges: [number, number][] = [];
     for (let k = 0; k < elements.length; k++) {
       const from = this.commands.length;
       heads.push(
         this.walk(
-          elements[k] as Node,
+          elements[k] as SNode,
           scope,
           context,
           inherited,
@@ -410,19 +412,19 @@ class Analysis {
   }
 
   private redirected(
-    node: Node,
+    node: SNode,
     scope: Scope,
     context: readonly CommandContext[],
     inherited: readonly RedirectInfo[],
     tail: Tail | undefined,
   ): ExtractedCommand | undefined {
-    const body = node.childForFieldName("body");
+    const first = node.namedChildren[0];
+    const body = first && !REDIRECT_TYPES.has(first.type) ? first : undefined;
     const own: RedirectInfo[] = [];
-    const extraArgs: Node[][] = [];
-    const suffixes: { operator: string; nodes: Node[] }[] = [];
-    for (let i = 0; i < node.childCount; i++) {
-      const child = node.child(i) as Node;
-      if (child === null || (body && child.id === body.id)) continue;
+    const extraArgs: SNode[][] = [];
+    const suffixes: { operator: string; nodes: SNode[] }[] = [];
+    for (const child of node.children) {
+      if (child === body) continue;
       if (
         child.type === "file_redirect" ||
         child.type === "herestring_redirect" ||
@@ -462,9 +464,7 @@ class Analysis {
         for (const element of suffix.nodes) {
           const start = this.commands.length;
           if (element.type === "pipeline") {
-            for (let i = 0; i < element.childCount; i++) {
-              const child = element.child(i) as Node;
-              if (!child.isNamed) continue;
+            for (const child of element.namedChildren) {
               const s = this.commands.length;
               heads.push(this.walk(child, scope, pipeContext, NO_REDIRECTS, undefined));
               ranges.push([s, this.commands.length]);
@@ -488,22 +488,19 @@ class Analysis {
 
   /** Reads one redirect node into {@link RedirectInfo}s, extra argument words and heredoc live suffixes. */
   private parseRedirect(
-    node: Node,
+    node: SNode,
     scope: Scope,
     out: RedirectInfo[],
-    extraArgs: Node[][],
-    suffixes: { operator: string; nodes: Node[] }[],
+    extraArgs: SNode[][],
+    suffixes: { operator: string; nodes: SNode[] }[],
   ): void {
     const src = scope.src;
     if (node.type === "file_redirect") {
       let fd: number | undefined;
       let op = "";
-      const destinations: Node[] = [];
-      for (let i = 0; i < node.childCount; i++) {
-        const child = node.child(i) as Node;
-        const field = node.fieldNameForChild(i);
+      const destinations: SNode[] = [];
+      for (const child of node.children) {
         if (child.type === "file_descriptor") fd = Number(child.text);
-        else if (field === "destination") destinations.push(child);
         else if (!child.isNamed) op += child.text;
         else destinations.push(child);
       }
@@ -515,18 +512,17 @@ class Analysis {
         targetValue = word.dynamic ? null : word.value;
       }
       const start = node.startIndex;
-      const end = target ? (target[target.length - 1] as Node).endIndex : node.endIndex;
+      const end = target ? (target[target.length - 1] as SNode).endIndex : node.endIndex;
       const redirect: Redirect = { op, target: targetValue, text: src.slice(start, end) };
       if (fd !== undefined) redirect.fd = fd;
-      out.push({ redirect, node: target ? spanNode(target) : node });
-      for (let g = 1; g < groups.length; g++) extraArgs.push(groups[g] as Node[]);
+      out.push({ redirect, node, targets: target ?? [] });
+      for (let g = 1; g < groups.length; g++) extraArgs.push(groups[g] as SNode[]);
       return;
     }
     if (node.type === "herestring_redirect") {
       let fd: number | undefined;
-      const parts: Node[] = [];
-      for (let i = 0; i < node.childCount; i++) {
-        const child = node.child(i) as Node;
+      const parts: SNode[] = [];
+      for (const child of node.children) {
         if (child.type === "file_descriptor") fd = Number(child.text);
         else if (child.isNamed) parts.push(child);
       }
@@ -539,21 +535,19 @@ class Analysis {
       }
       const redirect: Redirect = { op: "<<<", target, text: node.text };
       if (fd !== undefined) redirect.fd = fd;
-      out.push({ redirect, node });
-      for (let g = 1; g < groups.length; g++) extraArgs.push(groups[g] as Node[]);
+      out.push({ redirect, node, targets: first ?? [] });
+      for (let g = 1; g < groups.length; g++) extraArgs.push(groups[g] as SNode[]);
       return;
     }
     // heredoc_redirect: `<<`/`<<-`, start, then (tree-sitter quirk) the rest of the opener line, body, end.
     let op = "<<";
     let fd: number | undefined;
-    let start: Node | undefined;
-    let body: Node | undefined;
+    let start: SNode | undefined;
+    let body: SNode | undefined;
     let pendingOperator: string | undefined;
-    const args: Node[] = [];
+    const args: SNode[] = [];
     const nested: RedirectInfo[] = [];
-    for (let i = 0; i < node.childCount; i++) {
-      const child = node.child(i) as Node;
-      const field = node.fieldNameForChild(i);
+    for (const child of node.children) {
       switch (child.type) {
         case "<<":
         case "<<-":
@@ -578,13 +572,16 @@ class Analysis {
         default:
           if (!child.isNamed) {
             pendingOperator = child.type;
-          } else if (field === "argument") {
+          } else if (WORD_TYPES.has(child.type) && suffixes.length === 0 && pendingOperator === undefined) {
             args.push(child);
           } else if (child.type === "ERROR") {
             this.incomplete = true;
             this.walk(child, scope, [], NO_REDIRECTS, undefined);
           } else {
-            suffixes.push({ operator: pendingOperator ?? (field === "right" ? "&&" : "|"), nodes: [child] });
+            suffixes.push({
+              operator: pendingOperator ?? (child.type === "pipeline" ? "|" : "&&"),
+              nodes: [child],
+            });
             pendingOperator = undefined;
           }
       }
@@ -595,7 +592,9 @@ class Analysis {
     if (body) {
       const text = body.text;
       target =
-        !quoted && (body.namedChildCount > 0 || text.includes("$") || text.includes(BACKTICK)) ? null : text;
+        !quoted && (body.namedChildren.length > 0 || text.includes("$") || text.includes(BACKTICK))
+          ? null
+          : text;
     }
     const redirect: Redirect = {
       op,
@@ -603,7 +602,7 @@ class Analysis {
       text: src.slice(node.startIndex, start ? start.endIndex : node.endIndex),
     };
     if (fd !== undefined) redirect.fd = fd;
-    const info: RedirectInfo = { redirect, node, quoted };
+    const info: RedirectInfo = { redirect, node, targets: [], quoted };
     if (body) info.body = body;
     out.push(info, ...nested);
     for (const group of groupWords(args, src)) extraArgs.push(group);
@@ -615,17 +614,17 @@ class Analysis {
       if (info.body && !info.quoted) this.heredocBody(info.body, scope, joinContext(context, "heredoc"));
       return;
     }
-    this.nested(info.node, scope, context);
+    for (const target of info.targets) this.nested(target, scope, context);
   }
 
   /** An unquoted heredoc body: `$(…)` and backticks inside still run. */
-  private heredocBody(body: Node, scope: Scope, context: readonly CommandContext[]): void {
-    for (let i = 0; i < body.namedChildCount; i++) {
-      const child = body.namedChild(i) as Node;
+  private heredocBody(body: SNode, scope: Scope, context: readonly CommandContext[]): void {
+    const kids = body.namedChildren;
+    for (const child of kids) {
       if (child.type === "heredoc_content") this.backticksIn(child.text, scope, context);
       else this.nested(child, scope, context);
     }
-    if (body.namedChildCount === 0) this.backticksIn(body.text, scope, context);
+    if (kids.length === 0) this.backticksIn(body.text, scope, context);
   }
 
   /** Finds backtick substitutions in heredoc text tree-sitter leaves unparsed, and analyses them. */
@@ -670,7 +669,7 @@ class Analysis {
   }
 
   /** Walks any node that is not a statement (a word, a value) for `$(…)`, backticks and `<(…)`. */
-  nested(node: Node, scope: Scope, context: readonly CommandContext[]): void {
+  nested(node: SNode, scope: Scope, context: readonly CommandContext[]): void {
     const type = node.type;
     if (type === "command_substitution" || type === "process_substitution") {
       this.walk(node, scope, context, NO_REDIRECTS, undefined);
@@ -681,9 +680,9 @@ class Analysis {
       return;
     }
     if (type === "ERROR") this.incomplete = true;
-    if (node.childCount === 0) return;
-    for (let i = 0; i < node.childCount; i++) {
-      const child = node.child(i) as Node;
+    if (LEAF_TYPES.has(type)) return;
+    if (type !== "ERROR" && !mayContainCommand(node)) return;
+    for (const child of node.children) {
       if (!child.isNamed) continue;
       if (STATEMENT_TYPES.has(child.type)) this.walk(child, scope, context, NO_REDIRECTS, undefined);
       else this.nested(child, scope, context);
@@ -691,48 +690,47 @@ class Analysis {
   }
 
   private functionDefinition(
-    node: Node,
+    node: SNode,
     scope: Scope,
     context: readonly CommandContext[],
     inherited: readonly RedirectInfo[],
     tail: Tail | undefined,
   ): void {
-    const name = node.childForFieldName("name");
+    const name = node.namedChildren[0];
     if (name) this.functions.add(evaluateWord([name], scope.src).text);
     const inner = joinContext(context, "function");
-    for (let i = 0; i < node.childCount; i++) {
-      const child = node.child(i) as Node;
-      if (child.isNamed && (!name || child.id !== name.id)) {
+    for (const child of node.children) {
+      if (child.isNamed && child !== name) {
         this.walk(child, scope, inner, tail ? [...inherited, ...tail.redirects] : inherited, undefined);
       }
     }
     if (tail) this.walkTail(tail, scope, context);
   }
 
-  private standaloneAssignment(node: Node, scope: Scope, context: readonly CommandContext[]): void {
+  private standaloneAssignment(node: SNode, scope: Scope, context: readonly CommandContext[]): void {
     const assignment = this.assignment(node, scope, false);
     if (!assignment) return;
     this.assignments.push(assignment);
     this.checkAssignment(assignment, node.text);
-    const value = node.childForFieldName("value");
+    const value = assignmentValue(node);
     if (value) this.nested(value, scope, context);
   }
 
   /** Reads a `variable_assignment` node. */
-  private assignment(node: Node, scope: Scope, exported: boolean): Assignment | undefined {
-    const nameNode = node.childForFieldName("name");
+  private assignment(node: SNode, scope: Scope, exported: boolean): Assignment | undefined {
+    const nameNode = node.namedChildren[0];
     if (!nameNode) return undefined;
     let name = nameNode.text;
-    if (nameNode.type === "subscript") name = nameNode.childForFieldName("name")?.text ?? name;
-    const valueNode = node.childForFieldName("value");
+    if (nameNode.type === "subscript") name = nameNode.namedChildren[0]?.text ?? name;
+    const valueNode = assignmentValue(node);
     let value: string | null = "";
     if (valueNode) {
       if (valueNode.type === "array") {
         const word = evaluateWord([valueNode], scope.src);
-        value = word.dynamic || valueNode.namedChildCount > 0 ? valueNode.text : "";
+        value = word.dynamic || valueNode.namedChildren.length > 0 ? valueNode.text : "";
         if (/[$`]/.test(valueNode.text)) value = null;
       } else {
-        const word = evaluateWord(valueGroup(node, valueNode), scope.src);
+        const word = evaluateWord([valueNode], scope.src);
         value = word.dynamic ? null : word.value;
       }
     }
@@ -751,33 +749,113 @@ class Analysis {
   }
 
   private command(
-    node: Node,
+    node: SNode,
     scope: Scope,
     context: readonly CommandContext[],
     inherited: readonly RedirectInfo[],
     tail: Tail | undefined,
   ): ExtractedCommand {
     const src = scope.src;
-    const assignmentNodes: Node[] = [];
-    const wordNodes: Node[] = [];
+    const assignmentNodes: SNode[] = [];
+    const wordNodes: SNode[] = [];
     const own: RedirectInfo[] = [];
-    const extraArgs: Node[][] = [];
-    const suffixes: { operator: string; nodes: Node[] }[] = [];
-    const others: Node[] = [];
-    for (let i = 0; i < node.childCount; i++) {
-      const child = node.child(i) as Node;
-      const field = node.fieldNameForChild(i);
+    const extraArgs: SNode[][] = [];
+    const suffixes: { operator: string; nodes: SNode[] }[] = [];
+    const others: SNode[] = [];
+    let named = false;
+    for (const child of node.children) {
       const type = child.type;
-      if (type === "variable_assignment") assignmentNodes.push(child);
-      else if (field === "name" || field === "argument") wordNodes.push(child);
-      else if (type === "file_redirect" || type === "herestring_redirect" || type === "heredoc_redirect") {
-        this.parseRedirect(child, scope, own, extraArgs, suffixes);
-      } else if (child.isNamed && type !== "comment") others.push(child);
+      if (type === "variable_assignment" && !named) assignmentNodes.push(child);
+      else if (REDIRECT_TYPES.has(type)) this.parseRedirect(child, scope, own, extraArgs, suffixes);
+      else if (type === "command_name") {
+        named = true;
+        wordNodes.push(child);
+      } else if (named && type !== "comment") wordNodes.push(child);
+      else if (child.isNamed && type !== "comment") others.push(child);
     }
     const groups = groupWords(wordNodes, src);
     if (tail) for (const g of tail.args) groups.push(g);
     for (const g of extraArgs) groups.push(g);
     const values: WordValue[] = groups.map((g) => evaluateWord(g, src));
+    const assignments: Assignment[] = [];
+    for (const a of assignmentNodes) {
+      const parsed = this.assignment(a, scope, true);
+      if (parsed) assignments.push(parsed);
+    }
+    const tailRedirects = tail ? tail.redirects : NO_REDIRECTS;
+    const allRedirects: readonly RedirectInfo[] =
+      own.length === 0 && tailRedirects.length === 0
+        ? inherited
+        : inherited.length === 0 && tailRedirects.length === 0
+          ? own
+          : [...inherited, ...own, ...tailRedirects];
+    const start = node.startIndex;
+    let end = node.endIndex;
+    for (const info of own) end = Math.max(end, info.node.endIndex);
+    void start;
+    const text = src.slice(start, end);
+
+    const { cmd, unwrapped } = this.emit(text, values, assignments, allRedirects, context);
+
+    // Nested commands in source order: assignment values, words, redirect targets, other children; then
+    // heredoc bodies, which sit after the command line in the source.
+    const beforeNested = this.commands.length;
+    const items: { start: number; node: SNode; redirect?: RedirectInfo }[] = [];
+    for (const a of assignmentNodes) {
+      const value = assignmentValue(a);
+      if (value && mayContainCommand(value)) items.push({ start: value.startIndex, node: value });
+    }
+    for (const g of groups) {
+      for (const n of g) if (mayContainCommand(n)) items.push({ start: n.startIndex, node: n });
+    }
+    const heredocs: RedirectInfo[] = [];
+    const redirectInfos = tail ? [...own, ...tail.redirects] : own;
+    for (const info of redirectInfos) {
+      if (info.body) {
+        if (!info.deferred) heredocs.push(info);
+      } else items.push({ start: info.node.startIndex, node: info.node, redirect: info });
+    }
+    for (const other of others) items.push({ start: other.startIndex, node: other });
+    items.sort((x, y) => x.start - y.start);
+    let redirectStart = -1;
+    for (const item of items) {
+      if (item.redirect) {
+        if (redirectStart < 0) redirectStart = this.commands.length;
+        this.redirectNested(item.redirect, scope, context);
+      } else if (STATEMENT_TYPES.has(item.node.type))
+        this.walk(item.node, scope, context, NO_REDIRECTS, undefined);
+      else this.nested(item.node, scope, context);
+    }
+    if (redirectStart < 0) redirectStart = this.commands.length;
+    const heredocStart = this.commands.length;
+    const deferredBodies = suffixes.length > 0;
+    if (!deferredBodies) for (const info of heredocs) this.redirectNested(info, scope, context);
+    const redirectEnd = this.commands.length;
+
+    this.semantics(cmd, unwrapped.effective, scope, context, {
+      nestedDownload: this.anyDownloader(beforeNested, redirectStart),
+      redirectDownload:
+        this.anyDownloader(redirectStart, redirectEnd) || this.anyDownloader(heredocStart, redirectEnd),
+      stdinRedirects: allRedirects,
+    });
+
+    for (const suffix of suffixes) {
+      const listContext =
+        suffix.operator === "&&" || suffix.operator === "||" ? joinContext(context, "list") : context;
+      for (const element of suffix.nodes) this.walk(element, scope, listContext, NO_REDIRECTS, undefined);
+    }
+    if (deferredBodies) for (const info of heredocs) this.redirectNested(info, scope, context);
+    return cmd;
+  }
+
+  /** Builds, records and checks one simple command from its evaluated words. */
+  private emit(
+    text: string,
+    values: readonly WordValue[],
+    assignments: Assignment[],
+    allRedirects: readonly RedirectInfo[],
+    context: readonly CommandContext[],
+  ): { cmd: ExtractedCommand; unwrapped: UnwrapResult } {
     const argv = values.map((w) => w.text);
     const dynamic: number[] = [];
     const tildes: number[] = [];
@@ -785,18 +863,6 @@ class Analysis {
       if ((values[k] as WordValue).dynamic) dynamic.push(k);
       if ((values[k] as WordValue).tilde) tildes.push(k);
     }
-    const assignments: Assignment[] = [];
-    for (const a of assignmentNodes) {
-      const parsed = this.assignment(a, scope, true);
-      if (parsed) assignments.push(parsed);
-    }
-    const allRedirects: RedirectInfo[] = [...inherited, ...own];
-    if (tail) allRedirects.push(...tail.redirects);
-    const start = node.startIndex;
-    let end = node.endIndex;
-    for (const info of own) end = Math.max(end, info.node.endIndex);
-    const text = src.slice(start, end);
-
     const argWords: Word[] = values.map((w) => ({ text: w.text, dynamic: w.dynamic }));
     const unwrapped = unwrapRunners(argWords);
     const effective = unwrapped.effective.map((w) => w.text);
@@ -825,7 +891,6 @@ class Analysis {
     if (effective.length && effective.every((w, k) => w === argv[start0 + k])) cmd.effectiveStart = start0;
     if (unwrapped.appendsArguments) cmd.appendsArguments = true;
     this.commands.push(cmd);
-    const index = this.commands.length - 1;
 
     // Findings about the words themselves.
     const name = values[0];
@@ -893,62 +958,35 @@ class Analysis {
     }
     for (const problem of unwrapped.problems) this.add(problem.code, "ask", problem.message, text);
     for (const a of assignments) this.checkAssignment(a, text);
+    return { cmd, unwrapped };
+  }
 
-    // Nested commands in source order: assignment values, words, redirect targets, other children; then
-    // heredoc bodies, which sit after the command line in the source.
-    const beforeNested = this.commands.length;
-    const items: { start: number; node: Node; redirect?: RedirectInfo }[] = [];
-    for (const a of assignmentNodes) {
-      const value = a.childForFieldName("value");
-      if (value) items.push({ start: value.startIndex, node: value });
-    }
-    for (const g of groups) for (const n of g) items.push({ start: n.startIndex, node: n });
-    const heredocs: RedirectInfo[] = [];
-    const redirectInfos = tail ? [...own, ...tail.redirects] : own;
-    for (const info of redirectInfos) {
-      if (info.body) {
-        if (!info.deferred) heredocs.push(info);
-      } else items.push({ start: info.node.startIndex, node: info.node, redirect: info });
-    }
-    for (const other of others) items.push({ start: other.startIndex, node: other });
-    items.sort((x, y) => x.start - y.start);
-    let redirectStart = -1;
-    for (const item of items) {
-      if (item.redirect) {
-        if (redirectStart < 0) redirectStart = this.commands.length;
-        this.redirectNested(item.redirect, scope, context);
-      } else if (STATEMENT_TYPES.has(item.node.type))
-        this.walk(item.node, scope, context, NO_REDIRECTS, undefined);
-      else this.nested(item.node, scope, context);
-    }
-    if (redirectStart < 0) redirectStart = this.commands.length;
-    const heredocStart = this.commands.length;
-    const deferredBodies = suffixes.length > 0;
-    if (!deferredBodies) for (const info of heredocs) this.redirectNested(info, scope, context);
-    const redirectEnd = this.commands.length;
-
-    this.semantics(cmd, unwrapped.effective, values, scope, context, {
-      nestedDownload: this.anyDownloader(beforeNested, redirectStart),
-      redirectDownload:
-        this.anyDownloader(redirectStart, redirectEnd) || this.anyDownloader(heredocStart, redirectEnd),
-      stdinRedirects: allRedirects,
+  /** Handles a script of plain words only (`git status --short`) without the parser. */
+  private plain(src: string, context: readonly CommandContext[], depth: number): boolean {
+    if (!PLAIN_SCRIPT.test(src)) return false;
+    const parts = src.split(/[ \t]+/).filter((w) => w !== "");
+    const first = parts[0];
+    if (first === undefined || RESERVED_WORDS.has(first) || /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(first))
+      return false;
+    const values = parts.map((w) => {
+      const value = new WordValue();
+      value.value = w;
+      value.source = w;
+      return value;
     });
-    void index;
-
-    for (const suffix of suffixes) {
-      const listContext =
-        suffix.operator === "&&" || suffix.operator === "||" ? joinContext(context, "list") : context;
-      for (const element of suffix.nodes) this.walk(element, scope, listContext, NO_REDIRECTS, undefined);
-    }
-    if (deferredBodies) for (const info of heredocs) this.redirectNested(info, scope, context);
-    return cmd;
+    const { cmd, unwrapped } = this.emit(src.trim(), values, [], NO_REDIRECTS, context);
+    this.semantics(cmd, unwrapped.effective, { src, depth, language: "bash" }, context, {
+      nestedDownload: false,
+      redirectDownload: false,
+      stdinRedirects: NO_REDIRECTS,
+    });
+    return true;
   }
 
   /** Meaning of the effective program: shells, eval, source, alias, stdin-fed interpreters. */
   private semantics(
     cmd: ExtractedCommand,
     effective: readonly Word[],
-    values: readonly WordValue[],
     scope: Scope,
     context: readonly CommandContext[],
     facts: { nestedDownload: boolean; redirectDownload: boolean; stdinRedirects: readonly RedirectInfo[] },
@@ -1080,7 +1118,6 @@ class Analysis {
         }
       }
     }
-    void values;
   }
 
   /** Analyses a payload in another dialect (fish, PowerShell, cmd) and merges it. */
@@ -1101,25 +1138,26 @@ class Analysis {
   }
 
   private declaration(
-    node: Node,
+    node: SNode,
     scope: Scope,
     context: readonly CommandContext[],
     inherited: readonly RedirectInfo[],
     tail: Tail | undefined,
   ): ExtractedCommand {
     const src = scope.src;
-    const keyword = node.child(0)?.text ?? "";
+    const kids = node.children;
+    const keyword = kids[0]?.text ?? "";
     const argv: string[] = [keyword];
     const dynamic: number[] = [];
     const assignments: Assignment[] = [];
     let exported = keyword === "export";
-    const valueNodes: Node[] = [];
+    const valueNodes: SNode[] = [];
     const own: RedirectInfo[] = [];
-    const extraArgs: Node[][] = [];
-    const suffixes: { operator: string; nodes: Node[] }[] = [];
-    const pending: { node: Node; assignment?: boolean }[] = [];
-    for (let i = 1; i < node.childCount; i++) {
-      const child = node.child(i) as Node;
+    const extraArgs: SNode[][] = [];
+    const suffixes: { operator: string; nodes: SNode[] }[] = [];
+    const pending: { node: SNode; assignment?: boolean }[] = [];
+    for (let i = 1; i < kids.length; i++) {
+      const child = kids[i] as SNode;
       const type = child.type;
       if (type === "file_redirect" || type === "herestring_redirect" || type === "heredoc_redirect") {
         this.parseRedirect(child, scope, own, extraArgs, suffixes);
@@ -1143,7 +1181,7 @@ class Analysis {
         } else {
           argv.push(word.text);
         }
-        const value = p.node.childForFieldName("value");
+        const value = assignmentValue(p.node);
         if (value) valueNodes.push(value);
       } else {
         const word = evaluateWord([p.node], src);
@@ -1204,6 +1242,26 @@ class Analysis {
   }
 }
 
+/** False when a word node's text holds no `$` and no backtick, so nothing inside it can run. */
+function mayContainCommand(node: SNode): boolean {
+  const src = node.src;
+  for (let i = node.startIndex; i < node.endIndex; i++) {
+    const c = src.charCodeAt(i);
+    if (c === 0x24 || c === 0x60 || c === 0x3c || c === 0x3e) return true;
+  }
+  return false;
+}
+
+/** The value node of a `variable_assignment` (after `=` or `+=`), if any. */
+function assignmentValue(node: SNode): SNode | undefined {
+  const kids = node.children;
+  for (let i = 0; i < kids.length; i++) {
+    const t = (kids[i] as SNode).type;
+    if (t === "=" || t === "+=") return kids[i + 1];
+  }
+  return undefined;
+}
+
 /** True when text holds a control character other than tab and newline. */
 function hasControlCharacter(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
@@ -1220,9 +1278,9 @@ function isInterpreter(program: string): boolean {
 }
 
 /** Groups adjacent nodes into the words bash sees: nodes not separated by space, tab or newline form one word. */
-function groupWords(nodes: readonly Node[], src: string): Node[][] {
-  const groups: Node[][] = [];
-  let current: Node[] | undefined;
+function groupWords(nodes: readonly SNode[], src: string): SNode[][] {
+  const groups: SNode[][] = [];
+  let current: SNode[] | undefined;
   let prevEnd = -1;
   for (const node of nodes) {
     if (current && prevEnd >= 0 && !hasWordSeparator(src.slice(prevEnd, node.startIndex))) {
@@ -1234,16 +1292,6 @@ function groupWords(nodes: readonly Node[], src: string): Node[][] {
     prevEnd = node.endIndex;
   }
   return groups;
-}
-
-/** The value of an assignment, plus any nodes glued to it. */
-function valueGroup(_assignment: Node, value: Node): Node[] {
-  return [value];
-}
-
-/** The first node of a group (used as the anchor for nested walks). */
-function spanNode(group: Node[]): Node {
-  return group[0] as Node;
 }
 
 function words(texts: readonly string[], cmd: ExtractedCommand): Word[] {
@@ -1266,6 +1314,82 @@ function describeError(root: Node): string {
   const where = `line ${found.startPosition.row + 1}, column ${found.startPosition.column + 1}`;
   return found.isMissing ? `missing "${found.type}" at ${where}` : `unexpected text at ${where}`;
 }
+
+/** A script of plain words separated by spaces or tabs: one simple command, nothing to expand or quote. */
+const PLAIN_SCRIPT = /^[ \t]*[A-Za-z0-9_\-.,/:@%+=]+(?:[ \t]+[A-Za-z0-9_\-.,/:@%+=]+)*[ \t]*$/;
+
+/** Words bash reads as syntax at the start of a command. */
+const RESERVED_WORDS: ReadonlySet<string> = new Set([
+  "if",
+  "then",
+  "elif",
+  "else",
+  "fi",
+  "for",
+  "in",
+  "do",
+  "done",
+  "while",
+  "until",
+  "case",
+  "esac",
+  "select",
+  "function",
+  "time",
+  "coproc",
+  "!",
+  "{",
+  "}",
+  "[[",
+  "]]",
+  "export",
+  "declare",
+  "typeset",
+  "local",
+  "readonly",
+]);
+
+const REDIRECT_TYPES: ReadonlySet<string> = new Set([
+  "file_redirect",
+  "herestring_redirect",
+  "heredoc_redirect",
+]);
+
+/** Node types that are words (arguments), as opposed to statements. */
+const WORD_TYPES: ReadonlySet<string> = new Set([
+  "word",
+  "string",
+  "raw_string",
+  "ansi_c_string",
+  "translated_string",
+  "concatenation",
+  "simple_expansion",
+  "expansion",
+  "command_substitution",
+  "process_substitution",
+  "arithmetic_expansion",
+  "number",
+  "brace_expression",
+]);
+
+/** Node types with nothing inside that can run. */
+const LEAF_TYPES: ReadonlySet<string> = new Set([
+  "word",
+  "number",
+  "raw_string",
+  "ansi_c_string",
+  "string_content",
+  "variable_name",
+  "special_variable_name",
+  "heredoc_start",
+  "heredoc_end",
+  "heredoc_content",
+  "file_descriptor",
+  "test_operator",
+  "regex",
+  "extglob_pattern",
+  "comment",
+]);
 
 const STATEMENT_TYPES: ReadonlySet<string> = new Set([
   "command",

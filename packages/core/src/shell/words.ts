@@ -2,7 +2,7 @@
  * Quote removal over tree-sitter-bash word nodes: the value bash passes to a program, and whether the word
  * depends on anything but its own text (expansions, substitutions, globs, brace expansion).
  */
-import type { Node } from "web-tree-sitter";
+import type { SNode as Node } from "./snode.js";
 import { decodeAnsiC } from "./ansi-c.js";
 
 /** Placeholder in a word's pattern for a character that is quoted, escaped or expanded. */
@@ -12,6 +12,9 @@ const UNICODE_SPACE = /[\u00a0\u1680\u180e\u2000-\u200b\u2028\u2029\u202f\u205f\
 const IFS_EXPANSION = /^\$\{?[!#]?IFS(?![A-Za-z0-9_])/;
 const BRACE_EXPANSION = /\{[^{}]*(?:,|\.\.)[^{}]*\}/;
 const GLOB = /[*?[]/;
+
+/** Text that means itself: no quotes, escapes, expansions, globs, braces, tilde or unusual characters. */
+export const PLAIN_WORD = /^[A-Za-z0-9_\-.,/:@%+=^]+$/;
 
 const EXPANSION_TYPES: ReadonlySet<string> = new Set([
   "simple_expansion",
@@ -137,9 +140,12 @@ function doubleQuoted(text: string): string {
 function addString(word: WordValue, node: Node, src: string): void {
   const end = node.endIndex - 1;
   let pos = node.startIndex + 1;
-  const count = node.namedChildCount;
-  for (let k = 0; k < count; k++) {
-    const child = node.namedChild(k) as Node;
+  const inner = src.slice(pos, end);
+  if (!inner.includes("$") && !inner.includes("`")) {
+    word.addQuoted(doubleQuoted(inner));
+    return;
+  }
+  for (const child of node.namedChildren) {
     if (child.startIndex > pos) word.addQuoted(doubleQuoted(src.slice(pos, child.startIndex)));
     if (child.type === "string_content") word.addQuoted(doubleQuoted(child.text));
     else if (EXPANSION_TYPES.has(child.type)) word.addDynamic(child);
@@ -164,7 +170,7 @@ export function addWordNode(word: WordValue, node: Node, src: string, nextNode?:
     case "word":
     case "number":
     case "command_name":
-      if (node.type === "command_name" && node.namedChildCount > 0) {
+      if (node.type === "command_name" && node.children.length > 0) {
         addChildren(word, node, src);
         return;
       }
@@ -206,12 +212,12 @@ export function addWordNode(word: WordValue, node: Node, src: string, nextNode?:
 }
 
 function addChildren(word: WordValue, node: Node, src: string): void {
-  const count = node.childCount;
+  const kids = node.children;
   let prevEnd = -1;
-  for (let k = 0; k < count; k++) {
-    const child = node.child(k) as Node;
+  for (let k = 0; k < kids.length; k++) {
+    const child = kids[k] as Node;
     if (prevEnd >= 0 && child.startIndex > prevEnd) addGap(word, src.slice(prevEnd, child.startIndex));
-    addWordNode(word, child, src, k + 1 < count ? node.child(k + 1) : null);
+    addWordNode(word, child, src, kids[k + 1]);
     prevEnd = child.endIndex;
   }
 }
@@ -228,6 +234,15 @@ export function addGap(word: WordValue, gap: string): void {
  */
 export function evaluateWord(nodes: readonly Node[], src: string): WordValue {
   const word = new WordValue();
+  if (nodes.length === 1) {
+    const only = nodes[0] as Node;
+    const text = src.slice(only.startIndex, only.endIndex);
+    if (PLAIN_WORD.test(text)) {
+      word.source = text;
+      word.value = text;
+      return word;
+    }
+  }
   const first = nodes[0] as Node;
   const last = nodes[nodes.length - 1] as Node;
   word.source = src.slice(first.startIndex, last.endIndex);
