@@ -183,6 +183,15 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
     expect(result.cordon?.unprotected).toContain(path.join(workspace, ".claude"));
   });
 
+  it("reports protected entries a cordoned command created because they did not exist yet", async () => {
+    const result = await sh('mkdir -p .claude && echo "{}" > .claude/settings.json; echo ok > plain.txt');
+    expect(result.exitCode).toBe(0);
+    expect(result.createdProtected).toEqual([path.join(workspace, ".claude")]);
+    rmSync(path.join(workspace, ".claude"), { recursive: true, force: true });
+    const quiet = await sh("echo ok > plain.txt");
+    expect(quiet.createdProtected).toBeUndefined();
+  });
+
   it("hides a Unix socket, which a read-only mount alone would leave connectable", async () => {
     const socketPath = path.join(root, "agent.sock");
     const agent = createNetServer((socket) => socket.end("agent says hi"));

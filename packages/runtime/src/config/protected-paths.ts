@@ -52,6 +52,12 @@ export const WORKSPACE_PROTECTED_ENTRIES: readonly {
   { relative: ".cursorrules", kind: "file", owner: "agent", reason: "Cursor rules" },
   { relative: ".git/hooks", kind: "dir", owner: "git", reason: "git hooks run on the next commit" },
   {
+    relative: ".husky",
+    kind: "dir",
+    owner: "git",
+    reason: "git hooks managed by husky run on the next commit",
+  },
+  {
     relative: ".git/config",
     kind: "file",
     owner: "git",

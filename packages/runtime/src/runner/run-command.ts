@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { lstat } from "node:fs/promises";
 import { execa } from "execa";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
 import type { CordonAvailabilityOptions } from "../cordon/availability.js";
@@ -74,6 +75,11 @@ export interface RunResult {
   removedEnv: string[];
   /** The cordon that confined it, if any. */
   cordon?: ResolvedCordon;
+  /**
+   * Protected workspace entries that did not exist before a cordoned run and exist now (the cordon can only
+   * re-bind what exists): show them to the person and log them.
+   */
+  createdProtected?: string[];
 }
 
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
@@ -121,6 +127,13 @@ class Collector {
   text(): string {
     return Buffer.concat(this.chunks).toString("utf8");
   }
+}
+
+function pathExists(target: string): Promise<boolean> {
+  return lstat(target).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Child pids of every process, from /proc (Linux); empty where /proc is missing. */
@@ -320,6 +333,11 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
   if (pid !== undefined) liveGroups.delete(pid);
   request.signal?.removeEventListener("abort", onAbort);
 
+  const createdProtected: string[] = [];
+  for (const entry of cordon?.unprotected ?? []) {
+    if (await pathExists(entry)) createdProtected.push(entry);
+  }
+
   return {
     exitCode: spawnError !== undefined ? null : exit.code,
     signal: exit.signal,
@@ -335,5 +353,6 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
     invocation,
     removedEnv: scrubbed.removed,
     ...(cordon ? { cordon } : {}),
+    ...(createdProtected.length > 0 ? { createdProtected } : {}),
   };
 }
