@@ -7,7 +7,7 @@ export function sbplString(value: string): string {
 
 /**
  * The macOS Seatbelt (SBPL) profile for `sandbox-exec -p`: deny by default; allow process execution, signals
- * within the sandbox, sysctl reads and Mach lookups; allow reading everything except the hidden paths; allow
+ * and process information within the sandbox, sysctl reads and Mach lookups; allow reading everything except the hidden paths; allow
  * writing only the workspace, the extra writable directories, the temporary directories and `/dev/null`, minus
  * the protected workspace entries; network only when allowed. Later rules take precedence, so each deny comes
  * after the allow it narrows. Paths must be real paths (Seatbelt matches kernel-resolved paths).
@@ -22,6 +22,7 @@ export function sandboxExecProfile(
     "(version 1)",
     "(deny default)",
     "(allow process-exec process-fork)",
+    "(allow process-info* (target same-sandbox))",
     "(allow signal (target same-sandbox))",
     "(allow sysctl-read)",
     "(allow mach-lookup)",
