@@ -346,6 +346,26 @@ describe("combining verdicts", () => {
     expect(run([cmd("GIT.EXE status")], layers, { context: { platform: "windows" } }).decision).toBe("allow");
   });
 
+  it("compares program names case-insensitively in PowerShell and cmd scripts", () => {
+    const policy = resolvePolicy([user({ rules: [{ match: ["get-childitem"], decision: "allow" }] })], {
+      defaultPreset: null,
+    });
+    const analysis: ShellAnalysis = {
+      language: "powershell",
+      commands: [cmd("Get-ChildItem -Force")],
+      findings: [],
+      incomplete: false,
+    };
+    expect(
+      evaluateAnalysis("Get-ChildItem -Force", analysis, policy, { context: {}, classify: noFindings })
+        .decision,
+    ).toBe("allow");
+    const bash: ShellAnalysis = { ...analysis, language: "bash" };
+    expect(
+      evaluateAnalysis("Get-ChildItem -Force", bash, policy, { context: {}, classify: noFindings }).decision,
+    ).toBe("ask");
+  });
+
   it("ignores rules that need a trusted workspace when the workspace is not trusted", () => {
     const layers = [
       user({ rules: [{ match: ["git", "status"], decision: "allow", trustedWorkspaceOnly: true }] }),

@@ -94,6 +94,11 @@ export interface EvaluateOptions {
   classify: ClassifyFn;
   /** The script-level classifier (fork bombs); none by default. */
   classifyScript?: ClassifyScriptFn;
+  /**
+   * Program names compare case-insensitively (Windows, PowerShell, cmd). Default: when `context.platform` is
+   * `windows`; {@link evaluateAnalysis} also turns it on for PowerShell and cmd scripts.
+   */
+  caseless?: boolean;
 }
 
 /** The classifiers' context for a decision context (defaults documented on {@link DecideContext}). */
@@ -317,7 +322,7 @@ export function evaluateCommand(
   }
 
   const dynamic = dynamicEffective(command);
-  const windows = context.platform === "windows";
+  const windows = options.caseless ?? context.platform === "windows";
 
   for (const gate of policy.gates) {
     if (!gate.prefixes.some((p) => startsWithWords(argv, p, dynamic, windows))) {
@@ -448,7 +453,13 @@ export function evaluateAnalysis(
     }
   }
   const safety = safetyContextOf(options.context, policy);
-  const verdicts = analysis.commands.map((c) => evaluateCommand(c, policy, options, safety));
+  const caseless =
+    options.caseless ??
+    (options.context.platform === "windows" ||
+      analysis.language === "powershell" ||
+      analysis.language === "cmd");
+  const perCommand = { ...options, caseless };
+  const verdicts = analysis.commands.map((c) => evaluateCommand(c, policy, perCommand, safety));
   let decision: Verdict = verdictOf(script, "allow");
   for (const v of verdicts) decision = stricter(decision, v.decision);
   if (analysis.incomplete) decision = stricter(decision, "ask");
