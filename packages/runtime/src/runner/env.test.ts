@@ -39,6 +39,9 @@ describe("isSecretEnvName", () => {
     "KEYBOARD",
     "NODE_ENV",
     "TOKENIZERS_PARALLELISM",
+    "PWD",
+    "OLDPWD",
+    "XAUTHORITY",
   ])("keeps %s", (name) => {
     expect(isSecretEnvName(name)).toBe(false);
   });
