@@ -1,0 +1,51 @@
+/**
+ * Starts two real verdaccio registries on loopback for the end-to-end tests, one over HTTP and one over HTTPS
+ * with a certificate made here by openssl, each with its own storage and a user whose token the tests use.
+ * Verdaccio comes from e2e/registry (run e2e/registry/install.sh). Without it the tests are skipped, unless CI
+ * is set, then the run fails.
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TestProject } from "vitest/node";
+import { startRegistry, stopRegistry } from "./verdaccio.mjs";
+import type { RunningRegistry } from "./verdaccio.mjs";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The registries, or the reason they are not available. */
+    registries: { http: RunningRegistry; https: RunningRegistry } | { skip: string };
+  }
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const verdaccioBin = path.resolve(here, "../../../e2e/registry/node_modules/.bin/verdaccio");
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (!existsSync(verdaccioBin)) {
+    const message = `verdaccio is not installed (${verdaccioBin}); run e2e/registry/install.sh`;
+    if (process.env.CI) throw new Error(message);
+    console.warn(`[registry-client] skipping the registry tests: ${message}`);
+    project.provide("registries", { skip: message });
+    return async () => undefined;
+  }
+  const root = await mkdtemp(path.join(tmpdir(), "slashi-verdaccio-"));
+  const started: RunningRegistry[] = [];
+  try {
+    const http = await startRegistry({ bin: verdaccioBin, dir: path.join(root, "http"), tls: false });
+    started.push(http);
+    const https = await startRegistry({ bin: verdaccioBin, dir: path.join(root, "https"), tls: true });
+    started.push(https);
+    project.provide("registries", { http, https });
+  } catch (error) {
+    for (const registry of started) await stopRegistry(registry);
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
+  return async () => {
+    for (const registry of started) await stopRegistry(registry);
+    await rm(root, { recursive: true, force: true });
+  };
+}

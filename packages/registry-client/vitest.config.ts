@@ -1,0 +1,8 @@
+import { slashiProject } from "../../vitest.shared.js";
+
+// The end-to-end tests talk to a real verdaccio that the global setup starts on loopback and stops afterwards.
+export default slashiProject("registry-client", {
+  globalSetup: ["./test/global-setup.ts"],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+});
