@@ -358,6 +358,7 @@ export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
           const rescanned = scanOptions(words, next, ENV_SPEC);
           next = rescanned.next;
         }
+        if (words[next]?.text === "-" && !words[next]?.dynamic) next++;
         next = takeAssignments(words, next, result);
         break;
       }
