@@ -3,7 +3,7 @@ import { isSlashiError } from "../errors.js";
 import type { SlashiError } from "../errors.js";
 import type { ShellAnalysis } from "../shell/types.js";
 import type { AnalyzeFn } from "./deps.js";
-import { parsePolicy } from "./parse.js";
+import { parsePolicy, validatePolicyDocument } from "./parse.js";
 
 /** A stand-in analyser: splits on `|`, `&&` and `;`, then on white space. */
 const analyze: AnalyzeFn = (script) => {
@@ -155,5 +155,35 @@ describe("parsePolicy", () => {
     expect(failure('{ "version": 1, "allow": ["ls"] }').data.jsonPath).toBe("/allow");
     expect(failure('{ "version": 2 }').code).toBe("SCHEMA_INVALID");
     expect(failure('{ "version": 1, ').code).toBe("INVALID_JSON");
+  });
+
+  it("checks a document given as a value, locating errors by JSON path", () => {
+    let error: unknown;
+    try {
+      validatePolicyDocument(
+        {
+          version: 1,
+          rules: [
+            { match: ["ls"], decision: "allow" },
+            { match: ["ls"], decision: "deny" },
+          ],
+        },
+        "pack:acme",
+        { analyze },
+      );
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({
+      code: "INVALID_POLICY",
+      data: { file: "pack:acme", jsonPath: "/rules/1" },
+    });
+    expect((error as SlashiError).data.line).toBeUndefined();
+    expect(() => validatePolicyDocument({ version: 1, rules: "x" }, "pack:acme")).toThrow(
+      expect.objectContaining({
+        code: "SCHEMA_INVALID",
+        data: expect.objectContaining({ jsonPath: "/rules" }),
+      }),
+    );
   });
 });

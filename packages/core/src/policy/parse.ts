@@ -4,8 +4,8 @@
  * and every rule example must hold).
  */
 import { SlashiError, SlashiErrorCode } from "../errors.js";
+import type { SourceLocation } from "../errors.js";
 import { parseJsonc } from "../schema/jsonc.js";
-import type { JsoncDocument } from "../schema/jsonc.js";
 import policySchemaJson from "../schema/policy.schema.json" with { type: "json" };
 import { validateValue } from "../schema/validator.js";
 import type { JsonSchema } from "../schema/validator.js";
@@ -33,8 +33,13 @@ export interface ParsePolicyOptions {
   analyze?: AnalyzeFn;
 }
 
+/** Turns a JSON path into a location: line and column for a parsed file, the path alone for a value. */
+interface Locator {
+  locationOf(jsonPath: string): SourceLocation;
+}
+
 function policyError(
-  doc: JsoncDocument,
+  doc: Locator,
   jsonPath: string,
   message: string,
   extra: Record<string, unknown> = {},
@@ -47,7 +52,7 @@ function exampleMatches(pattern: CompiledPattern, analysis: ShellAnalysis): bool
   return analysis.commands.some((c) => matchPattern(pattern, c.effective, dynamicEffective(c)));
 }
 
-function checkExamples(doc: JsoncDocument, rule: PolicyRule, path: string, analyze: AnalyzeFn): void {
+function checkExamples(doc: Locator, rule: PolicyRule, path: string, analyze: AnalyzeFn): void {
   const examples = rule.examples;
   if (!examples) return;
   const pattern = compilePattern(rule.match);
@@ -81,7 +86,7 @@ function checkExamples(doc: JsoncDocument, rule: PolicyRule, path: string, analy
  * Checks what the schema cannot: programs named, no contradictions, examples hold, prefixes non-empty.
  * @throws SlashiError `INVALID_POLICY` located at the offending rule or example
  */
-function checkDocument(doc: JsoncDocument, policy: PolicyDocument, analyze: AnalyzeFn): void {
+function checkDocument(doc: Locator, policy: PolicyDocument, analyze: AnalyzeFn): void {
   const seen = new Map<string, { path: string; decision: string }>();
   (policy.rules ?? []).forEach((rule, i) => {
     const path = `/rules/${i}`;
@@ -134,10 +139,10 @@ function checkDocument(doc: JsoncDocument, policy: PolicyDocument, analyze: Anal
 /**
  * Parses and validates a policy file (JSON with comments).
  *
- * Beyond the schema, a rule's first token must name a program (no `"*"`, no `"$"`), `"$"` may only come last,
- * two rules of the same file may not give the same pattern different decisions, and every example is parsed
- * as bash: each `match` example must contain a command the rule matches, no `notMatch` example may. Examples
- * need the shell parser ({@link loadShellParser}) when a file has any.
+ * Beyond the schema: a pattern may not start with `"$"` and `"$"` may only come last; two rules of the same
+ * file may not give the same pattern different decisions (nor an `approvedCommands` entry contradict a rule);
+ * and every example is parsed as bash: each `match` example must contain a command the rule matches, no
+ * `notMatch` example may. Examples need the shell parser ({@link loadShellParser}) when a file has any.
  * @param text - the file's text
  * @param file - file path or label for error locations
  * @param options - see {@link ParsePolicyOptions}
@@ -153,8 +158,11 @@ export function parsePolicy(text: string, file?: string, options: ParsePolicyOpt
 }
 
 /**
- * Checks a policy document built in code (a preset, a pack already parsed) the way {@link parsePolicy} checks
- * a file, locating errors by JSON path only.
+ * Checks a policy document that is already a value (a preset, a pack manifest's policy, a test fixture) the
+ * way {@link parsePolicy} checks a file. Errors carry `file` (the source) and the JSON path, no line.
+ * @param document - the value to check
+ * @param source - file path or pack id for error locations
+ * @param options - see {@link ParsePolicyOptions}
  * @throws SlashiError `SCHEMA_INVALID` or `INVALID_POLICY`
  */
 export function validatePolicyDocument(
@@ -162,5 +170,9 @@ export function validatePolicyDocument(
   source?: string,
   options: ParsePolicyOptions = {},
 ): PolicyDocument {
-  return parsePolicy(JSON.stringify(document, null, 1), source, options);
+  const origin = source === undefined ? {} : { file: source };
+  const policy = validateValue<PolicyDocument>(policySchema, document, origin);
+  const locator: Locator = { locationOf: (jsonPath) => ({ ...origin, jsonPath }) };
+  checkDocument(locator, policy, options.analyze ?? realAnalyze);
+  return policy;
 }
