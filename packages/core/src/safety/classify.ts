@@ -46,7 +46,7 @@ export function classifyCommand(command: ExtractedCommand, context: SafetyContex
     findings.push(
       ...classifyRemoval(invocation, context),
       ...classifyGit(invocation, context),
-      ...classifyTools(invocation),
+      ...classifyTools(invocation, context),
       ...classifyInline(invocation),
       ...classifyDestroyers(invocation, context),
       ...classifyNetwork(invocation),

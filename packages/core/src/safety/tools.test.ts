@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cmd, wrapped } from "../../test/safety/command.js";
+import { cmd, ctx, wrapped } from "../../test/safety/command.js";
 import { invocationOf } from "./argv.js";
 import { classifyTools, sedCall } from "./tools.js";
 import type { ExtractedCommand } from "../shell/types.js";
@@ -164,5 +164,35 @@ describe("option-level rules for read-only tools", () => {
     expect(sedCall(invocation)!.files.map((i) => invocation.args[i])).toEqual(["one", "two"]);
     const withE = sedCall(invocationOf(cmd("sed -i -e s/a/b/ one"))!)!;
     expect(withE.files).toEqual([3]);
+  });
+});
+
+describe("unfiltered removal with find", () => {
+  function removal(text: string): string[] {
+    return classifyTools(invocationOf(cmd(text))!, ctx).map((f) => f.code);
+  }
+
+  it.each([
+    ["find / -delete", "rm.recursive-root"],
+    ["find ~ -delete", "rm.recursive-home"],
+    ["find $HOME -depth -delete", "rm.recursive-home"],
+    ["find /etc -delete", "rm.recursive-system"],
+    ["find / -exec rm -rf {} +", "rm.recursive-root"],
+    ["find ~ -mindepth 1 -execdir /bin/rm {} ;", "rm.recursive-home"],
+  ])("denies %s as %s", (text, code) => {
+    expect(removal(text)).toContain(code);
+  });
+
+  it.each([
+    "find / -name core -delete",
+    "find ~ -type f -name %*.tmp -delete",
+    "find . -name node_modules -prune -exec rm -rf {} +",
+    "find build -delete",
+    "find / -exec ls {} ;",
+    "find . -empty -delete",
+    "find /tmp/cache -mtime +7 -delete",
+    "find . -delete",
+  ])("leaves %s to ask", (text) => {
+    expect(removal(text).some((c) => c.startsWith("rm."))).toBe(false);
   });
 });

@@ -1,8 +1,17 @@
-import { hasOption, operands, optionsNamed, parseOptions, type Invocation, type ParsedArg } from "./argv.js";
+import {
+  hasOption,
+  operands,
+  optionsNamed,
+  parseOptions,
+  programName,
+  type Invocation,
+  type ParsedArg,
+} from "./argv.js";
 import { readAwkProgram } from "./awk-program.js";
 import { finding } from "./codes.js";
 import { readSedScript, type SedScriptInfo } from "./sed-script.js";
-import type { Finding } from "./types.js";
+import { catastropheOf, targetOf } from "./targets.js";
+import type { Finding, SafetyContext } from "./types.js";
 
 const AWKS = new Set(["awk", "gawk", "mawk", "nawk", "busybox-awk"]);
 const SEDS = new Set(["sed", "gsed"]);
@@ -161,11 +170,77 @@ const FIND_WITH_ARGUMENT = new Set([
   "-O",
 ]);
 
-function classifyFind(invocation: Invocation): Finding[] {
+/** find tests that narrow what matches (so a removal does not take everything under the starting point). */
+const FIND_FILTERS = new Set([
+  "-name",
+  "-iname",
+  "-path",
+  "-ipath",
+  "-wholename",
+  "-iwholename",
+  "-regex",
+  "-iregex",
+  "-lname",
+  "-ilname",
+  "-samefile",
+  "-type",
+  "-xtype",
+  "-user",
+  "-group",
+  "-uid",
+  "-gid",
+  "-perm",
+  "-size",
+  "-mtime",
+  "-atime",
+  "-ctime",
+  "-mmin",
+  "-amin",
+  "-cmin",
+  "-used",
+  "-links",
+  "-inum",
+  "-fstype",
+  "-context",
+]);
+
+/** An unfiltered `find START -delete` (or `-exec rm`) removes everything under START, like `rm -rf START`. */
+function unfilteredRemoval(invocation: Invocation, context: SafetyContext): Finding[] {
+  const out: Finding[] = [];
+  for (const [i, word] of invocation.args.entries()) {
+    if (word.startsWith("-") || word === "(" || word === "!") break;
+    const target = targetOf(word, invocation.dynamic.has(i), context);
+    const path = target.kind === "path" ? target.path : target.kind === "glob" ? target.parent : undefined;
+    const catastrophe = path === undefined ? undefined : catastropheOf(path, context);
+    if (catastrophe !== undefined && catastrophe !== "workspace-root") {
+      out.push(
+        finding(
+          REMOVAL_CODE[catastrophe],
+          `find ${word} with no filter removes everything under it`,
+          invocation.command,
+          word,
+        ),
+      );
+    }
+  }
+  return out;
+}
+
+const REMOVAL_CODE = {
+  root: "rm.recursive-root",
+  home: "rm.recursive-home",
+  "workspace-root": "rm.recursive-workspace-root",
+  system: "rm.recursive-system",
+} as const;
+// The workspace root is left out on purpose: `find . -delete` asks (tool.find-delete), it is not denied.
+
+function classifyFind(invocation: Invocation, context?: SafetyContext): Finding[] {
   const command = invocation.command;
   const out: Finding[] = [];
   if (invocation.name === "find") {
     const args = invocation.args;
+    let filtered = false;
+    let removes = false;
     for (let i = 0; i < args.length; i++) {
       const word = args[i]!;
       if (invocation.dynamic.has(i)) {
@@ -176,7 +251,15 @@ function classifyFind(invocation: Invocation): Finding[] {
         out.push(finding("tool.exec-option", `find ${word} runs a program for every match`, command, word));
       if (word === "-delete")
         out.push(finding("tool.find-delete", "find -delete removes every match", command, word));
+      if (
+        word === "-delete" ||
+        (FIND_EXEC.has(word) && /^(rm|shred|unlink|srm)$/.test(programName(args[i + 1] ?? "")))
+      ) {
+        removes = true;
+      }
+      if (/^-(empty|true|false|readable|writable|executable|nouser|nogroup)$/.test(word)) filtered = true;
       if (FIND_WITH_ARGUMENT.has(word) || /^-newer[aBcmt][aBcmt]$/.test(word)) {
+        if (FIND_FILTERS.has(word) || word.startsWith("-newer")) filtered = true;
         if (invocation.dynamic.has(i + 1)) {
           out.push(
             finding(
@@ -190,6 +273,7 @@ function classifyFind(invocation: Invocation): Finding[] {
         i++;
       }
     }
+    if (removes && !filtered && context !== undefined) out.push(...unfilteredRemoval(invocation, context));
   }
   if (invocation.name === "fd" || invocation.name === "fdfind") {
     for (const word of invocation.args) {
@@ -504,9 +588,9 @@ function programIsEnv(argv: readonly string[]): boolean {
 }
 
 /** Option-level rules for tools usually thought read-only: find, fd, sed, awk, rg, sort, tar, zip, rsync, ssh, env, vim, man, xargs. */
-export function classifyTools(invocation: Invocation): Finding[] {
+export function classifyTools(invocation: Invocation, context?: SafetyContext): Finding[] {
   return [
-    ...classifyFind(invocation),
+    ...classifyFind(invocation, context),
     ...classifySed(invocation),
     ...classifyAwk(invocation),
     ...classifyRg(invocation),
