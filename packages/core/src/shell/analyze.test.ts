@@ -139,7 +139,7 @@ describe("analyzeShell: extraction", () => {
 
   it("treats the rest of a heredoc opener line as live", () => {
     expect(effective("cat <<'EOF' && rm -rf /\nbody\nEOF")).toEqual([["cat"], ["rm", "-rf", "/"]]);
-    expect(effective("cat <<'EOF' | sh\nbody\nEOF")).toEqual([["cat"], ["sh"]]);
+    expect(effective("cat <<'EOF' | sh\nbody\nEOF")).toEqual([["cat"], ["sh"], ["body"]]);
   });
 
   it("gives a heredoc only to the command it follows", () => {

@@ -362,24 +362,30 @@ class Analysis {
       );
       ranges.push([from, this.commands.length]);
     }
-    this.checkPipeToShell(heads, ranges, 0);
+    this.checkPipeToShell(heads, ranges, scope);
   }
 
   /** Flags a pipeline element that runs its standard input as a program. */
   private checkPipeToShell(
     heads: readonly (ExtractedCommand | undefined)[],
     ranges: readonly [number, number][],
-    producersFrom: number,
+    scope: Scope,
   ): void {
     for (let k = 1; k < heads.length; k++) {
       const head = heads[k];
       if (!head || !readsProgramFromStdin(words(head.effective, head))) continue;
       let download = false;
-      for (let p = producersFrom; p < k; p++) {
+      for (let p = 0; p < k; p++) {
         const [from, to] = ranges[p] as [number, number];
         if (this.anyDownloader(from, to)) download = true;
       }
       this.flagStdinProgram(head, download, "a pipe");
+      const program = head.effective[0];
+      const producer = heads[k - 1];
+      if (program !== undefined && isPosixShell(program) && producer) {
+        const text = producedText(producer);
+        if (text !== undefined) this.script(text, joinContext(head.context, "shell-c"), scope.depth + 1);
+      }
     }
   }
 
@@ -474,7 +480,7 @@ class Analysis {
             ranges.push([start, this.commands.length]);
           }
         }
-        this.checkPipeToShell(heads, ranges, 0);
+        this.checkPipeToShell(heads, ranges, scope);
       } else {
         const listContext = op === "&&" || op === "||" ? joinContext(context, "list") : context;
         for (const element of suffix.nodes) this.walk(element, scope, listContext, NO_REDIRECTS, undefined);
@@ -1109,11 +1115,8 @@ class Analysis {
                 scope.depth + 1,
               );
           } else {
-            this.script(
-              r.target,
-              joinContext(context, r.op === "<<<" ? "shell-c" : "heredoc"),
-              scope.depth + 1,
-            );
+            const payloadContext = r.op === "<<<" ? context : joinContext(context, "heredoc");
+            this.script(r.target, joinContext(payloadContext, "shell-c"), scope.depth + 1);
           }
         }
       }
@@ -1258,6 +1261,35 @@ function assignmentValue(node: SNode): SNode | undefined {
   for (let i = 0; i < kids.length; i++) {
     const t = (kids[i] as SNode).type;
     if (t === "=" || t === "+=") return kids[i + 1];
+  }
+  return undefined;
+}
+
+/**
+ * The text a simple producer writes, when the script shows all of it: `echo words`, `printf 'text'`, or `cat`
+ * fed a static heredoc or here-string. Used to read what a pipe hands to a shell.
+ */
+function producedText(cmd: ExtractedCommand): string | undefined {
+  const argv = cmd.effective;
+  const program = argv[0];
+  if (program === undefined || (cmd.effectiveDynamic?.length ?? 0) > 0 || cmd.appendsArguments)
+    return undefined;
+  if (program === "echo") {
+    let i = 1;
+    while (i < argv.length && /^-[neE]+$/.test(argv[i] as string)) i++;
+    if (argv.slice(1, i).some((o) => o.includes("e"))) return undefined;
+    return argv.slice(i).join(" ");
+  }
+  if (program === "printf" && argv.length === 2) {
+    const format = argv[1] as string;
+    return /[%\\]/.test(format) ? undefined : format;
+  }
+  if (program === "cat" && argv.length === 1) {
+    for (const r of cmd.redirects) {
+      if ((r.op === "<<" || r.op === "<<-" || r.op === "<<<") && (r.fd ?? 0) === 0 && r.target !== null) {
+        return r.target;
+      }
+    }
   }
   return undefined;
 }
