@@ -1,0 +1,41 @@
+/**
+ * Stable codes in the `structuredContent.code` of a refused or failed call, and the safety codes the core's
+ * classifiers can raise (listed in the `shell_command` description).
+ */
+import { SAFETY_CODES, type SafetyCodeInfo } from "@slashi/core";
+
+/** Why a tool call did not run its command (or could not answer). */
+export const ToolErrorCode = {
+  /** The policy refused the command (`deny`); `reasons` says why. Never approvable in the moment. */
+  SAFETY_DENIED: "SAFETY_DENIED",
+  /** The person did not approve: `answer` is `decline`, `cancel` or `unticked` (accepted with the box unticked). */
+  PERMISSION_DENIED: "PERMISSION_DENIED",
+  /** The command needs the person's approval and this client cannot ask (no elicitation capability). */
+  APPROVAL_UNAVAILABLE: "APPROVAL_UNAVAILABLE",
+  /** A retried call (`input_required`) differs from the call the person was asked about, or its state is stale. */
+  APPROVAL_MISMATCH: "APPROVAL_MISMATCH",
+  /** The arguments are unusable (command too long, cwd missing, unknown slash command…). */
+  INVALID_ARGUMENT: "INVALID_ARGUMENT",
+  /** Too many commands are running or waiting; try again later. */
+  BUSY: "BUSY",
+  /** The server is configured to run in the cordon and the cordon cannot be enforced here. */
+  CORDON_UNAVAILABLE: "CORDON_UNAVAILABLE",
+  /** The command could not be started (`ENOENT`, `EACCES`…). */
+  RUN_FAILED: "RUN_FAILED",
+  /** The command was killed at its timeout. */
+  TIMEOUT: "TIMEOUT",
+  /** The call was cancelled by the client; the command was killed. */
+  CANCELLED: "CANCELLED",
+  /** The slash command has steps only an editor can run. */
+  NEEDS_EDITOR: "NEEDS_EDITOR",
+  /** The policy or a command file could not be loaded. */
+  CONFIG_ERROR: "CONFIG_ERROR",
+} as const;
+
+/** One of {@link ToolErrorCode}. */
+export type ToolErrorCodeValue = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];
+
+/** Every code the core's safety classifiers can raise. */
+export function safetyCodes(): readonly SafetyCodeInfo[] {
+  return SAFETY_CODES;
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { resolvePolicy, validatePolicyDocument } from "@slashi/core";
+import { policyPrefixes, reasonCodes, shellCommandDescription } from "./describe.js";
+
+function policy(document: unknown) {
+  return resolvePolicy([
+    { kind: "user", source: "user.json", document: validatePolicyDocument(document, "user.json") },
+  ]);
+}
+
+describe("policyPrefixes", () => {
+  it("lists active rules per verdict and the allowedCommands gates", () => {
+    const p = policyPrefixes(
+      policy({
+        version: 1,
+        rules: [
+          { match: ["git", ["status", "log"]], decision: "allow" },
+          { match: ["npm", "publish"], decision: "ask" },
+          { match: ["terraform"], decision: "deny" },
+        ],
+        allowedCommands: ["git", "npm"],
+      }),
+    );
+    expect(p.allow).toContain("git [status|log]");
+    expect(p.ask).toContain("npm publish");
+    expect(p.deny).toContain("terraform");
+    expect(p.gates).toEqual([["git", "npm"]]);
+  });
+
+  it("leaves out allow rules of an unapproved workspace policy", () => {
+    const resolved = resolvePolicy(
+      [
+        {
+          kind: "workspace",
+          source: "ws.json",
+          approved: false,
+          document: validatePolicyDocument(
+            { version: 1, rules: [{ match: ["make"], decision: "allow" }] },
+            "ws.json",
+          ),
+        },
+      ],
+      { defaultPreset: null },
+    );
+    expect(policyPrefixes(resolved).allow).not.toContain("make");
+  });
+});
+
+describe("shellCommandDescription", () => {
+  it("names the prefixes, the refusal codes and every reason code", () => {
+    const text = shellCommandDescription(
+      policy({ version: 1, rules: [{ match: ["make", "test"], decision: "allow" }] }),
+      {
+        cordon: false,
+        shell: "/bin/bash",
+      },
+    );
+    expect(text).toMatch(/Allowed without asking: make test\./);
+    expect(text).toContain("SAFETY_DENIED");
+    expect(text).toContain("PERMISSION_DENIED");
+    for (const code of reasonCodes()) expect(text).toContain(code);
+    expect(reasonCodes()).toContain("policy.no-rule");
+    expect(reasonCodes()).toContain("shell.parse-error");
+  });
+});

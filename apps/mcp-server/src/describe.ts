@@ -1,0 +1,81 @@
+/**
+ * What the model is told about the policy: the `shell_command` description lists which command prefixes run
+ * without asking, which ask the person, which are refused, and the reason codes a refusal can carry, so the
+ * agent can stay inside the policy instead of probing it (trust-model requirement 36).
+ */
+import { formatPattern, PolicyReasonCode, ShellFindingCode, type ResolvedPolicy } from "@slashi/core";
+import { safetyCodes } from "./codes.js";
+
+/** Longest list of prefixes per verdict written into the description. */
+const MAX_PREFIXES = 120;
+
+/** Prefix lists of a resolved policy, per verdict, as written in rules (`git status`, `[ls|cat]`). */
+export interface PolicyPrefixes {
+  /** Run without asking. */
+  allow: string[];
+  /** Ask the person first. */
+  ask: string[];
+  /** Refused. */
+  deny: string[];
+  /** `allowedCommands` gates: nothing outside these runs. */
+  gates: string[][];
+}
+
+/** The active rule prefixes of a policy, highest layer first, without duplicates. */
+export function policyPrefixes(policy: ResolvedPolicy): PolicyPrefixes {
+  const out: PolicyPrefixes = { allow: [], ask: [], deny: [], gates: [] };
+  const seen = new Set<string>();
+  for (const rule of policy.rules) {
+    if (rule.inactive !== undefined) continue;
+    const text = `${formatPattern(rule.pattern)}${rule.trustedWorkspaceOnly ? " (trusted workspace only)" : ""}`;
+    const key = `${rule.decision}\u0000${text}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out[rule.decision].push(text);
+  }
+  out.gates = policy.gates.map((g) => g.prefixes.map((p) => p.join(" ")));
+  return out;
+}
+
+function list(items: readonly string[]): string {
+  if (items.length === 0) return "(none)";
+  const shown = items.slice(0, MAX_PREFIXES).join("; ");
+  return items.length > MAX_PREFIXES ? `${shown}; … and ${items.length - MAX_PREFIXES} more` : shown;
+}
+
+/** Every reason code a decision can carry: the policy's own, the shell analyser's and the safety classifiers'. */
+export function reasonCodes(): string[] {
+  return [
+    ...new Set([
+      ...Object.values(PolicyReasonCode),
+      ...Object.values(ShellFindingCode),
+      ...safetyCodes().map((c) => c.code),
+    ]),
+  ].sort();
+}
+
+/** The `shell_command` description for a policy. */
+export function shellCommandDescription(
+  policy: ResolvedPolicy,
+  options: { cordon: boolean; shell: string },
+): string {
+  const p = policyPrefixes(policy);
+  const lines = [
+    "Run a shell command on the user's machine under the user's Slashi policy.",
+    `Every command of the line (pipes, lists, substitutions, bash -c payloads) is checked; the strictest verdict wins: deny > ask > allow. Analysed and run with ${options.shell}${options.cordon ? ", inside the cordon (sandbox: workspace writable, secrets hidden, network only where the policy grants it)" : ""}.`,
+    "A rule matches whole words from the start of the command; an allowed program does not allow every argument (safety findings such as force pushes, find -delete, sed -i or writes to protected paths still apply).",
+    "'ask' commands run only after the person confirms in a form; without that the call is refused. 'deny' commands never run.",
+    "Refusals are tool errors with structuredContent.code: SAFETY_DENIED (the policy refused; see reasons), PERMISSION_DENIED (the person declined or cancelled), APPROVAL_UNAVAILABLE (the client cannot ask the person). Use check_command to test a command first; do not retry a refused command with small variations.",
+    `Allowed without asking: ${list(p.allow)}.`,
+    `Asks first: ${list(p.ask)}.`,
+    `Refused: ${list(p.deny)}.`,
+  ];
+  if (p.gates.length > 0) {
+    lines.push(
+      `Only commands starting with one of these run at all: ${p.gates.map((g) => list(g)).join(" AND ")}.`,
+    );
+  }
+  lines.push("Anything no rule covers asks.");
+  lines.push(`Reason codes: ${reasonCodes().join(", ")}.`);
+  return lines.join("\n");
+}

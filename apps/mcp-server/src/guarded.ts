@@ -1,0 +1,438 @@
+/**
+ * One command line under the policy, end to end: decide, refuse a deny, ask the person about an ask, wait for a
+ * slot, run (argv when no shell feature is needed, the shell otherwise, in the cordon when configured), report
+ * progress, record the decision and the run in the audit log, and shape the tool result.
+ */
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import type { CallToolResult, InputRequiredResult, ServerContext } from "@modelcontextprotocol/server";
+import { decide, networkAllowed, type Decision, type ExtractedCommand } from "@slashi/core";
+import { probeCordon, runCommand, type AuditEntry, type RunResult } from "@slashi/runtime";
+import { ToolErrorCode, type ToolErrorCodeValue } from "./codes.js";
+import {
+  confirmationMessage,
+  environmentOverrides,
+  requestDigest,
+  type ConfirmOutcome,
+  type Confirmer,
+} from "./confirm.js";
+import { countedReasons, toolError, type ReasonOut } from "./results.js";
+import type { Services } from "./services.js";
+import { decideContext, digestOf } from "./setup.js";
+
+/** What to run. */
+export interface GuardedRequest {
+  /** Tool name, for the digest and the form title. */
+  tool: string;
+  /** The command line. */
+  command: string;
+  /** Working directory as given (relative to the workspace root), or undefined for the root. */
+  cwd?: string;
+  /** Timeout as given. */
+  timeoutMs?: number;
+  /** Audit source: `agent` for shell_command, the slash command's source otherwise. */
+  source: string;
+  /** Slash command name. */
+  commandName?: string;
+  /** More that identifies the request (slash command fingerprint, args). */
+  identity?: Record<string, unknown>;
+  /** Title shown in the form. */
+  title?: string;
+  /** Text for the audit log when `command` is an expansion (the unexpanded step). */
+  auditText?: string;
+}
+
+/** Resolves a cwd argument against the workspace root. */
+export function resolveCwd(services: Services, cwd: string | undefined): string {
+  const root = services.config.workspace.root;
+  return cwd === undefined || cwd === "" ? root : path.resolve(root, cwd);
+}
+
+/**
+ * The argv to run without a shell, when the line is one plain command: no pipes, lists, substitutions,
+ * redirections, assignments, expansions, tildes or function calls. `undefined` means the line needs the shell.
+ */
+export function plainArgv(decision: Decision): string[] | undefined {
+  if (decision.commands.length !== 1 || decision.script.length > 0) return undefined;
+  const c = decision.commands[0] as ExtractedCommand;
+  const plain =
+    c.dynamic.length === 0 &&
+    (c.tildes?.length ?? 0) === 0 &&
+    c.redirects.length === 0 &&
+    c.assignments.length === 0 &&
+    c.context.length === 0 &&
+    c.callsFunction !== true &&
+    c.argv.length > 0 &&
+    c.text.trim() === decision.input.trim();
+  return plain ? [...c.argv] : undefined;
+}
+
+function progressTokenOf(ctx: ServerContext): string | number | undefined {
+  const token = (ctx.mcpReq._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  return typeof token === "string" || typeof token === "number" ? token : undefined;
+}
+
+function outputText(result: RunResult, maxBytes: number): string {
+  const parts = [
+    `exit code: ${result.exitCode ?? "none"}${result.signal ? ` (signal ${result.signal})` : ""}`,
+  ];
+  const stream = (name: string, text: string, truncated: boolean): void => {
+    if (text === "" && !truncated) return;
+    parts.push(
+      `${name}:\n${text}${truncated ? `\n[${name} truncated: only the first ${maxBytes} bytes are kept]` : ""}`,
+    );
+  };
+  stream("stdout", result.stdout, result.stdoutTruncated);
+  stream("stderr", result.stderr, result.stderrTruncated);
+  return parts.join("\n");
+}
+
+/** A decided command line, ready to be approved and run. */
+export interface Plan {
+  /** The request. */
+  request: GuardedRequest;
+  /** The decision. */
+  decision: Decision;
+  /** Resolved working directory. */
+  cwd: string;
+  /** Timeout. */
+  timeoutMs: number;
+  /** Network inside the cordon. */
+  network: boolean;
+  /** The argv when no shell is needed. */
+  argv: string[] | undefined;
+  /** The audit fields shared by its records. */
+  base: AuditBase;
+  /** Reasons that counted. */
+  reasons: ReasonOut[];
+}
+
+type AuditBase = Omit<AuditEntry, "event">;
+
+type Refusal = { ok: false; result: CallToolResult };
+
+/** Validates the arguments and decides the command line; a `deny` is refused (and audited) here. */
+export async function prepare(
+  services: Services,
+  request: GuardedRequest,
+): Promise<{ ok: true; plan: Plan } | Refusal> {
+  const { config } = services;
+  if (request.command.length > config.maxCommandLength) {
+    return refuse(
+      ToolErrorCode.INVALID_ARGUMENT,
+      `the command is ${request.command.length} characters long; the limit is ${config.maxCommandLength}`,
+    );
+  }
+  const cwd = resolveCwd(services, request.cwd);
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
+    return refuse(
+      ToolErrorCode.INVALID_ARGUMENT,
+      `the working directory ${cwd} does not exist or is not a directory`,
+    );
+  }
+  const timeoutMs = request.timeoutMs ?? config.defaultTimeoutMs;
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > config.maxTimeoutMs) {
+    return refuse(
+      ToolErrorCode.INVALID_ARGUMENT,
+      `timeout_ms must be a whole number of milliseconds from 1 to ${config.maxTimeoutMs}`,
+    );
+  }
+  let state;
+  try {
+    state = await services.policy.current();
+  } catch (error) {
+    return refuse(ToolErrorCode.CONFIG_ERROR, `the policy could not be loaded: ${(error as Error).message}`);
+  }
+  const context = decideContext({
+    shell: config.shell,
+    cwd,
+    workspace: config.workspace,
+    home: config.home,
+    protectedPaths: services.protectedPaths,
+    trusted: state.trusted,
+  });
+  const decision = decide(request.command, state.policy, context);
+  const reasons = countedReasons(decision);
+  const text = request.auditText ?? request.command;
+  const base: AuditBase = {
+    host: "mcp",
+    source: request.source,
+    ...(request.commandName === undefined ? {} : { command: request.commandName }),
+    text,
+    ...(text === request.command ? {} : { expandedDigest: digestOf(request.command) }),
+    decision: decision.decision,
+    reasons: reasons.map((r) => ({ code: r.code, severity: r.severity, message: r.message })),
+    cwd,
+  };
+  if (decision.decision === "deny") {
+    await services.record({ event: "decision", ...base });
+    return refuse(ToolErrorCode.SAFETY_DENIED, "the policy refuses this command; nothing ran", {
+      decision: decision.decision,
+      reasons,
+    });
+  }
+  const network = config.cordon && networkAllowed(decision.commands, state.policy);
+  return {
+    ok: true,
+    plan: { request, decision, cwd, timeoutMs, network, argv: plainArgv(decision), base, reasons },
+  };
+}
+
+function refuse(code: ToolErrorCodeValue, message: string, extra: Record<string, unknown> = {}): Refusal {
+  return { ok: false, result: toolError(code, message, extra) };
+}
+
+/**
+ * Gets the person's approval for the plans that need it (their decision is `ask`, or `force` says why all of
+ * them must be confirmed), with one form for all of them. Records one `decision` record per plan.
+ * @returns how they were approved (`once`, `cordon`, or undefined when none needed it), the refusal, or an
+ *   `input_required` result to hand back on a 2026-07-28 connection
+ */
+export async function approve(
+  services: Services,
+  confirmer: Confirmer,
+  ctx: ServerContext,
+  plans: readonly Plan[],
+  options: { title: string; identity?: Record<string, unknown>; force?: string },
+): Promise<
+  { ok: true; answer: string | undefined } | Refusal | { ok: false; inputRequired: InputRequiredResult }
+> {
+  const { config } = services;
+  const asking =
+    options.force === undefined ? plans.filter((p) => p.decision.decision === "ask") : [...plans];
+  const recordAll = async (answer?: string): Promise<void> => {
+    for (const p of plans)
+      await services.record({ event: "decision", ...p.base, ...(answer === undefined ? {} : { answer }) });
+  };
+  if (asking.length === 0) {
+    await recordAll();
+    return { ok: true, answer: undefined };
+  }
+  const reasons = asking.flatMap((p) => p.reasons);
+  if (options.force === undefined && config.cordon) {
+    const state = await services.policy.current();
+    if (state.policy.skipConfirmInCordon && (await probeCordon({ env: config.env })).ok) {
+      await recordAll("cordon");
+      return { ok: true, answer: "cordon" };
+    }
+  }
+  const digest = requestDigest({
+    workspace: config.workspace.key,
+    plans: plans.map((p) => ({
+      tool: p.request.tool,
+      command: p.request.command,
+      cwd: p.cwd,
+      timeoutMs: p.timeoutMs,
+    })),
+    ...(options.identity === undefined ? {} : { identity: options.identity }),
+  });
+  const message = asking
+    .map((p) =>
+      confirmationMessage({
+        title: options.title,
+        decision: p.decision,
+        cwd: p.cwd,
+        env: environmentOverrides(p.decision),
+        cordon: config.cordon,
+        network: p.network,
+        ...(options.force === undefined ? {} : { why: options.force }),
+      }),
+    )
+    .join("\n\n");
+  let outcome: ConfirmOutcome;
+  try {
+    outcome = await confirmer.confirm(ctx, digest, message);
+  } catch (error) {
+    await recordAll("cancel");
+    if (ctx.mcpReq.signal.aborted) {
+      return refuse(
+        ToolErrorCode.CANCELLED,
+        "the call was cancelled while waiting for the person; nothing ran",
+      );
+    }
+    return refuse(
+      ToolErrorCode.PERMISSION_DENIED,
+      `the person's answer did not arrive (${(error as Error).message}); nothing ran`,
+      {
+        answer: "cancel",
+        reasons,
+      },
+    );
+  }
+  switch (outcome.kind) {
+    case "input-required":
+      return { ok: false, inputRequired: outcome.result };
+    case "unavailable":
+      await recordAll("unavailable");
+      return refuse(ToolErrorCode.APPROVAL_UNAVAILABLE, outcome.why, { reasons });
+    case "mismatch":
+      await recordAll("mismatch");
+      return refuse(ToolErrorCode.APPROVAL_MISMATCH, outcome.why, { reasons });
+    case "refused": {
+      await recordAll(outcome.answer);
+      const said =
+        outcome.answer === "unticked"
+          ? "accepted the form without ticking the box"
+          : outcome.answer === "decline"
+            ? "declined"
+            : "cancelled";
+      return refuse(ToolErrorCode.PERMISSION_DENIED, `the person ${said}; nothing ran`, {
+        answer: outcome.answer,
+        reasons,
+      });
+    }
+    case "approved":
+      await recordAll("once");
+      return { ok: true, answer: "once" };
+  }
+}
+
+/** Runs an approved plan: waits for a slot, reports progress, records the run, shapes the result. */
+export async function execute(
+  services: Services,
+  ctx: ServerContext,
+  plan: Plan,
+  answer: string | undefined,
+): Promise<CallToolResult> {
+  const { config } = services;
+  const { request, decision, cwd, timeoutMs, network, argv, base, reasons } = plan;
+  const signal = AbortSignal.any([ctx.mcpReq.signal, services.shutdownSignal]);
+  let release;
+  try {
+    release = await services.limiter.acquire(signal);
+  } catch {
+    return toolError(
+      ToolErrorCode.CANCELLED,
+      "the call was cancelled while waiting for a free slot; nothing ran",
+    );
+  }
+  if (release === undefined) {
+    return toolError(
+      ToolErrorCode.BUSY,
+      `${config.maxConcurrent} commands are running and ${config.maxQueued} are waiting; try again when one finishes`,
+    );
+  }
+
+  const progressToken = progressTokenOf(ctx);
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  if (progressToken !== undefined) {
+    timer = setInterval(() => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      void ctx.mcpReq
+        .notify({
+          method: "notifications/progress",
+          params: { progressToken, progress: seconds, message: `running for ${seconds} s` },
+        })
+        .catch(() => undefined);
+    }, config.progressIntervalMs);
+  }
+
+  let result: RunResult;
+  try {
+    result = await services.track(
+      runCommand({
+        ...(argv ? { argv } : { script: request.command, shell: config.shell }),
+        cwd,
+        env: config.env,
+        timeoutMs,
+        maxOutputBytes: config.maxOutputBytes,
+        signal,
+        ...(config.cordon
+          ? { cordon: { workspace: config.workspace.root, cwd, network, home: config.home } }
+          : {}),
+      }),
+    );
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    await services.record({
+      event: "run",
+      ...base,
+      ...(answer ? { answer } : {}),
+      cordon: config.cordon,
+      exitCode: null,
+    });
+    return toolError(
+      code === "CORDON_UNAVAILABLE" ? ToolErrorCode.CORDON_UNAVAILABLE : ToolErrorCode.RUN_FAILED,
+      `the command could not be started: ${(error as Error).message}`,
+    );
+  } finally {
+    if (timer) clearInterval(timer);
+    release();
+  }
+
+  await services.record({
+    event: "run",
+    ...base,
+    ...(answer ? { answer } : {}),
+    cordon: config.cordon,
+    exitCode: result.exitCode,
+    ...(result.signal ? { signal: result.signal } : {}),
+    durationMs: result.durationMs,
+  });
+
+  const structured = {
+    status: "ran",
+    exitCode: result.exitCode,
+    signal: result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    stdoutTruncated: result.stdoutTruncated,
+    stderrTruncated: result.stderrTruncated,
+    timedOut: result.timedOut,
+    durationMs: result.durationMs,
+    cordon: config.cordon,
+    mode: argv ? "argv" : "shell",
+    decision: decision.decision,
+    ...(answer ? { approval: answer } : {}),
+    reasons,
+  };
+  if (result.spawnError !== undefined) {
+    return toolError(
+      ToolErrorCode.RUN_FAILED,
+      `could not start ${argv?.[0] ?? config.shell}: ${result.spawnError}`,
+      {
+        ...structured,
+        spawnError: result.spawnError,
+      },
+    );
+  }
+  if (result.aborted) {
+    const why = services.shutdownSignal.aborted ? "the server is shutting down" : "the call was cancelled";
+    return toolError(
+      ToolErrorCode.CANCELLED,
+      `${why}; the command and everything it started were killed`,
+      structured,
+    );
+  }
+  if (result.timedOut) {
+    return toolError(
+      ToolErrorCode.TIMEOUT,
+      `killed after ${timeoutMs} ms (the command and everything it started)\n${outputText(result, config.maxOutputBytes)}`,
+      structured,
+    );
+  }
+  return {
+    content: [{ type: "text", text: outputText(result, config.maxOutputBytes) }],
+    structuredContent: structured,
+  };
+}
+
+/**
+ * Decides and (when allowed or approved) runs one command line.
+ * @returns the tool result, or an `input_required` result on a 2026-07-28 connection that must ask first
+ */
+export async function guardedRun(
+  services: Services,
+  confirmer: Confirmer,
+  ctx: ServerContext,
+  request: GuardedRequest,
+): Promise<CallToolResult | InputRequiredResult> {
+  const prepared = await prepare(services, request);
+  if (!prepared.ok) return prepared.result;
+  const approval = await approve(services, confirmer, ctx, [prepared.plan], {
+    title: request.title ?? request.tool,
+  });
+  if (!approval.ok) return "inputRequired" in approval ? approval.inputRequired : approval.result;
+  return await execute(services, ctx, prepared.plan, approval.answer);
+}

@@ -1,0 +1,116 @@
+/**
+ * Starts the server: options, parser, policy source, then MCP over stdio until the client goes away. When stdin
+ * closes (the client disconnected) or the process gets SIGTERM/SIGINT/SIGHUP, every running command is killed
+ * with its whole process group before the process exits.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { loadShellParser } from "@slashi/core";
+import { defaultShell, findWorkspace } from "@slashi/runtime";
+import { parseOptions, USAGE } from "./options.js";
+import { createServer } from "./server.js";
+import { LineTransport } from "./transport.js";
+import { Services, type Logger } from "./services.js";
+import { homeOf, serverPaths, workspaceOf } from "./setup.js";
+
+/** How long shutdown waits for killed commands (SIGTERM, then SIGKILL after the runner's 2 s grace). */
+const SHUTDOWN_GRACE_MS = 4000;
+
+/**
+ * Loads the bash parser once. The bundle ships `web-tree-sitter.wasm` and `tree-sitter-bash.wasm` next to
+ * `bin.js`; run from source, the packages' own copies are found.
+ */
+async function ensureParser(): Promise<void> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const runtime = path.join(here, "web-tree-sitter.wasm");
+  const grammar = path.join(here, "tree-sitter-bash.wasm");
+  if (existsSync(runtime) && existsSync(grammar))
+    await loadShellParser({ treeSitterWasm: runtime, bashWasm: grammar });
+  else await loadShellParser();
+}
+
+/** Everything `main` needs from the process. */
+export interface MainIo {
+  /** Command-line arguments after the program. */
+  argv: readonly string[];
+  /** Environment. */
+  env: NodeJS.ProcessEnv;
+  /** Current directory. */
+  cwd: string;
+  /** Version of the package. */
+  version: string;
+  /** Writes to stdout (only for --help and --version: otherwise stdout is the protocol). */
+  stdout: (text: string) => void;
+  /** Logs to stderr. */
+  log: Logger;
+}
+
+/** Runs the server until the client disconnects. Resolves with the exit status. */
+export async function main(io: MainIo): Promise<number> {
+  const options = parseOptions(io.argv);
+  if (options.help) {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  if (options.version) {
+    io.stdout(`${io.version}\n`);
+    return 0;
+  }
+  const parser = ensureParser();
+  const home = homeOf(io.env);
+  const paths = serverPaths(io.env, home);
+  const workspace =
+    options.workspace !== undefined
+      ? workspaceOf(path.resolve(io.cwd, options.workspace))
+      : workspaceOf((await findWorkspace(io.cwd)).root);
+  const services = new Services(
+    {
+      workspace,
+      paths,
+      home,
+      env: io.env,
+      shell: options.shell ?? defaultShell(io.env),
+      cordon: options.cordon,
+      defaultTimeoutMs: options.timeoutMs,
+      maxTimeoutMs: options.maxTimeoutMs,
+      maxOutputBytes: options.maxOutputBytes,
+      maxCommandLength: 64 * 1024,
+      maxConcurrent: options.maxConcurrent,
+      maxQueued: options.maxQueued,
+      confirmTimeoutMs: 600_000,
+      progressIntervalMs: 1000,
+    },
+    io.log,
+  );
+  await parser;
+
+  let finish: (status: number) => void = () => undefined;
+  const finished = new Promise<number>((resolve) => (finish = resolve));
+  let stopping = false;
+  const stop = async (why: string, status: number): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    if (services.running > 0) io.log(`${why}: killing ${services.running} running command(s)`);
+    await services.shutdown(SHUTDOWN_GRACE_MS);
+    await handle.close().catch(() => undefined);
+    finish(status);
+  };
+
+  const handle = serveStdio(({ era }) => createServer(services, era, { version: io.version }), {
+    transport: new LineTransport(),
+    onerror: (error) => io.log(`protocol error: ${error.message.split("\n")[0]?.slice(0, 300) ?? ""}`),
+  });
+  io.log(`serving ${workspace.root} (shell ${services.config.shell}${options.cordon ? ", cordon on" : ""})`);
+
+  process.stdin.once("end", () => void stop("the client disconnected", 0));
+  process.stdin.once("close", () => void stop("the client disconnected", 0));
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+    process.once(
+      signal,
+      () => void stop(`got ${signal}`, 128 + (signal === "SIGINT" ? 2 : signal === "SIGHUP" ? 1 : 15)),
+    );
+  }
+  return await finished;
+}

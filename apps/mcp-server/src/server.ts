@@ -1,0 +1,182 @@
+/**
+ * The MCP server: one {@link McpServer} per connection, with the four tools. The era (2025 `initialize`
+ * sessions or 2026-07-28 per-request envelopes) is fixed per connection by the SDK's stdio entry; confirmation
+ * takes the shape of that era (see confirm.ts).
+ */
+import { McpServer, type CallToolResult, type RegisteredTool } from "@modelcontextprotocol/server";
+import { decide, explainDecision, explanationOf } from "@slashi/core";
+import * as z from "zod/v4";
+import { ToolErrorCode } from "./codes.js";
+import { Confirmer } from "./confirm.js";
+import { shellCommandDescription } from "./describe.js";
+import { guardedRun, resolveCwd } from "./guarded.js";
+import { allReasons, countedReasons, toolError } from "./results.js";
+import type { Services } from "./services.js";
+import { decideContext } from "./setup.js";
+import { listCommandsTool, runCommandTool } from "./slash-commands.js";
+
+/** The server's name and version as it introduces itself. */
+export interface ServerInfo {
+  /** Version of the package. */
+  version: string;
+}
+
+const SERVER_INSTRUCTIONS =
+  "slashi-mcp runs shell commands under the user's Slashi policy. Use check_command to see whether a command " +
+  "would run, ask or be refused, and why; use shell_command to run it. Commands that need approval are shown " +
+  "to the person in a form; a refused command is not retried with variations.";
+
+/**
+ * Builds the server for one connection.
+ * @param services - what every connection shares
+ * @param era - the connection's protocol era
+ * @param info - version
+ */
+export async function createServer(
+  services: Services,
+  era: "legacy" | "modern",
+  info: ServerInfo,
+): Promise<McpServer> {
+  const { config } = services;
+  // The confirmer needs the server (legacy capabilities), the server needs the confirmer's verify hook.
+  const holder: { server?: McpServer } = {};
+  const confirmer = new Confirmer(
+    era,
+    () => holder.server?.server.getClientCapabilities(),
+    config.confirmTimeoutMs,
+  );
+  const server = new McpServer(
+    { name: "slashi-mcp", version: info.version },
+    {
+      capabilities: { tools: { listChanged: true } },
+      instructions: SERVER_INSTRUCTIONS,
+      requestState: { verify: confirmer.verify },
+    },
+  );
+  holder.server = server;
+
+  let description = "Run a shell command under the user's Slashi policy.";
+  let signature = "";
+  try {
+    const state = await services.policy.current();
+    description = shellCommandDescription(state.policy, { cordon: config.cordon, shell: config.shell });
+    signature = state.signature;
+    for (const warning of state.warnings) services.log(`warning: ${warning}`);
+  } catch (error) {
+    services.log(`error: the policy could not be loaded: ${(error as Error).message}`);
+  }
+
+  const shellTool: RegisteredTool = server.registerTool(
+    "shell_command",
+    {
+      title: "Run a shell command (Slashi policy)",
+      description,
+      inputSchema: z.object({
+        command: z.string().min(1).max(config.maxCommandLength).describe("The command line to run."),
+        cwd: z
+          .string()
+          .max(4096)
+          .optional()
+          .describe("Working directory, relative to the workspace root (default: the workspace root)."),
+        timeout_ms: z
+          .number()
+          .int()
+          .positive()
+          .max(config.maxTimeoutMs)
+          .optional()
+          .describe(`Kill the command after this many milliseconds (default ${config.defaultTimeoutMs}).`),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    },
+    async (args, ctx) => {
+      const result = await guardedRun(services, confirmer, ctx, {
+        tool: "shell_command",
+        command: args.command,
+        ...(args.cwd === undefined ? {} : { cwd: args.cwd }),
+        ...(args.timeout_ms === undefined ? {} : { timeoutMs: args.timeout_ms }),
+        source: "agent",
+      });
+      await refreshDescription();
+      return result;
+    },
+  );
+
+  /** Updates the shell_command description (and tells the client) when the policy files changed. */
+  async function refreshDescription(): Promise<void> {
+    try {
+      const state = await services.policy.current();
+      if (state.signature === signature) return;
+      signature = state.signature;
+      shellTool.update({
+        description: shellCommandDescription(state.policy, { cordon: config.cordon, shell: config.shell }),
+      });
+    } catch {
+      // keep the old description; the next call reports the policy error
+    }
+  }
+
+  server.registerTool(
+    "check_command",
+    {
+      title: "Check a command against the Slashi policy",
+      description:
+        "Decide a command line under the user's Slashi policy without running anything: the verdict (allow, ask, deny), every extracted command with its argv, and the reasons with their codes.",
+      inputSchema: z.object({
+        command: z.string().min(1).max(config.maxCommandLength).describe("The command line to check."),
+        cwd: z
+          .string()
+          .max(4096)
+          .optional()
+          .describe("Working directory, relative to the workspace root (default: the workspace root)."),
+      }),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (args): Promise<CallToolResult> => {
+      let state;
+      try {
+        state = await services.policy.current();
+      } catch (error) {
+        return toolError(
+          ToolErrorCode.CONFIG_ERROR,
+          `the policy could not be loaded: ${(error as Error).message}`,
+        );
+      }
+      const cwd = resolveCwd(services, args.cwd);
+      const decision = decide(
+        args.command,
+        state.policy,
+        decideContext({
+          shell: config.shell,
+          cwd,
+          workspace: config.workspace,
+          home: config.home,
+          protectedPaths: services.protectedPaths,
+          trusted: state.trusted,
+        }),
+      );
+      const explanation = explanationOf(decision);
+      return {
+        content: [{ type: "text", text: explainDecision(decision) }],
+        structuredContent: {
+          decision: decision.decision,
+          reasons: countedReasons(decision),
+          allReasons: allReasons(decision),
+          commands: explanation.commands.map((c) => ({
+            text: c.text,
+            argv: c.argv,
+            effective: c.effective,
+            wrappers: c.wrappers,
+            decision: c.decision,
+          })),
+          ...(explanation.language === undefined ? {} : { language: explanation.language }),
+          cwd,
+          workspaceTrusted: state.trusted,
+        },
+      };
+    },
+  );
+
+  listCommandsTool(server, services);
+  runCommandTool(server, services, confirmer);
+  return server;
+}

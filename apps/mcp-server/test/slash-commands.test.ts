@@ -1,0 +1,156 @@
+// list_commands and run_command through the built server: the person's own commands, the workspace team file
+// only when the workspace is trusted, team commands ask until their fingerprint is approved, editor-only steps
+// are refused, and every terminal step is decided by the policy.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { makeApprovalRecord } from "@slashi/core";
+import { ApprovalFileStore, TrustFileStore, workspaceKeyOf } from "@slashi/runtime";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { connect, makeSandbox, structured, type Connected, type Sandbox } from "./helpers.js";
+
+const userCommands = {
+  commands: [
+    {
+      name: "hello",
+      description: "greets",
+      args: "<name>",
+      steps: [
+        { type: "notify", message: "saying hello" },
+        { type: "terminal", command: "echo hello ${args}" },
+      ],
+    },
+    { name: "edit", steps: [{ type: "insert", text: "x" }] },
+    {
+      name: "wipe",
+      steps: [
+        { type: "terminal", command: "echo first > first.txt" },
+        { type: "terminal", command: "rm -rf /" },
+      ],
+    },
+    {
+      name: "twostep",
+      steps: [
+        { type: "terminal", command: "touch one" },
+        { type: "terminal", command: "touch two" },
+      ],
+    },
+  ],
+};
+
+const teamDefinition = { name: "team-hi", steps: [{ type: "terminal", command: "echo team" }] };
+
+let sandbox: Sandbox;
+let server: Connected | undefined;
+
+beforeEach(() => {
+  sandbox = makeSandbox({ commands: userCommands });
+  mkdirSync(path.join(sandbox.workspace, ".vscode"));
+  writeFileSync(
+    path.join(sandbox.workspace, ".vscode", "slashi.json"),
+    JSON.stringify({ commands: [teamDefinition] }),
+  );
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  sandbox.cleanup();
+});
+
+async function trustWorkspace(): Promise<void> {
+  await new TrustFileStore({ file: path.join(sandbox.stateDir, "trust.json") }).setTrusted(
+    workspaceKeyOf(sandbox.workspace),
+    true,
+  );
+}
+
+describe("list_commands", () => {
+  it("lists the person's commands and hides an untrusted workspace's team file", async () => {
+    server = await connect(sandbox);
+    const result = await server.client.callTool({ name: "list_commands", arguments: {} });
+    const content = structured(result) as {
+      commands: { name: string; runnable: boolean; source: string }[];
+      notes: string[];
+    };
+    expect(content.commands.map((c) => c.name)).toEqual(["hello", "edit", "wipe", "twostep"]);
+    expect(content.commands.find((c) => c.name === "edit")?.runnable).toBe(false);
+    expect(content.notes.join(" ")).toContain("not trusted");
+  });
+
+  it("lists the team commands of a trusted workspace, marked as not approved", async () => {
+    await trustWorkspace();
+    server = await connect(sandbox);
+    const result = await server.client.callTool({ name: "list_commands", arguments: {} });
+    const team = (structured(result).commands as { name: string; source: string; approval: string }[]).find(
+      (c) => c.name === "team-hi",
+    );
+    expect(team).toMatchObject({ source: "workspace", approval: "new" });
+  });
+});
+
+describe("run_command", () => {
+  it("runs the person's command with its argument text and returns notify text", async () => {
+    server = await connect(sandbox);
+    const result = await server.client.callTool({
+      name: "run_command",
+      arguments: { name: "/hello", args: "world" },
+    });
+    expect(result.isError).toBeFalsy();
+    const text = JSON.stringify(result.content);
+    expect(text).toContain("saying hello");
+    expect(text).toContain("hello world");
+    expect(server.forms).toHaveLength(0);
+  });
+
+  it("refuses a command with editor-only steps", async () => {
+    server = await connect(sandbox);
+    const result = await server.client.callTool({ name: "run_command", arguments: { name: "edit" } });
+    expect(structured(result)).toMatchObject({ code: "NEEDS_EDITOR", needsEditor: ["insert"] });
+  });
+
+  it("refuses the whole command before any step runs when one step is denied", async () => {
+    server = await connect(sandbox);
+    const result = await server.client.callTool({ name: "run_command", arguments: { name: "wipe" } });
+    expect(structured(result)).toMatchObject({ code: "SAFETY_DENIED", step: 1 });
+    expect(existsSync(path.join(sandbox.workspace, "first.txt"))).toBe(false);
+  });
+
+  it("asks once for all steps that need approval, then runs them in order", async () => {
+    server = await connect(sandbox);
+    const result = await server.client.callTool({ name: "run_command", arguments: { name: "twostep" } });
+    expect(result.isError).toBeFalsy();
+    expect(server.forms).toHaveLength(1);
+    expect(server.forms[0]).toContain('["touch", "one"]');
+    expect(server.forms[0]).toContain('["touch", "two"]');
+    expect(existsSync(path.join(sandbox.workspace, "one"))).toBe(true);
+    expect(existsSync(path.join(sandbox.workspace, "two"))).toBe(true);
+  });
+
+  it("does not run an untrusted workspace's team command", async () => {
+    server = await connect(sandbox);
+    const result = await server.client.callTool({ name: "run_command", arguments: { name: "team-hi" } });
+    expect(structured(result)).toMatchObject({ code: "INVALID_ARGUMENT" });
+  });
+
+  it("asks before an unapproved team command even when the policy allows its steps", async () => {
+    await trustWorkspace();
+    server = await connect(sandbox, { answer: { action: "decline" } });
+    const result = await server.client.callTool({ name: "run_command", arguments: { name: "team-hi" } });
+    expect(structured(result)).toMatchObject({ code: "PERMISSION_DENIED", answer: "decline" });
+    expect(server.forms[0]).toContain("not approved yet");
+  });
+
+  it("runs an approved team command without asking when the policy allows its steps", async () => {
+    await trustWorkspace();
+    const record = makeApprovalRecord(
+      teamDefinition as never,
+      { source: "workspace", name: "team-hi", workspaceKey: workspaceKeyOf(sandbox.workspace) },
+      { now: () => Date.now() },
+    );
+    await new ApprovalFileStore({ file: path.join(sandbox.stateDir, "approvals.json") }).put(record);
+    server = await connect(sandbox);
+    const result = await server.client.callTool({ name: "run_command", arguments: { name: "team-hi" } });
+    expect(result.isError).toBeFalsy();
+    expect(JSON.stringify(result.content)).toContain("team");
+    expect(server.forms).toHaveLength(0);
+  });
+});
