@@ -185,3 +185,22 @@ describe("script-level checks", () => {
     expect(decide("bomb() { bomb | bomb & }; bomb", recommended, context).decision).toBe("deny");
   });
 });
+
+describe("script-level checks on long input", () => {
+  it("finds a fork bomb whose function name is very long", () => {
+    const name = "b".repeat(100);
+    expect(decide(`${name}() { ${name} | ${name} & }; ${name}`, recommended, context).decision).toBe("deny");
+  });
+
+  it("asks for a script with too many function definitions to scan", () => {
+    const d = decide(`${"f() { true; }; ".repeat(70)}true &`, recommended, context);
+    expect(d.decision).toBe("ask");
+    expect(d.script.map((r) => r.message).join()).toMatch(/too many to scan/);
+  });
+
+  it("asks for a script too long to scan", () => {
+    const d = decide(`echo ${"a ".repeat(40_000)}`, recommended, context);
+    expect(d.decision).toBe("ask");
+    expect(d.script.map((r) => r.code)).toContain("policy.incomplete-analysis");
+  });
+});

@@ -23,14 +23,48 @@ export type ClassifyScriptFn = (script: string) => Finding[];
 /** The real classifier. */
 export const classify: ClassifyFn = classifyCommand;
 
+/** Scripts longer than this are not scanned for fork bombs; the policy asks for them instead. */
+export const FORK_BOMB_SCAN_LIMIT = 64 * 1024;
+
+/** Scripts with more function definitions than this are not scanned for fork bombs; the policy asks instead. */
+export const FORK_BOMB_SCAN_DEFINITIONS = 64;
+
+/** Words longer than this are cut before the scan (consistently, so a long function name still matches itself). */
+const SCAN_WORD_LIMIT = 64;
+
 /**
- * The real script-level classifier. A fork bomb needs a function definition (`name()` or `function`); the
- * linear pre-check keeps long scripts without one away from the detector, whose search grows with the square
- * of the length.
+ * The real script-level classifier. A fork bomb needs a function definition (`name()` or `function`) and a
+ * `&`; scripts without both are not scanned. Long words are cut before the scan, whose search otherwise grows
+ * with the square of a word's length. Scripts over {@link FORK_BOMB_SCAN_LIMIT} characters or with more than
+ * {@link FORK_BOMB_SCAN_DEFINITIONS} function definitions are not scanned and get an `ask` reason instead, so the
+ * scan stays fast whatever the input.
  */
 export const classifyScript: ClassifyScriptFn = (script) => {
-  if (!/\(\s*\)|function/.test(script.replace(/['"\\]/g, ""))) return [];
-  const bomb = detectForkBomb(script);
+  if (script.length > FORK_BOMB_SCAN_LIMIT) {
+    return [
+      {
+        code: "policy.incomplete-analysis",
+        severity: "ask",
+        message: `the script is longer than ${FORK_BOMB_SCAN_LIMIT} characters, too long to scan for fork bombs`,
+      },
+    ];
+  }
+  if (!script.includes("&")) return [];
+  const definitions = script.replace(/['"\\]/g, "").match(/\(\s*\)|function/g)?.length ?? 0;
+  if (definitions === 0) return [];
+  if (definitions > FORK_BOMB_SCAN_DEFINITIONS) {
+    return [
+      {
+        code: "policy.incomplete-analysis",
+        severity: "ask",
+        message: `the script defines more than ${FORK_BOMB_SCAN_DEFINITIONS} functions, too many to scan for fork bombs`,
+      },
+    ];
+  }
+  const cut = script.replace(new RegExp(`[^\\s(){}|&;<>'"\\\\]{${SCAN_WORD_LIMIT},}`, "g"), (w) =>
+    w.slice(0, SCAN_WORD_LIMIT),
+  );
+  const bomb = detectForkBomb(cut);
   return bomb === undefined ? [] : [bomb];
 };
 
