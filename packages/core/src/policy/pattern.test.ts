@@ -88,6 +88,7 @@ describe("rule patterns", () => {
 
   it("renders patterns for people", () => {
     expect(formatPattern(["git", ["push", "fetch"], "*", "$"])).toBe("git [push|fetch] * $");
+    expect(formatPattern([["a", "b", "c", "d"]], 2)).toBe("[a|b|…+2]");
   });
 
   it("matches Enkaidu prefixes word by word", () => {

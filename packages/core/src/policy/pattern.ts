@@ -178,13 +178,20 @@ export function patternKey(pattern: Pattern): string {
   );
 }
 
-/** Renders a pattern for people: `git [push|fetch] * $`. */
-export function formatPattern(pattern: Pattern): string {
+/**
+ * Renders a pattern for people: `git [push|fetch] * $`. Alternatives longer than `maxAlternatives` are cut
+ * with a count: `[ls|cat|head|tail|wc|grep|…+60]`.
+ */
+export function formatPattern(pattern: Pattern, maxAlternatives = 6): string {
   return pattern
     .map((token) => {
       if (typeof token === "string") return token;
       if (token.length === 1) return JSON.stringify(token[0]);
-      return `[${token.join("|")}]`;
+      const shown =
+        token.length > maxAlternatives
+          ? [...token.slice(0, maxAlternatives), `…+${token.length - maxAlternatives}`]
+          : token;
+      return `[${shown.join("|")}]`;
     })
     .join(" ");
 }
