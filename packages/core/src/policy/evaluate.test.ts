@@ -165,6 +165,22 @@ describe("combining verdicts", () => {
     ).toBe("ask");
   });
 
+  it("does not let an exact user rule beat a managed ask rule for the same form", () => {
+    const layers: PolicyLayer[] = [
+      {
+        kind: "managed",
+        source: "m.json",
+        document: { version: 1, rules: [{ match: ["git", "push", "--force"], decision: "ask" }] },
+      },
+      user({ rules: [{ match: ["git", "push", "--force", "origin", "$"], decision: "allow" }] }),
+    ];
+    const d = run([cmd("git push --force origin")], layers, { classify: classifier({ "--force": "ask" }) });
+    expect(d.decision).toBe("ask");
+    expect(
+      d.reasons.filter((r) => r.inactive === undefined && r.severity === "ask").map((r) => r.rule?.layer),
+    ).toEqual(["managed"]);
+  });
+
   it("never lifts a deny finding, even with an exact user rule", () => {
     const layers = [user({ rules: [{ match: ["rm", "-rf", "/", "$"], decision: "allow" }] })];
     expect(run([cmd("rm -rf /")], layers, { classify: classifier({ "/": "deny" }) }).decision).toBe("deny");
