@@ -1,2 +1,26 @@
-// The slashi binary entry.
-export {};
+#!/usr/bin/env node
+// The slashi binary. Agents spawn it on every tool call, so start-up matters: Liftoff-only wasm compilation must
+// be switched on before the tree-sitter wasm loads (otherwise the process waits ~400 ms for TurboFan to finish
+// compiling the grammar before it can exit), so this is the first statement, and everything else is imported
+// after it. This file is the only place that calls process.exit and turns errors into messages and exit codes.
+import { setFlagsFromString } from "node:v8";
+
+setFlagsFromString("--liftoff-only");
+
+const { main } = await import("./main.js");
+const { formatError, toExitCode } = await import("./errors.js");
+const { processIo } = await import("./io.js");
+
+const argv = process.argv.slice(2);
+const io = processIo(argv.includes("--no-color"));
+let status: number;
+try {
+  status = await main(argv, io);
+} catch (error) {
+  process.stderr.write(`${formatError(error)}\n`);
+  status = toExitCode(error);
+}
+// Let pending writes drain before leaving.
+process.exitCode = status;
+if (process.stdout.writableNeedDrain) await new Promise((resolve) => process.stdout.once("drain", resolve));
+process.exit(status);

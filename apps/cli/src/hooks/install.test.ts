@@ -1,0 +1,120 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+
+/** Parsed settings, loosely typed for assertions. */
+type Settings = { [key: string]: Settings } & Record<string, unknown> & { hooks: Record<string, unknown[]> };
+import { formatError } from "../errors.js";
+import { installHook, mergeHook, settingsFile } from "./install.js";
+
+function messageOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    return formatError(error);
+  }
+  return "no error";
+}
+
+describe("mergeHook", () => {
+  it("adds a Claude Code PreToolUse hook for Bash and keeps every other setting", () => {
+    const before = '{\n  // my settings\n  "model": "opus",\n  "hooks": { "PostToolUse": [] }\n}\n';
+    const { text, changed } = mergeHook("claude", before, "slashi", "settings.json");
+    expect(changed).toBe(true);
+    expect(text).toContain("// my settings");
+    const value = JSON.parse(text.replace(/\/\/.*$/gm, "")) as Settings;
+    expect(value.model).toBe("opus");
+    expect(value.hooks.PostToolUse).toEqual([]);
+    expect(value.hooks.PreToolUse).toEqual([
+      { matcher: "Bash", hooks: [{ type: "command", command: "slashi hook claude", timeout: 30 }] },
+    ]);
+  });
+
+  it("changes nothing the second time", () => {
+    const once = mergeHook("gemini", "", "slashi", "settings.json");
+    const twice = mergeHook("gemini", once.text, "slashi", "settings.json");
+    expect(twice.changed).toBe(false);
+    expect(twice.text).toBe(once.text);
+    const value = JSON.parse(once.text) as Settings;
+    expect(value.hooks.BeforeTool).toMatchObject([
+      { matcher: "run_shell_command", hooks: [{ type: "command", command: "slashi hook gemini" }] },
+    ]);
+  });
+
+  it("appends to an existing hook list", () => {
+    const before = JSON.stringify(
+      { version: 1, hooks: { beforeShellExecution: [{ command: "./audit.sh" }] } },
+      null,
+      2,
+    );
+    const value = JSON.parse(mergeHook("cursor", before, "slashi", "hooks.json").text) as Settings;
+    expect(value.hooks.beforeShellExecution).toEqual([
+      { command: "./audit.sh" },
+      { command: "slashi hook cursor", failClosed: true, timeout: 30 },
+    ]);
+  });
+
+  it("adds version 1 to a new Cursor file", () => {
+    expect(JSON.parse(mergeHook("cursor", "", "slashi", "hooks.json").text)).toMatchObject({ version: 1 });
+  });
+
+  it("reports malformed settings with line and column", () => {
+    const message = messageOf(() =>
+      mergeHook(
+        "claude",
+        '{\n  "hooks": {\n    "PreToolUse": [,]\n  }\n}',
+        "slashi",
+        "/p/.claude/settings.json",
+      ),
+    );
+    expect(message).toMatch(/^slashi: \/p\/\.claude\/settings\.json:3:\d+: invalid JSON/);
+  });
+
+  it("refuses a hook list of the wrong type, naming its JSON path", () => {
+    expect(() => mergeHook("claude", '{"hooks": {"PreToolUse": {}}}', "slashi", "s.json")).toThrow(
+      /at \/hooks\/PreToolUse\): expected an array/,
+    );
+  });
+});
+
+describe("settingsFile", () => {
+  it("puts project and user settings where each agent reads them", () => {
+    expect(settingsFile("claude", "project", "/ws", "/home/u")).toBe("/ws/.claude/settings.json");
+    expect(settingsFile("gemini", "user", "/ws", "/home/u")).toBe("/home/u/.gemini/settings.json");
+    expect(settingsFile("cursor", "project", "/ws", "/home/u")).toBe("/ws/.cursor/hooks.json");
+  });
+});
+
+describe("installHook", () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps a backup of the previous file and writes nothing when the hook is there", async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "slashi-install-"));
+    const file = path.join(dir, ".claude", "settings.json");
+    const first = await installHook("claude", file, "slashi");
+    expect(first).toEqual({ file, changed: true });
+    const written = readFileSync(file, "utf8");
+    writeFileSync(file, written.replace('"hooks"', '"model": "sonnet",\n  "hooks"'));
+    const edited = readFileSync(file, "utf8");
+    const second = await installHook("claude", file, "slashi");
+    expect(second.changed).toBe(false);
+    expect(readFileSync(file, "utf8")).toBe(edited);
+    const other = await installHook("claude", file, "/opt/bin/slashi");
+    expect(other.backup).toBe(`${file}.slashi-backup`);
+    expect(readFileSync(`${file}.slashi-backup`, "utf8")).toBe(edited);
+  });
+
+  it("writes nothing when the existing file is malformed", async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "slashi-install-"));
+    const file = path.join(dir, "settings.json");
+    writeFileSync(file, "{ not json");
+    const error = await installHook("gemini", file, "slashi").catch((e: unknown) => e);
+    expect(formatError(error)).toMatch(/settings\.json:1:\d+: invalid JSON/);
+    expect(readFileSync(file, "utf8")).toBe("{ not json");
+  });
+});

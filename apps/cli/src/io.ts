@@ -1,0 +1,67 @@
+/**
+ * The process surface a command sees: streams, environment, working directory, whether a person is at a
+ * terminal. Commands get it as a value, so tests can run them in-process.
+ */
+import type { Readable, Writable } from "node:stream";
+
+/** Streams and facts about the running process. */
+export interface Io {
+  /** Where answers go. */
+  stdout: Writable;
+  /** Where messages, warnings and prompts go. */
+  stderr: Writable;
+  /** Input (JSON lines, hook payloads, prompt answers). */
+  stdin: Readable;
+  /** Environment variables. */
+  env: NodeJS.ProcessEnv;
+  /** The working directory. */
+  cwd: string;
+  /** True when stdin and stderr are terminals, so a person can be asked. */
+  interactive: boolean;
+  /** True when output may use colour (a terminal on stdout, no NO_COLOR, no --no-color). */
+  color: boolean;
+}
+
+/** The real process as an {@link Io}. */
+export function processIo(noColor: boolean): Io {
+  const env = process.env;
+  const colorAllowed = !noColor && (env.NO_COLOR === undefined || env.NO_COLOR === "") && env.TERM !== "dumb";
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env,
+    cwd: process.cwd(),
+    interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+    color: colorAllowed && Boolean(process.stdout.isTTY),
+  };
+}
+
+/** Writes text and a newline. */
+export function println(stream: Writable, text = ""): void {
+  stream.write(`${text}\n`);
+}
+
+/** Reads all of stdin as UTF-8 text. */
+export async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream)
+    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Paints text when colour is on. */
+export function paint(
+  io: Pick<Io, "color">,
+  code: "red" | "yellow" | "green" | "dim" | "bold",
+  text: string,
+): string {
+  if (!io.color) return text;
+  const codes = { red: 31, yellow: 33, green: 32, dim: 2, bold: 1 } as const;
+  return `\u001b[${codes[code]}m${text}\u001b[0m`;
+}
+
+/** A verdict painted by severity. */
+export function paintVerdict(io: Pick<Io, "color">, verdict: string): string {
+  return paint(io, verdict === "allow" ? "green" : verdict === "ask" ? "yellow" : "red", verdict);
+}

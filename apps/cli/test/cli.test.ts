@@ -1,0 +1,303 @@
+// The slashi binary end to end: exit codes, JSON output, JSON lines, policy files, exec, hook install, and
+// several processes writing the stores at once.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, isolatedEnv, slashi, tempDir } from "./helpers.js";
+
+const tmp = tempDir("slashi-cli-");
+const env = isolatedEnv(tmp.dir);
+const ws = path.join(tmp.dir, "project");
+
+beforeAll(() => {
+  assertBuilt();
+  mkdirSync(path.join(ws, ".git"), { recursive: true });
+  mkdirSync(path.join(tmp.dir, "home"), { recursive: true });
+});
+afterAll(() => tmp.remove());
+
+const run = (args: string[], input?: string) =>
+  slashi(args, { env, cwd: ws, ...(input !== undefined ? { input } : {}) });
+
+describe("slashi check", () => {
+  it("exits 0 for allow, 10 for ask, 20 for deny", async () => {
+    expect((await run(["check", "--", "ls", "-la"])).exitCode).toBe(0);
+    expect((await run(["check", "--", "python3 -c 'print(1)'"])).exitCode).toBe(10);
+    expect((await run(["check", "--", "rm -rf /"])).exitCode).toBe(20);
+  });
+
+  it("prints the verdict and the reasons as JSON", async () => {
+    const result = await run(["check", "--json", "--", "rm -rf /"]);
+    const out = JSON.parse(String(result.stdout)) as {
+      command: string;
+      decision: string;
+      reasons: { code: string; severity: string; message: string }[];
+    };
+    expect(out.command).toBe("rm -rf /");
+    expect(out.decision).toBe("deny");
+    expect(
+      out.reasons.some((r) => r.severity === "deny" && typeof r.message === "string" && r.code.length > 0),
+    ).toBe(true);
+  });
+
+  it("answers JSON lines in input order and survives a malformed line", async () => {
+    const input = [
+      JSON.stringify({ command: "ls" }),
+      "{not json",
+      JSON.stringify({ cmd: "rm -rf /" }),
+      "",
+      JSON.stringify({ command: 7 }),
+      JSON.stringify({ command: "echo hi", shell: "nushell" }),
+      JSON.stringify({ command: "cat x", cwd: ws }),
+    ].join("\n");
+    const result = await run(["check", "--jsonl"], input);
+    const lines = String(result.stdout)
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { line?: number; error: { code: string; message: string } });
+    expect(lines).toHaveLength(6);
+    expect(lines[0]).toMatchObject({ command: "ls", decision: "allow" });
+    expect(lines[1]).toMatchObject({ line: 2, error: { code: "INVALID_INPUT" } });
+    expect(lines[1]?.error.message).toMatch(/line 2: not valid JSON/);
+    expect(lines[2]).toMatchObject({ command: "rm -rf /", decision: "deny" });
+    expect(lines[3]).toMatchObject({ line: 5 });
+    expect(lines[3]?.error.message).toMatch(/at \/command/);
+    expect(lines[4]).toMatchObject({ command: "echo hi", decision: "ask" });
+    expect(lines[5]).toMatchObject({ command: "cat x", decision: "allow" });
+    expect(result.exitCode).toBe(3);
+  });
+
+  it("rejects an unknown option with a suggestion and exit 2", async () => {
+    const result = await run(["check", "--jsn", "--", "ls"]);
+    expect(result.exitCode).toBe(2);
+    expect(String(result.stderr)).toMatch(/unknown option --jsn[\s\S]*did you mean --json\?/);
+  });
+
+  it("reports a malformed policy file with file, line, column and JSON path, exit 3", async () => {
+    const file = path.join(tmp.dir, "bad-policy.json");
+    writeFileSync(
+      file,
+      '{\n  "version": 1,\n  "rules": [\n    { "match": ["git"], "decision": "maybe" }\n  ]\n}\n',
+    );
+    const result = await run(["check", "--policy", file, "--", "git status"]);
+    expect(result.exitCode).toBe(3);
+    expect(String(result.stderr)).toMatch(
+      new RegExp(`${file.replace(/[.]/g, "\\.")}:4:\\d+ \\(at /rules/0/decision\\)`),
+    );
+    expect(String(result.stderr)).not.toMatch(/\n\s+at .*\.js/);
+  });
+});
+
+describe("slashi explain", () => {
+  it("prints the tree with the verdict and exits like check", async () => {
+    const result = await run(["explain", "--", "ls && rm -rf /"]);
+    expect(result.exitCode).toBe(20);
+    expect(String(result.stdout)).toMatch(/command 2: rm -rf \/[\s\S]*└─ verdict: deny/);
+  });
+
+  it("prints the structured explanation with --json", async () => {
+    const out = JSON.parse(String((await run(["explain", "--json", "--", "ls | wc -l"])).stdout)) as {
+      decision: string;
+      commands: unknown[];
+    };
+    expect(out.decision).toBe("allow");
+    expect(out.commands).toHaveLength(2);
+  });
+});
+
+describe("slashi quote", () => {
+  it("quotes for the named shell", async () => {
+    expect(String((await run(["quote", "--shell", "bash", "--", "it's"])).stdout)).toBe("'it'\\''s'");
+    expect(String((await run(["quote", "--shell", "pwsh", "--", "O’Brien"])).stdout)).toBe("'O’’Brien'");
+  });
+
+  it("fails closed on an unknown shell", async () => {
+    const result = await run(["quote", "--shell", "nushell", "--", "x"]);
+    expect(result.exitCode).toBe(3);
+    expect(String(result.stderr)).toMatch(/UNKNOWN_SHELL/);
+  });
+});
+
+describe("slashi policy", () => {
+  it("writes a starter policy once, validates it and refuses to overwrite it", async () => {
+    expect((await run(["policy", "init"])).exitCode).toBe(0);
+    const validate = await run(["policy", "validate"]);
+    expect(validate.exitCode).toBe(0);
+    expect(String(validate.stdout)).toMatch(/^ok .*policy\.json/m);
+    const again = await run(["policy", "init"]);
+    expect(again.exitCode).toBe(2);
+    expect(String(again.stderr)).toMatch(/already exists[\s\S]*--force/);
+  });
+
+  it("shows the resolved layers", async () => {
+    const out = JSON.parse(String((await run(["policy", "show", "--json"])).stdout)) as {
+      layers: { kind: string; source: string }[];
+    };
+    expect(out.layers.map((l) => l.kind)).toEqual(["user", "builtin"]);
+  });
+
+  it("runs the rules' examples against the whole policy", async () => {
+    const file = path.join(tmp.dir, "examples.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        extends: ["recommended"],
+        rules: [
+          { match: ["make", "test"], decision: "allow", examples: { match: ["make test"] } },
+          { match: ["sed"], decision: "allow", examples: { match: ["sed -i s/a/b/ file"] } },
+        ],
+      }),
+    );
+    const result = await run(["policy", "test", "--policy", file, "--json"]);
+    const out = JSON.parse(String(result.stdout)) as {
+      examples: number;
+      failures: { example: string; got: string }[];
+    };
+    expect(result.exitCode).toBe(3);
+    expect(out.failures.map((f) => f.example)).toEqual(["sed -i s/a/b/ file"]);
+  });
+
+  it("validates a named file and reports every problem with its location", async () => {
+    const file = path.join(tmp.dir, "contradiction.json");
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          version: 1,
+          rules: [
+            { match: ["git", "push"], decision: "allow" },
+            { match: ["git", "push"], decision: "deny" },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
+    const result = await run(["policy", "validate", "--json", file]);
+    expect(result.exitCode).toBe(3);
+    const [entry] = JSON.parse(String(result.stdout)) as {
+      ok: boolean;
+      error: { code: string; jsonPath: string; line: number };
+    }[];
+    expect(entry).toMatchObject({ ok: false, error: { code: "INVALID_POLICY", jsonPath: "/rules/1" } });
+    expect(entry?.error.line).toBeGreaterThan(1);
+  });
+});
+
+describe("slashi exec", () => {
+  it("runs an allowed command and exits with its status", async () => {
+    const ok = await run(["exec", "--", "test", "-d", "."]);
+    expect(ok.exitCode).toBe(0);
+    const failing = await run(["exec", "--", "test", "-f", "no-such-file"]);
+    expect(failing.exitCode).toBe(1);
+  });
+
+  it("refuses a denied command with 120 and runs nothing", async () => {
+    const marker = path.join(ws, "marker");
+    const result = await run(["exec", "--", `touch ${marker}; rm -rf /`]);
+    expect(result.exitCode).toBe(120);
+    expect(String(result.stderr)).toMatch(/denied/);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("refuses ask without a terminal with 121 and runs nothing", async () => {
+    const marker = path.join(ws, "asked");
+    const result = await run(["exec", "--", "python3", "-c", `open('${marker}','w')`]);
+    expect(result.exitCode).toBe(121);
+    expect(String(result.stderr)).toMatch(/needs approval, and there is no terminal/);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("audits the run with its exit code", async () => {
+    await run(["exec", "--", "test", "-f", "no-such-file"]);
+    const records = String((await run(["audit", "show", "--event", "run", "--json"])).stdout)
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(records.some((r) => r.text === "test -f no-such-file" && r.exitCode === 1)).toBe(true);
+  });
+});
+
+describe("slashi hook install", () => {
+  it("is idempotent and keeps a backup of what was there", async () => {
+    const settings = path.join(ws, ".claude", "settings.json");
+    mkdirSync(path.dirname(settings), { recursive: true });
+    writeFileSync(settings, '{ "model": "opus" }\n');
+    const first = await run(["hook", "install", "claude"]);
+    expect(first.exitCode).toBe(0);
+    const after = readFileSync(settings, "utf8");
+    expect(readFileSync(`${settings}.slashi-backup`, "utf8")).toBe('{ "model": "opus" }\n');
+    const second = await run(["hook", "install", "claude", "--project"]);
+    expect(second.exitCode).toBe(0);
+    expect(String(second.stdout)).toMatch(/nothing changed/);
+    expect(readFileSync(settings, "utf8")).toBe(after);
+    expect(JSON.parse(after)).toMatchObject({ model: "opus", hooks: { PreToolUse: [{ matcher: "Bash" }] } });
+  });
+
+  it("installs into the user's settings with --user", async () => {
+    expect((await run(["hook", "install", "cursor", "--user"])).exitCode).toBe(0);
+    expect(
+      JSON.parse(readFileSync(path.join(tmp.dir, "home", ".cursor", "hooks.json"), "utf8")),
+    ).toMatchObject({
+      version: 1,
+      hooks: { beforeShellExecution: [{ command: "slashi hook cursor" }] },
+    });
+  });
+
+  it("writes nothing over malformed settings and names line and column", async () => {
+    const settings = path.join(ws, ".gemini", "settings.json");
+    mkdirSync(path.dirname(settings), { recursive: true });
+    writeFileSync(settings, '{\n  "theme": "dark",,\n}\n');
+    const result = await run(["hook", "install", "gemini"]);
+    expect(result.exitCode).toBe(3);
+    expect(String(result.stderr)).toMatch(/settings\.json:2:\d+/);
+    expect(readFileSync(settings, "utf8")).toBe('{\n  "theme": "dark",,\n}\n');
+  });
+});
+
+describe("trust", () => {
+  it("reports trust in its exit status", async () => {
+    const other = path.join(tmp.dir, "other");
+    mkdirSync(other, { recursive: true });
+    expect((await slashi(["trust", "status"], { env, cwd: other })).exitCode).toBe(10);
+    expect((await slashi(["trust"], { env, cwd: other })).exitCode).toBe(0);
+    const status = await slashi(["trust", "status", "--json"], { env, cwd: other });
+    expect(status.exitCode).toBe(0);
+    expect(JSON.parse(String(status.stdout))).toMatchObject({ trusted: true });
+  });
+
+  it("loses nothing when eight processes trust eight workspaces at once", { timeout: 60_000 }, async () => {
+    const dirs = Array.from({ length: 8 }, (_, i) => path.join(tmp.dir, `ws-${i}`));
+    for (const d of dirs) {
+      mkdirSync(path.join(d, ".vscode"), { recursive: true });
+      writeFileSync(path.join(d, ".vscode", "slashi-policy.json"), JSON.stringify({ version: 1, rules: [] }));
+    }
+    const results = await Promise.all(dirs.map((d) => slashi(["trust"], { env, cwd: d })));
+    expect(results.map((r) => r.exitCode)).toEqual(dirs.map(() => 0));
+    const approvals = JSON.parse(String((await run(["approvals", "list", "--json"])).stdout)) as {
+      shell: { key: string }[];
+    };
+    expect(
+      approvals.shell.filter((a) => a.key.startsWith("workspace-policy:")).length,
+    ).toBeGreaterThanOrEqual(8);
+    const trust = JSON.parse(readFileSync(path.join(tmp.dir, "state", "trust.json"), "utf8")) as {
+      records: Record<string, { trusted: boolean }>;
+    };
+    expect(Object.values(trust.records).filter((r) => r.trusted).length).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe("usage", () => {
+  it("suggests a command for a typo", async () => {
+    const result = await run(["explian", "--", "ls"]);
+    expect(result.exitCode).toBe(2);
+    expect(String(result.stderr)).toMatch(/did you mean "slashi explain"/);
+  });
+
+  it("prints help with examples for a command", async () => {
+    const result = await run(["hook", "install", "--help"]);
+    expect(result.exitCode).toBe(0);
+    expect(String(result.stdout)).toMatch(/Examples:\n {2}slashi hook install claude/);
+  });
+});

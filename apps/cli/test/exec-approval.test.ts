@@ -1,0 +1,73 @@
+// "Always allow" at the terminal prompt binds to what will run: the same argv in the same directory runs again
+// without asking until the script it executes changes. Runs `main` in-process with a scripted terminal.
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { PassThrough, Readable } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Io } from "../src/io.js";
+import { main } from "../src/main.js";
+import { isolatedEnv, tempDir } from "./helpers.js";
+
+const tmp = tempDir("slashi-approve-");
+const ws = path.join(tmp.dir, "project");
+mkdirSync(path.join(ws, ".git"), { recursive: true });
+afterAll(() => tmp.remove());
+
+function io(answers: string | undefined): Io & { err: () => string } {
+  const stderr = new PassThrough();
+  let err = "";
+  stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  return {
+    stdout: new PassThrough(),
+    stderr,
+    stdin: Readable.from(answers === undefined ? [] : [answers]),
+    env: isolatedEnv(tmp.dir),
+    cwd: ws,
+    interactive: answers !== undefined,
+    color: false,
+    err: () => err,
+  };
+}
+
+function writeScript(body: string): void {
+  const file = path.join(ws, "build.sh");
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+}
+
+describe("exec: Always allow", () => {
+  const marker = path.join(ws, "built");
+
+  it("asks, remembers, and runs the same script again without asking", async () => {
+    writeScript(`touch "${marker}"`);
+    const first = io("a\n");
+    expect(await main(["exec", "--", "./build.sh"], first)).toBe(0);
+    expect(first.err()).toMatch(/approval needed: \.\/build\.sh[\s\S]*\[a\] Always allow/);
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
+
+    const second = io(undefined);
+    expect(await main(["exec", "--", "./build.sh"], second)).toBe(0);
+    expect(second.err()).not.toMatch(/approval needed/);
+    expect(existsSync(marker)).toBe(true);
+    rmSync(marker);
+  });
+
+  it("asks again once the script changes", async () => {
+    writeScript(`touch "${marker}"; echo changed`);
+    const third = io(undefined);
+    expect(await main(["exec", "--", "./build.sh"], third)).toBe(121);
+    expect(existsSync(marker)).toBe(false);
+    const prompt = io("c\n");
+    expect(await main(["exec", "--", "./build.sh"], prompt)).toBe(122);
+    expect(prompt.err()).toMatch(/what it runs has changed since/);
+  });
+
+  it("does not offer Always allow for a shell running inline code, and runs once on request", async () => {
+    const session = io("a\nr\n");
+    expect(await main(["exec", "--", `bash -c 'touch "${marker}-inline"'`], session)).toBe(0);
+    expect(session.err()).toMatch(/Always allow is not offered: .*bash -c/);
+    expect(session.err()).toMatch(/please type r, c/);
+    expect(existsSync(`${marker}-inline`)).toBe(true);
+  });
+});

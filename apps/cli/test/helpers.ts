@@ -1,0 +1,50 @@
+// Shared helpers for the CLI tests: run the built binary with an isolated config and state directory.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa, type Result } from "execa";
+
+/** The built binary. */
+export const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+
+/** Fails with a clear message when the binary was not built (the test task depends on the build). */
+export function assertBuilt(): void {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`pnpm --filter @slashi/cli build\` first`);
+}
+
+/** A temporary directory removed by the returned function. */
+export function tempDir(prefix = "slashi-cli-"): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** An environment with its own config, state and home, free of the caller's XDG and SLASHI settings. */
+export function isolatedEnv(root: string, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || k.startsWith("SLASHI_") || k.startsWith("XDG_") || k === "NO_COLOR") continue;
+    env[k] = v;
+  }
+  return {
+    ...env,
+    HOME: path.join(root, "home"),
+    SLASHI_CONFIG_DIR: path.join(root, "config"),
+    SLASHI_STATE_DIR: path.join(root, "state"),
+    ...extra,
+  };
+}
+
+/** Runs the binary; never rejects on a non-zero status. */
+export function slashi(
+  args: readonly string[],
+  options: { env: Record<string, string>; cwd?: string; input?: string },
+): Promise<Result<{ reject: false; extendEnv: false }>> {
+  return execa(process.execPath, [BIN, ...args], {
+    env: options.env,
+    extendEnv: false,
+    cwd: options.cwd ?? process.cwd(),
+    reject: false,
+    ...(options.input !== undefined ? { input: options.input } : { stdin: "ignore" }),
+  }) as Promise<Result<{ reject: false; extendEnv: false }>>;
+}

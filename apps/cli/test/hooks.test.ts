@@ -1,0 +1,162 @@
+// Hook round trips through the built binary: recorded-shape payloads of Claude Code, Gemini CLI and Cursor on
+// stdin, the host's documented JSON on stdout.
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, isolatedEnv, slashi, tempDir } from "./helpers.js";
+
+const FIXTURES = new URL("./fixtures/hooks/", import.meta.url);
+const tmp = tempDir("slashi-hooks-");
+const workspace = path.join(tmp.dir, "project");
+const env = isolatedEnv(tmp.dir);
+
+function payload(name: string): string {
+  return readFileSync(new URL(name, FIXTURES), "utf8").replaceAll("__WORKSPACE__", workspace);
+}
+
+async function hook(
+  agent: string,
+  input: string,
+): Promise<{ code: number; out: Record<string, unknown>; stderr: string; stdout: string }> {
+  const result = await slashi(["hook", agent], { env, input, cwd: tmp.dir });
+  const stdout = String(result.stdout);
+  let out: Record<string, unknown> = {};
+  try {
+    out = JSON.parse(stdout) as Record<string, unknown>;
+  } catch {
+    // left empty: the test says what it expected
+  }
+  return { code: result.exitCode ?? -1, out, stderr: String(result.stderr), stdout };
+}
+
+beforeAll(async () => {
+  assertBuilt();
+  mkdirSync(path.join(workspace, "src"), { recursive: true });
+  // git status is allowed only in a workspace the person trusts.
+  const trusted = await slashi(["trust", "--cwd", workspace], { env });
+  expect(trusted.exitCode).toBe(0);
+});
+
+afterAll(() => tmp.remove());
+
+describe("slashi hook claude", () => {
+  const decisionOf = (out: Record<string, unknown>): unknown =>
+    (out.hookSpecificOutput as Record<string, unknown> | undefined)?.permissionDecision;
+
+  it.each([
+    ["claude-bash-allow.json", "allow"],
+    ["claude-bash-ask.json", "ask"],
+    ["claude-bash-deny.json", "deny"],
+  ])("answers %s with %s in PreToolUse JSON", async (file, expected) => {
+    const { code, out } = await hook("claude", payload(file));
+    expect(code).toBe(0);
+    expect(out.hookSpecificOutput).toMatchObject({
+      hookEventName: "PreToolUse",
+      permissionDecision: expected,
+    });
+    expect(String((out.hookSpecificOutput as Record<string, unknown>).permissionDecisionReason)).toMatch(
+      /Slashi policy/,
+    );
+    expect(decisionOf(out)).toBe(expected);
+  });
+
+  it("has no opinion on a tool that is not Bash", async () => {
+    const { code, stdout } = await hook("claude", payload("claude-edit.json"));
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({});
+  });
+
+  it("blocks with exit 2 and a message on stderr when the payload is not JSON", async () => {
+    const { code, stderr, stdout } = await hook("claude", '{"tool_name": "Bash", "tool_input": ');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/hook claude: malformed payload: not valid JSON/);
+    expect(stderr).not.toMatch(/at .*\.js:\d+/);
+    expect(stdout).toBe("");
+  });
+
+  it("blocks when a Bash call has no command string", async () => {
+    const { code, stderr } = await hook(
+      "claude",
+      JSON.stringify({ tool_name: "Bash", tool_input: { command: 42 } }),
+    );
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/at \/tool_input\/command/);
+  });
+
+  it("records the decision in the audit log", async () => {
+    await hook("claude", payload("claude-bash-deny.json"));
+    const tail = await slashi(["audit", "tail", "-n", "50", "--json"], { env });
+    const records = String(tail.stdout)
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(
+      records.some(
+        (r) => r.source === "agent:claude" && r.decision === "deny" && String(r.text).startsWith("rm -rf /"),
+      ),
+    ).toBe(true);
+  });
+});
+
+describe("slashi hook gemini", () => {
+  it("allows with decision allow", async () => {
+    const { code, out } = await hook("gemini", payload("gemini-shell-allow.json"));
+    expect(code).toBe(0);
+    expect(out).toMatchObject({ decision: "allow" });
+  });
+
+  it("denies with decision deny and a reason for the agent", async () => {
+    const { code, out } = await hook("gemini", payload("gemini-shell-deny.json"));
+    expect(code).toBe(0);
+    expect(out.decision).toBe("deny");
+    expect(String(out.reason)).toMatch(/denies/);
+  });
+
+  it("leaves ask to Gemini's own confirmation: no decision, a system message", async () => {
+    const { code, out } = await hook("gemini", payload("gemini-shell-ask.json"));
+    expect(code).toBe(0);
+    expect(out.decision).toBeUndefined();
+    expect(String(out.systemMessage)).toMatch(/asks a person/);
+  });
+
+  it("has no opinion on read_file", async () => {
+    const { code, stdout } = await hook("gemini", payload("gemini-read-file.json"));
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({});
+  });
+
+  it("blocks with exit 2 on a payload without tool_name", async () => {
+    const { code, stderr } = await hook("gemini", JSON.stringify({ cwd: workspace }));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/tool_name/);
+  });
+});
+
+describe("slashi hook cursor", () => {
+  it.each([
+    ["cursor-shell-allow.json", "allow"],
+    ["cursor-shell-ask.json", "ask"],
+    ["cursor-shell-deny.json", "deny"],
+  ])("answers %s with permission %s", async (file, expected) => {
+    const { code, out } = await hook("cursor", payload(file));
+    expect(code).toBe(0);
+    expect(out.permission).toBe(expected);
+    expect(typeof out.user_message).toBe("string");
+    expect(typeof out.agent_message).toBe("string");
+  });
+
+  it("answers deny on stdout and exits 2 when the payload is malformed", async () => {
+    const { code, out, stderr } = await hook("cursor", "not json at all");
+    expect(code).toBe(2);
+    expect(out.permission).toBe("deny");
+    expect(stderr).toMatch(/hook cursor: malformed payload/);
+  });
+});
+
+describe("fixtures", () => {
+  it("cover every agent", () => {
+    const names = readdirSync(FIXTURES);
+    for (const agent of ["claude", "gemini", "cursor"])
+      expect(names.some((n) => n.startsWith(agent))).toBe(true);
+  });
+});
