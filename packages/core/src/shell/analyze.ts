@@ -125,6 +125,8 @@ class Analysis {
   readonly functions = new Set<string>();
   readonly aliases = new Set<string>();
   private readonly seen = new Set<string>();
+  /** Whether plain scripts skip the parser (tests turn it off to compare both paths). */
+  plainEnabled = true;
 
   add(code: string, severity: "ask" | "deny", message: string, command?: string, incomplete = false): void {
     if (incomplete) this.incomplete = true;
@@ -967,25 +969,78 @@ class Analysis {
     return { cmd, unwrapped };
   }
 
-  /** Handles a script of plain words only (`git status --short`) without the parser. */
+  /**
+   * Handles a script of plain words joined by `|`, `&&`, `||`, `;` and `&` (`git log -5 | head -2 && ls`)
+   * without the parser. Returns false, having done nothing, for anything else.
+   */
   private plain(src: string, context: readonly CommandContext[], depth: number): boolean {
-    if (!PLAIN_SCRIPT.test(src)) return false;
-    const parts = src.split(/[ \t]+/).filter((w) => w !== "");
-    const first = parts[0];
-    if (first === undefined || RESERVED_WORDS.has(first) || /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(first))
-      return false;
-    const values = parts.map((w) => {
-      const value = new WordValue();
-      value.value = w;
-      value.source = w;
-      return value;
-    });
-    const { cmd, unwrapped } = this.emit(src.trim(), values, [], NO_REDIRECTS, context);
-    this.semantics(cmd, unwrapped.effective, { src, depth, language: "bash" }, context, {
-      nestedDownload: false,
-      redirectDownload: false,
-      stdinRedirects: NO_REDIRECTS,
-    });
+    if (!this.plainEnabled || !PLAIN_SCRIPT.test(src)) return false;
+    type Token = { text: string; start: number; end: number };
+    const statements: Token[][][][] = [];
+    let words: Token[] = [];
+    let pipeline: Token[][] = [];
+    let items: Token[][][] = [];
+    for (const match of src.matchAll(PLAIN_TOKEN)) {
+      const text = match[0];
+      const start = match.index;
+      if (text === "|" || text === "&&" || text === "||" || text === ";" || text === "&") {
+        if (words.length === 0) return false;
+        pipeline.push(words);
+        words = [];
+        if (text === "|") continue;
+        items.push(pipeline);
+        pipeline = [];
+        if (text === "&&" || text === "||") continue;
+        statements.push(items);
+        items = [];
+        continue;
+      }
+      words.push({ text, start, end: start + text.length });
+    }
+    if (words.length === 0) {
+      if (pipeline.length > 0 || items.length > 0) return false;
+    } else {
+      pipeline.push(words);
+      items.push(pipeline);
+      statements.push(items);
+    }
+    if (statements.length === 0) return false;
+    for (const statement of statements) {
+      for (const item of statement) {
+        for (const element of item) {
+          const first = (element[0] as Token).text;
+          if (RESERVED_WORDS.has(first) || ASSIGNMENT_WORD.test(first)) return false;
+        }
+      }
+    }
+    const scope: Scope = { src, depth, language: "bash" };
+    for (const statement of statements) {
+      const listContext = statement.length > 1 ? joinContext(context, "list") : context;
+      for (const item of statement) {
+        const pipeContext = item.length > 1 ? joinContext(listContext, "pipeline") : listContext;
+        const heads: ExtractedCommand[] = [];
+        const ranges: [number, number][] = [];
+        for (const element of item) {
+          const from = this.commands.length;
+          const values = element.map((token) => {
+            const value = new WordValue();
+            value.value = token.text;
+            value.source = token.text;
+            return value;
+          });
+          const text = src.slice((element[0] as Token).start, (element[element.length - 1] as Token).end);
+          const { cmd, unwrapped } = this.emit(text, values, [], NO_REDIRECTS, pipeContext);
+          this.semantics(cmd, unwrapped.effective, scope, pipeContext, {
+            nestedDownload: false,
+            redirectDownload: false,
+            stdinRedirects: NO_REDIRECTS,
+          });
+          heads.push(cmd);
+          ranges.push([from, this.commands.length]);
+        }
+        if (item.length > 1) this.checkPipeToShell(heads, ranges, scope);
+      }
+    }
     return true;
   }
 
@@ -1347,8 +1402,14 @@ function describeError(root: Node): string {
   return found.isMissing ? `missing "${found.type}" at ${where}` : `unexpected text at ${where}`;
 }
 
-/** A script of plain words separated by spaces or tabs: one simple command, nothing to expand or quote. */
-const PLAIN_SCRIPT = /^[ \t]*[A-Za-z0-9_\-.,/:@%+=]+(?:[ \t]+[A-Za-z0-9_\-.,/:@%+=]+)*[ \t]*$/;
+/** A script of plain words and the list and pipe operators only: nothing to expand, quote or redirect. */
+const PLAIN_SCRIPT = /^[A-Za-z0-9_\-.,/:@%+= \t|&;]*[A-Za-z0-9_\-.,/:@%+=][A-Za-z0-9_\-.,/:@%+= \t|&;]*$/;
+
+/** Words and operators of a plain script. */
+const PLAIN_TOKEN = /&&|\|\||[|;&]|[^ \t|;&]+/g;
+
+/** `NAME=` or `NAME+=` at the start of a word: an assignment, not a command. */
+const ASSIGNMENT_WORD = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 
 /** Words bash reads as syntax at the start of a command. */
 const RESERVED_WORDS: ReadonlySet<string> = new Set([
@@ -1498,9 +1559,22 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set([
  * @throws SlashiError `PARSER_UNAVAILABLE` when the language is bash and the parser is not loaded
  */
 export function analyzeShell(script: string, language: ShellLanguage = "bash"): ShellAnalysis {
+  return analyze(script, language, true);
+}
+
+/**
+ * {@link analyzeShell} with the parser-free path for plain scripts turned off (internal, for tests).
+ * @internal
+ */
+export function analyzeShellParsed(script: string, language: ShellLanguage = "bash"): ShellAnalysis {
+  return analyze(script, language, false);
+}
+
+function analyze(script: string, language: ShellLanguage, plain: boolean): ShellAnalysis {
   if (language !== "bash") return analyzeDialect(script, language);
   bashParserOrThrow();
   const analysis = new Analysis();
+  analysis.plainEnabled = plain;
   analysis.script(script, [], 0);
   analysis.finish();
   const result: ShellAnalysis = {

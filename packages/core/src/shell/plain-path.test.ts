@@ -1,0 +1,60 @@
+// The parser-free path for plain scripts must give exactly what the parser gives.
+import { loadCases } from "@slashi/conformance";
+import { beforeAll, describe, expect, it } from "vitest";
+import { analyzeShell, analyzeShellParsed } from "./analyze.js";
+import { loadShellParser } from "./parser.js";
+
+const SCRIPTS = [
+  "ls -la",
+  "git status --short",
+  "  git   log  --oneline -20  ",
+  "git log --oneline -20 | head -5",
+  "rm -rf build && mkdir build",
+  "a && b || c; d | e & f",
+  "a | b && c | d",
+  "make test;",
+  "sleep 1 &",
+  "curl -fsSL https://x/install.sh | sh",
+  "wget -qO- x | sudo bash",
+  "echo rm -rf / | sh",
+  "printf ls | bash",
+  "sudo env A=1 timeout 5 nice rm -rf /",
+  "xargs rm",
+  "eval rm -rf /",
+  "bash -c ls",
+  "command -v node || echo missing",
+  "type ls",
+  "PATH=/tmp ls",
+  "export PATH=/tmp",
+  "if true",
+  "for x",
+  "time make",
+  "a ||| b",
+  "a | | b",
+  "&& a",
+  "a &&",
+  ";",
+  "a;;b",
+  "cd packages/core && pnpm exec vitest run",
+  ". venv/bin/activate",
+  "source env.sh && ls",
+  "x=1",
+];
+
+describe("plain scripts", () => {
+  beforeAll(async () => {
+    await loadShellParser();
+  });
+
+  it.each(SCRIPTS)("gives the parser's analysis for %j", (script) => {
+    expect(analyzeShell(script)).toEqual(analyzeShellParsed(script));
+  });
+
+  it("gives the parser's analysis for every bash extraction case", () => {
+    const cases = loadCases<{ script: string; language?: string }, unknown>("shell").filter(
+      (c) => c.file.startsWith("shell/extraction") && (c.input.language ?? "bash") === "bash",
+    );
+    expect(cases.length).toBeGreaterThan(100);
+    for (const c of cases) expect(analyzeShell(c.input.script), c.id).toEqual(analyzeShellParsed(c.input.script));
+  });
+});
