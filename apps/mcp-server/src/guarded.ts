@@ -111,6 +111,14 @@ type AuditBase = Omit<AuditEntry, "event">;
 
 type Refusal = { ok: false; result: CallToolResult };
 
+/** A granted approval: how (`once`, `cordon`, or undefined when the policy allowed), and its audit write. */
+export interface Approval {
+  ok: true;
+  answer: string | undefined;
+  /** The `decision` records being written; wait for it before answering. */
+  recorded: Promise<void>;
+}
+
 /** Validates the arguments and decides the command line; a `deny` is refused (and audited) here. */
 export async function prepare(
   services: Services,
@@ -194,26 +202,26 @@ export async function approve(
   ctx: ServerContext,
   plans: readonly Plan[],
   options: { title: string; identity?: Record<string, unknown>; force?: string },
-): Promise<
-  { ok: true; answer: string | undefined } | Refusal | { ok: false; inputRequired: InputRequiredResult }
-> {
+): Promise<Approval | Refusal | { ok: false; inputRequired: InputRequiredResult }> {
   const { config } = services;
   const asking =
     options.force === undefined ? plans.filter((p) => p.decision.decision === "ask") : [...plans];
   const recordAll = async (answer?: string): Promise<void> => {
-    for (const p of plans)
-      await services.record({ event: "decision", ...p.base, ...(answer === undefined ? {} : { answer }) });
+    await Promise.all(
+      plans.map((p) =>
+        services.record({ event: "decision", ...p.base, ...(answer === undefined ? {} : { answer }) }),
+      ),
+    );
   };
   if (asking.length === 0) {
-    await recordAll();
-    return { ok: true, answer: undefined };
+    // Recorded while the command starts; execute() waits for it before answering.
+    return { ok: true, answer: undefined, recorded: recordAll() };
   }
   const reasons = asking.flatMap((p) => p.reasons);
   if (options.force === undefined && config.cordon) {
     const state = await services.policy.current();
     if (state.policy.skipConfirmInCordon && (await probeCordon({ env: config.env })).ok) {
-      await recordAll("cordon");
-      return { ok: true, answer: "cordon" };
+      return { ok: true, answer: "cordon", recorded: recordAll("cordon") };
     }
   }
   const digest = requestDigest({
@@ -282,13 +290,25 @@ export async function approve(
       });
     }
     case "approved":
-      await recordAll("once");
-      return { ok: true, answer: "once" };
+      return { ok: true, answer: "once", recorded: recordAll("once") };
   }
 }
 
 /** Runs an approved plan: waits for a slot, reports progress, records the run, shapes the result. */
 export async function execute(
+  services: Services,
+  ctx: ServerContext,
+  plan: Plan,
+  approval: Pick<Approval, "answer" | "recorded">,
+): Promise<CallToolResult> {
+  try {
+    return await executeApproved(services, ctx, plan, approval.answer);
+  } finally {
+    await approval.recorded;
+  }
+}
+
+async function executeApproved(
   services: Services,
   ctx: ServerContext,
   plan: Plan,
@@ -434,5 +454,5 @@ export async function guardedRun(
     title: request.title ?? request.tool,
   });
   if (!approval.ok) return "inputRequired" in approval ? approval.inputRequired : approval.result;
-  return await execute(services, ctx, prepared.plan, approval.answer);
+  return await execute(services, ctx, prepared.plan, approval);
 }

@@ -96,7 +96,8 @@ export async function createServer(
         ...(args.timeout_ms === undefined ? {} : { timeoutMs: args.timeout_ms }),
         source: "agent",
       });
-      await refreshDescription();
+      // The description follows policy edits; the answer does not wait for that check.
+      void refreshDescription();
       return result;
     },
   );

@@ -301,6 +301,8 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
 
       const outputs: string[] = [];
       const steps: Record<string, unknown>[] = [];
+      const firstTerminal = [...plans.keys()][0];
+      if (firstTerminal === undefined) await approvalResult.recorded;
       for (const [index, step] of expandedSteps.entries()) {
         if (step.type === "wait") {
           await new Promise((resolve) => setTimeout(resolve, step.ms));
@@ -313,7 +315,10 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
           continue;
         }
         const plan = plans.get(index) as Plan;
-        const result = await execute(services, ctx, plan, approvalResult.answer);
+        const result = await execute(services, ctx, plan, {
+          answer: approvalResult.answer,
+          recorded: index === firstTerminal ? approvalResult.recorded : Promise.resolve(),
+        });
         const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
         steps.push({ index, type: "terminal", command: plan.request.command, ...structured });
         outputs.push(result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"));
