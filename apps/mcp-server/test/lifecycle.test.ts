@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { probeCordon } from "@slashi/runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   BIN,
@@ -272,5 +273,30 @@ describe("tool surface", () => {
       arguments: { command: "make build" },
     });
     expect(structured(after).decision).toBe("allow");
+  });
+});
+
+const cordon = await probeCordon({
+  scratchDir: path.join(process.env.TMPDIR ?? "/tmp", `slashi-mcp-probe-${process.pid}`),
+});
+
+describe.skipIf(!cordon.ok)("the cordon (--cordon, where the probe passes)", () => {
+  it("runs approved commands inside the sandbox: the workspace is writable, the rest is not", async () => {
+    server = await connect(sandbox, { args: ["--cordon"] });
+    const inside = await server.client.callTool({
+      name: "shell_command",
+      arguments: { command: "echo hi > inside.txt" },
+    });
+    expect(structured(inside)).toMatchObject({ status: "ran", exitCode: 0, cordon: true });
+    expect(existsSync(path.join(sandbox.workspace, "inside.txt"))).toBe(true);
+    const outsideFile = path.join(sandbox.root, "outside.txt");
+    const outside = await server.client.callTool({
+      name: "shell_command",
+      arguments: { command: `echo hi > ${outsideFile}` },
+    });
+    // Inside the cordon /tmp is a private tmpfs: the write lands there (or fails) and never on the host.
+    expect(structured(outside)).toMatchObject({ status: "ran", cordon: true });
+    expect(existsSync(outsideFile)).toBe(false);
+    expect(server.forms.join("\n")).toContain("cordon: yes (sandboxed; network off)");
   });
 });
