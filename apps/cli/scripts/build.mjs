@@ -13,6 +13,63 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
+// Two dependencies are large and only needed by some commands: ajv (compiling a policy or team file schema) and
+// execa (running a command). Each is bundled on its own as CommonJS next to the binary and replaced in the main
+// bundle by a small shim that requires it on first use, so `slashi check` and `slashi hook` do not parse them.
+const VENDORED = {
+  "ajv/dist/2020.js": {
+    file: "vendor-ajv.cjs",
+    from: "../../packages/core",
+    source: 'export { Ajv2020 } from "ajv/dist/2020.js";',
+    shim: "export function Ajv2020(options) { return new (load().Ajv2020)(options); }",
+  },
+  execa: {
+    file: "vendor-execa.cjs",
+    from: "../../packages/runtime",
+    source: 'export { execa } from "execa";',
+    shim: "export function execa(...args) { return load().execa(...args); }",
+  },
+};
+
+for (const vendored of Object.values(VENDORED)) {
+  await build({
+    stdin: { contents: vendored.source, resolveDir: join(root, vendored.from), loader: "js" },
+    outfile: join(dist, vendored.file),
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    minify: true,
+    legalComments: "none",
+    logLevel: "warning",
+  });
+}
+
+/** Resolves the vendored imports to their shims. */
+const lazyVendor = {
+  name: "lazy-vendor",
+  setup(b) {
+    const filter = new RegExp(
+      `^(${Object.keys(VENDORED)
+        .map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"))
+        .join("|")})$`,
+    );
+    b.onResolve({ filter }, (args) => ({ path: args.path, namespace: "lazy-vendor" }));
+    b.onLoad({ filter: /.*/, namespace: "lazy-vendor" }, (args) => {
+      const vendored = VENDORED[args.path];
+      return {
+        loader: "js",
+        contents: [
+          'import { createRequire } from "node:module";',
+          "let loaded;",
+          `const load = () => (loaded ??= createRequire(import.meta.url)("./${vendored.file}"));`,
+          vendored.shim,
+        ].join("\n"),
+      };
+    });
+  },
+};
+
 await build({
   entryPoints: [join(root, "src/bin.ts")],
   outdir: dist,
@@ -33,6 +90,8 @@ await build({
   banner: {
     js: 'import { createRequire as __slashiRequire } from "node:module"; const require = __slashiRequire(import.meta.url);',
   },
+  plugins: [lazyVendor],
+  minify: true,
   legalComments: "none",
   logLevel: "warning",
 });

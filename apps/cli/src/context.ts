@@ -2,7 +2,6 @@
  * What every deciding command needs: the shell parser (from the wasm files shipped next to the bundle), the
  * workspace, the policy layers (managed, user, workspace) resolved into one policy, and the decision context.
  */
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -84,8 +83,9 @@ export function workspacePolicyApprovalKey(workspaceKey: string): string {
   return `workspace-policy:${workspaceKey}`;
 }
 
-/** `sha256:` + hex of text. */
-export function digestOf(text: string | Buffer): string {
+/** `sha256:` + hex of text (node:crypto is loaded on first use: most decisions never need it). */
+export async function digestOf(text: string | Buffer): Promise<string> {
+  const { createHash } = await import("node:crypto");
   return `sha256:${createHash("sha256").update(text).digest("hex")}`;
 }
 
@@ -270,7 +270,7 @@ export async function loadSetup(io: Io, options: SetupOptions = {}): Promise<Set
       let approved = false;
       if (trusted) {
         const store = new CommandApprovalFileStore({ file: paths.commandApprovals });
-        approved = await store.isApproved(workspacePolicyApprovalKey(workspace.key), digestOf(text));
+        approved = await store.isApproved(workspacePolicyApprovalKey(workspace.key), await digestOf(text));
       }
       layers.push({ kind: "workspace", source: workspace.policyFile, document, approved });
     }

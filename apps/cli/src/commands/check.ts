@@ -2,7 +2,6 @@
  * `slashi check`: the verdict for one command line, or for a stream of JSON lines (`--jsonl`), one answer per
  * input in input order. A malformed line gets an error line with its line number; the others are answered.
  */
-import { createInterface } from "node:readline";
 import { decide, isSlashiError, type Decision, type Reason } from "@slashi/core";
 import { loadSetup, ensureParser, type Setup, type SetupOptions } from "../context.js";
 import { CliError, ExitCode, UsageError } from "../errors.js";
@@ -160,6 +159,8 @@ async function checkJsonl(io: Io, options: SetupOptions): Promise<number> {
 
   let failed = false;
   let lineNumber = 0;
+  // readline is loaded only here: a single check does not pay for it.
+  const { createInterface } = await import("node:readline");
   const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
     lineNumber++;

@@ -45,7 +45,7 @@ export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (policyText !== undefined) {
     await approvals.put({
       key: workspacePolicyApprovalKey(workspace.key),
-      digest: digestOf(policyText),
+      digest: await digestOf(policyText),
       approvedAt: new Date().toISOString(),
       workspaceKey: workspace.key,
       file: workspace.policyFile,
@@ -94,7 +94,7 @@ export async function trustStatusCommand(args: ParsedArgs, io: Io): Promise<numb
       trusted &&
       (await new CommandApprovalFileStore({ file: paths.commandApprovals }).isApproved(
         workspacePolicyApprovalKey(workspace.key),
-        digestOf(policyText),
+        await digestOf(policyText),
       ));
   }
   if (args.flags.json === true) {
