@@ -86,7 +86,10 @@ const BRACE_COMMAND = /(?:^|[\n;&|(`]|\$\()[ \t]*\{[^\s}]*(?:,|\.\.)/;
 /** A redirect with the nodes analysis still needs. */
 interface RedirectInfo {
   redirect: Redirect;
-  node: SNode;
+  /** Where the redirect starts in the text. */
+  start: number;
+  /** The redirect node (absent for redirects read without the parser). */
+  node?: SNode;
   /** The target word's nodes (walked for `$(…)`). */
   targets: SNode[];
   /** For heredocs: the body node and whether the delimiter was quoted (body is data). */
@@ -523,7 +526,7 @@ class Analysis {
       const end = target ? (target[target.length - 1] as SNode).endIndex : node.endIndex;
       const redirect: Redirect = { op, target: targetValue, text: src.slice(start, end) };
       if (fd !== undefined) redirect.fd = fd;
-      out.push({ redirect, node, targets: target ?? [] });
+      out.push({ redirect, start: node.startIndex, node, targets: target ?? [] });
       for (let g = 1; g < groups.length; g++) extraArgs.push(groups[g] as SNode[]);
       return;
     }
@@ -543,7 +546,7 @@ class Analysis {
       }
       const redirect: Redirect = { op: "<<<", target, text: node.text };
       if (fd !== undefined) redirect.fd = fd;
-      out.push({ redirect, node, targets: first ?? [] });
+      out.push({ redirect, start: node.startIndex, node, targets: first ?? [] });
       for (let g = 1; g < groups.length; g++) extraArgs.push(groups[g] as SNode[]);
       return;
     }
@@ -610,7 +613,7 @@ class Analysis {
       text: src.slice(node.startIndex, start ? start.endIndex : node.endIndex),
     };
     if (fd !== undefined) redirect.fd = fd;
-    const info: RedirectInfo = { redirect, node, targets: [], quoted };
+    const info: RedirectInfo = { redirect, start: node.startIndex, node, targets: [], quoted };
     if (body) info.body = body;
     out.push(info, ...nested);
     for (const group of groupWords(args, src)) extraArgs.push(group);
@@ -797,11 +800,12 @@ class Analysis {
         : inherited.length === 0 && tailRedirects.length === 0
           ? own
           : [...inherited, ...own, ...tailRedirects];
-    const start = node.startIndex;
+    // The command's text runs to its last word or its last own redirect, whichever ends later.
     let end = node.endIndex;
-    for (const info of own) end = Math.max(end, info.node.endIndex);
-    void start;
-    const text = src.slice(start, end);
+    for (const info of own) end = Math.max(end, info.start + info.redirect.text.length);
+    for (const info of tailRedirects) end = Math.max(end, info.start + info.redirect.text.length);
+    for (const group of groups) end = Math.max(end, (group[group.length - 1] as SNode).endIndex);
+    const text = src.slice(node.startIndex, end);
 
     const { cmd, unwrapped } = this.emit(text, values, assignments, allRedirects, context);
 
@@ -821,7 +825,7 @@ class Analysis {
     for (const info of redirectInfos) {
       if (info.body) {
         if (!info.deferred) heredocs.push(info);
-      } else items.push({ start: info.node.startIndex, node: info.node, redirect: info });
+      } else if (info.node) items.push({ start: info.start, node: info.node, redirect: info });
     }
     for (const other of others) items.push({ start: other.startIndex, node: other });
     items.sort((x, y) => x.start - y.start);
@@ -976,17 +980,20 @@ class Analysis {
   private plain(src: string, context: readonly CommandContext[], depth: number): boolean {
     if (!this.plainEnabled || !PLAIN_SCRIPT.test(src)) return false;
     type Token = { text: string; start: number; end: number };
-    const statements: Token[][][][] = [];
-    let words: Token[] = [];
-    let pipeline: Token[][] = [];
-    let items: Token[][][] = [];
+    type Element = { words: Token[]; redirects: RedirectInfo[]; start: number; end: number };
+    const statements: Element[][][] = [];
+    let element: Element | undefined;
+    let pipeline: Element[] = [];
+    let items: Element[][] = [];
+    let pending: { op: string; fd?: number; start: number } | undefined;
     for (const match of src.matchAll(PLAIN_TOKEN)) {
       const text = match[0];
       const start = match.index;
+      const end = start + text.length;
       if (text === "|" || text === "&&" || text === "||" || text === ";" || text === "&") {
-        if (words.length === 0) return false;
-        pipeline.push(words);
-        words = [];
+        if (!element || element.words.length === 0 || pending) return false;
+        pipeline.push(element);
+        element = undefined;
         if (text === "|") continue;
         items.push(pipeline);
         pipeline = [];
@@ -995,20 +1002,40 @@ class Analysis {
         items = [];
         continue;
       }
-      words.push({ text, start, end: start + text.length });
+      element ??= { words: [], redirects: [], start, end };
+      element.end = end;
+      const redirect = PLAIN_REDIRECT.exec(text);
+      if (redirect) {
+        const op = redirect[2] as string;
+        if (pending || op === "<<" || op === "<<<" || op === "<<-" || op === "<>") return false;
+        pending = { op, start };
+        if (redirect[1]) pending.fd = Number(redirect[1]);
+        continue;
+      }
+      if (pending) {
+        if (text === "-" && (pending.op === ">&" || pending.op === "<&")) return false;
+        const info: Redirect = { op: pending.op, target: text, text: src.slice(pending.start, end) };
+        if (pending.fd !== undefined) info.fd = pending.fd;
+        element.redirects.push({ redirect: info, start: pending.start, targets: [] });
+        pending = undefined;
+        continue;
+      }
+      element.words.push({ text, start, end });
     }
-    if (words.length === 0) {
+    if (pending) return false;
+    if (!element) {
       if (pipeline.length > 0 || items.length > 0) return false;
     } else {
-      pipeline.push(words);
+      if (element.words.length === 0) return false;
+      pipeline.push(element);
       items.push(pipeline);
       statements.push(items);
     }
     if (statements.length === 0) return false;
     for (const statement of statements) {
       for (const item of statement) {
-        for (const element of item) {
-          const first = (element[0] as Token).text;
+        for (const e of item) {
+          const first = (e.words[0] as Token).text;
           if (RESERVED_WORDS.has(first) || ASSIGNMENT_WORD.test(first)) return false;
         }
       }
@@ -1022,18 +1049,18 @@ class Analysis {
         const ranges: [number, number][] = [];
         for (const element of item) {
           const from = this.commands.length;
-          const values = element.map((token) => {
+          const values = element.words.map((token) => {
             const value = new WordValue();
             value.value = token.text;
             value.source = token.text;
             return value;
           });
-          const text = src.slice((element[0] as Token).start, (element[element.length - 1] as Token).end);
-          const { cmd, unwrapped } = this.emit(text, values, [], NO_REDIRECTS, pipeContext);
+          const text = src.slice(element.start, element.end);
+          const { cmd, unwrapped } = this.emit(text, values, [], element.redirects, pipeContext);
           this.semantics(cmd, unwrapped.effective, scope, pipeContext, {
             nestedDownload: false,
             redirectDownload: false,
-            stdinRedirects: NO_REDIRECTS,
+            stdinRedirects: element.redirects,
           });
           heads.push(cmd);
           ranges.push([from, this.commands.length]);
@@ -1403,10 +1430,13 @@ function describeError(root: Node): string {
 }
 
 /** A script of plain words and the list and pipe operators only: nothing to expand, quote or redirect. */
-const PLAIN_SCRIPT = /^[A-Za-z0-9_\-.,/:@%+= \t|&;]*[A-Za-z0-9_\-.,/:@%+=][A-Za-z0-9_\-.,/:@%+= \t|&;]*$/;
+const PLAIN_SCRIPT = /^[A-Za-z0-9_\-.,/:@%+= \t|&;<>]*[A-Za-z0-9_\-.,/:@%+=][A-Za-z0-9_\-.,/:@%+= \t|&;<>]*$/;
 
-/** Words and operators of a plain script. */
-const PLAIN_TOKEN = /&&|\|\||[|;&]|[^ \t|;&]+/g;
+/** Words, list and pipe operators, and redirect operators (with their descriptor) of a plain script. */
+const PLAIN_TOKEN = /&&|\|\||\d*(?:&>>|&>|>>|>&|>\||<&|<>|<<<|<<-|<<|>|<)|[|;&]|[^ \t|;&<>]+/g;
+
+/** A redirect operator token: descriptor and operator. */
+const PLAIN_REDIRECT = /^(\d*)(&>>|&>|>>|>&|>\||<&|<>|<<<|<<-|<<|>|<)$/;
 
 /** `NAME=` or `NAME+=` at the start of a word: an assignment, not a command. */
 const ASSIGNMENT_WORD = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;

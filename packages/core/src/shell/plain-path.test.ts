@@ -39,6 +39,32 @@ const SCRIPTS = [
   ". venv/bin/activate",
   "source env.sh && ls",
   "x=1",
+  "npm test 2>&1 | tail -20",
+  "make >/dev/null 2>&1",
+  "cmd > out.txt",
+  "cmd >> log 2>> err",
+  "cmd &>/dev/null",
+  "cmd &>> all.log",
+  "cmd >| forced",
+  "cmd 3<> rw",
+  "cmd <&3",
+  "cmd >&2",
+  "cmd 2>&-",
+  "sh < script.sh",
+  "python3 - < x.py",
+  "echo a > f b c",
+  "rm >/dev/null -rf /",
+  "2>/dev/null rm -rf /",
+  "a2>f",
+  "cmd 2 > f",
+  "cmd >",
+  "cmd > | x",
+  ">f",
+  "cmd <<EOF",
+  "cmd <<< x",
+  "cmd > a > b",
+  "ls -la > listing.txt && cat listing.txt | wc -l",
+  "sudo tee /etc/hosts > /dev/null",
 ];
 
 describe("plain scripts", () => {
@@ -55,6 +81,7 @@ describe("plain scripts", () => {
       (c) => c.file.startsWith("shell/extraction") && (c.input.language ?? "bash") === "bash",
     );
     expect(cases.length).toBeGreaterThan(100);
-    for (const c of cases) expect(analyzeShell(c.input.script), c.id).toEqual(analyzeShellParsed(c.input.script));
+    for (const c of cases)
+      expect(analyzeShell(c.input.script), c.id).toEqual(analyzeShellParsed(c.input.script));
   });
 });
