@@ -1,0 +1,344 @@
+/**
+ * The extension's entry: wires the catalog, the runner, the approval stores and the prompts to VS Code. Policy
+ * lives in `@slashi/core`; this file only reads the editor's state and shows the answers.
+ */
+import { realpathSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import * as vscode from "vscode";
+import { canonicalWorkspaceKey, loadShellParser, makeVisible, type SlashiError } from "@slashi/core";
+import {
+  SLASHI_FILES,
+  checkManagedPolicy,
+  defaultManagedPolicyPath,
+  protectedPaths,
+  userConfigDir,
+} from "@slashi/runtime";
+import { loadPackPresets } from "@slashi/registry-client";
+import { MementoApprovalStore, type ApprovalStores } from "./approvals.js";
+import {
+  buildCatalog,
+  sourceLabel,
+  type Catalog,
+  type FolderInput,
+  type PackCommandInput,
+} from "./catalog.js";
+import { parseRunArgument, parseTyped, type Invocation } from "./invocation.js";
+import { packManager, registerPackCommands } from "./packs.js";
+import { loadPolicy, type LoadedPolicy } from "./policy.js";
+import { Runner, type RunOutcome } from "./runner.js";
+import { readSecuritySettings, type Inspection, type SecuritySettings } from "./settings.js";
+import { VscodeHost, modalPrompter, type Prompter } from "./vscode-host.js";
+
+/** The API returned by `activate` in the extension's own test mode only (never in normal use). */
+export interface SlashiTestApi {
+  /** Replaces the modal prompts. */
+  setPrompter(prompter: Prompter | undefined): void;
+  /** The current catalog. */
+  catalog(): Catalog;
+  /** Reloads the catalog. */
+  reload(): Promise<void>;
+  /** Runs an invocation and returns its outcome. */
+  run(invocation: Invocation): Promise<RunOutcome>;
+}
+
+function securitySettings(): SecuritySettings {
+  const config = vscode.workspace.getConfiguration("slashi");
+  return readSecuritySettings(<T>(key: string) => config.inspect<T>(key) as Inspection<T> | undefined);
+}
+
+function folderKey(fsPath: string): string {
+  let real = fsPath;
+  try {
+    real = realpathSync.native(fsPath);
+  } catch {
+    // a folder that cannot be resolved keeps its own path
+  }
+  return canonicalWorkspaceKey(real, process.platform === "darwin" ? { caseInsensitive: true } : {});
+}
+
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads every source into a catalog. Nothing shared is read in an untrusted workspace. */
+async function loadCatalog(): Promise<Catalog> {
+  const trusted = vscode.workspace.isTrusted;
+  const inspected = vscode.workspace.getConfiguration("slashi").inspect<unknown>("customCommands");
+  if (!trusted) return buildCatalog({ trusted: false, userValue: inspected?.globalValue });
+  const folders: FolderInput[] = [];
+  const wsFolders = vscode.workspace.workspaceFolders ?? [];
+  for (const f of wsFolders) {
+    const teamUri = vscode.Uri.joinPath(f.uri, SLASHI_FILES.teamFile);
+    const text = f.uri.scheme === "file" ? await readText(teamUri) : undefined;
+    const folderValue =
+      vscode.workspace.workspaceFile !== undefined
+        ? vscode.workspace.getConfiguration("slashi", f.uri).inspect<unknown>("customCommands")
+            ?.workspaceFolderValue
+        : undefined;
+    folders.push({
+      path: f.uri.fsPath,
+      key: folderKey(f.uri.fsPath),
+      ...(text === undefined ? {} : { teamFile: { path: teamUri.fsPath, text } }),
+      ...(folderValue === undefined ? {} : { settingValue: folderValue }),
+    });
+  }
+  const wsFile = vscode.workspace.workspaceFile;
+  const first = folders[0];
+  const workspaceSettings =
+    wsFile && wsFile.scheme === "file"
+      ? { label: `${wsFile.fsPath} (slashi.customCommands)`, key: folderKey(wsFile.fsPath) }
+      : first
+        ? {
+            label: `${first.path}/.vscode/settings.json (slashi.customCommands)`,
+            key: first.key,
+            folder: first.path,
+          }
+        : undefined;
+  let packs: PackCommandInput[] = [];
+  let packError: SlashiError | undefined;
+  try {
+    const manager = await packManager(securitySettings().registries);
+    packs = (await manager.list()).length > 0 ? await manager.installedCommands() : [];
+  } catch (error) {
+    packError = error as SlashiError;
+  }
+  return buildCatalog({
+    trusted: true,
+    userValue: inspected?.globalValue,
+    workspaceValue: inspected?.workspaceValue,
+    ...(workspaceSettings ? { workspaceSettings } : {}),
+    folders,
+    packs,
+    ...(packError ? { packError } : {}),
+  });
+}
+
+function showOutcome(outcome: RunOutcome): void {
+  if (outcome.status === "done") return;
+  if (outcome.status === "cancelled") void vscode.window.showInformationMessage(outcome.message);
+  else void vscode.window.showErrorMessage(outcome.message);
+}
+
+/** Activates the extension. */
+export function activate(context: vscode.ExtensionContext): SlashiTestApi | undefined {
+  const output = vscode.window.createOutputChannel("Slashi");
+  const diagnostics = vscode.languages.createDiagnosticCollection("slashi");
+  const stores: ApprovalStores = {
+    workspace: new MementoApprovalStore(context.workspaceState),
+    global: new MementoApprovalStore(context.globalState),
+  };
+  let prompter: Prompter | undefined;
+  const host = new VscodeHost(
+    output,
+    () => prompter ?? modalPrompter,
+    () => securitySettings().shellIntegrationTimeout,
+  );
+  let catalog: Catalog = buildCatalog({ trusted: false });
+  let parser: Promise<void> | undefined;
+
+  const reload = async (): Promise<void> => {
+    catalog = await loadCatalog();
+    diagnostics.clear();
+    for (const problem of catalog.problems) {
+      const data = problem.error.data;
+      output.appendLine(`not loaded: ${problem.error.message}`);
+      if (!path.isAbsolute(problem.file)) continue;
+      const line = Math.max((typeof data.line === "number" ? data.line : 1) - 1, 0);
+      const column = Math.max((typeof data.column === "number" ? data.column : 1) - 1, 0);
+      const diagnostic = new vscode.Diagnostic(
+        new vscode.Range(line, column, line, column + 1),
+        `${problem.error.message.split("\n")[0] ?? ""} (nothing from this file is loaded)`,
+        vscode.DiagnosticSeverity.Error,
+      );
+      diagnostic.source = "slashi";
+      diagnostic.code = problem.error.code;
+      diagnostics.set(vscode.Uri.file(problem.file), [
+        ...(diagnostics.get(vscode.Uri.file(problem.file)) ?? []),
+        diagnostic,
+      ]);
+    }
+  };
+
+  const policy = async (): Promise<LoadedPolicy> => {
+    const settings = securitySettings();
+    const managed = defaultManagedPolicyPath();
+    const loaded = await loadPolicy(
+      {
+        managed,
+        user: settings.policyFile || path.join(userConfigDir(), SLASHI_FILES.userPolicy),
+        userExplicit: settings.policyFile !== "",
+      },
+      {
+        read: async (file) => {
+          try {
+            return await readFile(file, "utf8");
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+            throw error;
+          }
+        },
+        managedUsable: async (file) => checkManagedPolicy(file),
+        packLayers: async (names) => loadPackPresets(names, await packManager(settings.registries)),
+      },
+    );
+    for (const w of loaded.warnings) output.appendLine(`policy: ${w}`);
+    return loaded;
+  };
+
+  const runner = new Runner({
+    host,
+    stores,
+    catalog: () => catalog,
+    policy,
+    ensureParser: () =>
+      (parser ??= loadShellParser({
+        treeSitterWasm: context.asAbsolutePath("dist/web-tree-sitter.wasm"),
+        bashWasm: context.asAbsolutePath("dist/tree-sitter-bash.wasm"),
+      })),
+    confirmBeforeRunning: () => securitySettings().confirmBeforeRunning,
+    platform: process.platform === "win32" ? "windows" : "posix",
+    home: process.env.HOME ?? process.env.USERPROFILE ?? "",
+    protectedPaths: (root) =>
+      protectedPaths(root === undefined ? {} : { workspaceRoot: root }).map((p) => p.path),
+  });
+
+  const run = async (invocation: Invocation): Promise<RunOutcome> => {
+    // Every handler re-checks trust: the catalog is rebuilt when trust changed since it was loaded.
+    if (catalog.trusted !== vscode.workspace.isTrusted) await reload();
+    return runner.run(invocation);
+  };
+
+  const pickAndRun = async (): Promise<void> => {
+    if (catalog.trusted !== vscode.workspace.isTrusted) await reload();
+    const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { name?: string }>();
+    quickPick.title = "Slashi: Run";
+    quickPick.placeholder = "/command arguments…";
+    const all = catalog.entries.map((e) => ({
+      label: `/${e.name}`,
+      description: `${e.definition.args ?? ""}${e.definition.args ? " · " : ""}${sourceLabel(e)}`,
+      detail: e.definition.description === undefined ? undefined : makeVisible(e.definition.description),
+      name: e.name,
+      alwaysShow: true,
+    }));
+    const refresh = (value: string): void => {
+      const typed = parseTyped(value);
+      const prefix = (typed?.name ?? "").toLowerCase();
+      quickPick.items = all.filter((i) => i.name.toLowerCase().startsWith(prefix));
+    };
+    refresh("");
+    quickPick.onDidChangeValue(refresh);
+    const chosen = await new Promise<Invocation | undefined>((resolve) => {
+      quickPick.onDidAccept(() => {
+        const typed = parseTyped(quickPick.value);
+        const active = quickPick.activeItems[0];
+        const exact = typed && all.some((i) => i.name.toLowerCase() === typed.name.toLowerCase());
+        if (typed && exact) resolve(typed);
+        else if (active?.name) resolve({ name: active.name, args: typed?.args ?? "" });
+        else resolve(typed);
+        quickPick.hide();
+      });
+      quickPick.onDidHide(() => resolve(undefined));
+      quickPick.show();
+    });
+    quickPick.dispose();
+    if (chosen) showOutcome(await run(chosen));
+  };
+
+  const listApprovals = async (): Promise<void> => {
+    const rows = [
+      ...(await stores.workspace.list()).map((r) => ({
+        r,
+        where: "this workspace",
+        store: stores.workspace,
+      })),
+      ...(await stores.global.list()).map((r) => ({ r, where: "packs (global)", store: stores.global })),
+    ];
+    if (rows.length === 0) {
+      void vscode.window.showInformationMessage("No approvals are stored.");
+      return;
+    }
+    const pick = await vscode.window.showQuickPick(
+      rows.map((row) => {
+        const name = (() => {
+          try {
+            return (JSON.parse(row.r.canonical) as { command?: { name?: string } }).command?.name ?? "?";
+          } catch {
+            return "?";
+          }
+        })();
+        return {
+          label: `/${makeVisible(name)}`,
+          description: `${row.where} · approved ${row.r.approvedAt}`,
+          detail: row.r.fingerprint,
+          row,
+        };
+      }),
+      { title: "Slashi approvals (pick one to revoke it)" },
+    );
+    if (!pick) return;
+    await pick.row.store.delete(pick.row.r.key);
+    void vscode.window.showInformationMessage(`Revoked the approval of ${pick.label}.`);
+  };
+
+  context.subscriptions.push(
+    output,
+    diagnostics,
+    { dispose: () => host.dispose() },
+    vscode.commands.registerCommand("slashi.run", async (arg?: unknown) => {
+      const parsed = parseRunArgument(arg);
+      if (parsed === undefined) return pickAndRun();
+      if ("error" in parsed) {
+        void vscode.window.showErrorMessage(parsed.error);
+        return undefined;
+      }
+      const outcome = await run(parsed);
+      showOutcome(outcome);
+      return outcome;
+    }),
+    vscode.commands.registerCommand("slashi.reload", reload),
+    vscode.commands.registerCommand("slashi.approvals.list", listApprovals),
+    vscode.commands.registerCommand("slashi.approvals.resetWorkspace", async () => {
+      const n = await stores.workspace.clear();
+      void vscode.window.showInformationMessage(`Removed ${n} approval(s) of this workspace.`);
+    }),
+    vscode.commands.registerCommand("slashi.approvals.resetGlobal", async () => {
+      const n = (await stores.workspace.clear()) + (await stores.global.clear());
+      void vscode.window.showInformationMessage(`Removed ${n} approval(s): packs and this workspace.`);
+    }),
+    // Trust granted later loads the shared commands; it runs nothing.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void reload()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration("slashi")) void reload();
+    }),
+  );
+  const watcher = vscode.workspace.createFileSystemWatcher(`**/${SLASHI_FILES.teamFile}`);
+  watcher.onDidCreate(() => void reload());
+  watcher.onDidChange(() => void reload());
+  watcher.onDidDelete(() => void reload());
+  context.subscriptions.push(watcher);
+  registerPackCommands(context, () => securitySettings().registries, reload);
+
+  const ready = reload();
+  void ready;
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
+  return {
+    setPrompter: (p) => {
+      prompter = p;
+    },
+    catalog: () => catalog,
+    reload,
+    run: async (invocation) => {
+      await ready;
+      return run(invocation);
+    },
+  };
+}
+
+/** Nothing to clean up beyond the subscriptions. */
+export function deactivate(): void {}

@@ -1,0 +1,137 @@
+/**
+ * What the approval modal says, built from core's renderings: the steps that need approval in plain words,
+ * unexpanded, with invisible and look-alike characters shown as tokens; for a command that changed since the
+ * person approved it, which steps changed. Pure data and text; the extension shows it in a modal.
+ */
+import {
+  makeVisible,
+  renderStep,
+  stepNeedsApproval,
+  type ApprovalState,
+  type CommandChanges,
+  type Step,
+} from "@slashi/core";
+import { sourceLabel, type CommandEntry } from "./catalog.js";
+
+/** One command in an approval prompt. */
+export interface PromptCommand {
+  /** Name without `/`. */
+  name: string;
+  /** Where it was written (`team`, `pack @acme/x@1.0.0`, …) and the file or label. */
+  from: string;
+  /** `new`: never approved; `changed`: approved before in another form; `approved`: approved in this form. */
+  status: "new" | "changed" | "approved";
+  /** The steps that need approval, numbered as in the command, rendered unexpanded and made visible. */
+  steps: string[];
+  /** How many steps need no approval (insert, notify, input, wait). */
+  harmless: number;
+  /** For a changed command: what changed, one line each. */
+  changes: string[];
+}
+
+/** An approval prompt. */
+export interface ApprovalPrompt {
+  /** The command the person ran. */
+  root: string;
+  /** Commands to approve: the root and every callee not approved in its current form. */
+  commands: PromptCommand[];
+  /** Whether Always Allow is offered (not when a callee is chosen at run time). */
+  canRemember: boolean;
+  /** Extra sentences (calls chosen at run time, why Always Allow is missing). */
+  notes: string[];
+}
+
+/** A terminal command the policy wants a person to confirm (for commands not approved by fingerprint). */
+export interface TerminalPrompt {
+  /** Command name. */
+  command: string;
+  /** The step, rendered unexpanded. */
+  step: string;
+  /** The expanded command line, made visible. */
+  commandLine: string;
+  /** The policy's reasons, one line each. */
+  reasons: string[];
+}
+
+const MAX_STEP_LENGTH = 300;
+
+function describeChanges(changes: CommandChanges): string[] {
+  if (changes.formatChanged)
+    return ["Slashi's approval format changed since you approved it; review it as new."];
+  const out = changes.fields.map((f) => `${f} changed`);
+  for (const c of changes.steps) {
+    const render = (s: unknown): string => renderStep(s as Step, { maxLength: MAX_STEP_LENGTH });
+    switch (c.change) {
+      case "added":
+        out.push(`step ${c.newIndex + 1} added: ${render(c.step)}`);
+        break;
+      case "removed":
+        out.push(`step ${c.oldIndex + 1} removed (was: ${render(c.step)})`);
+        break;
+      case "changed":
+        out.push(`step ${c.newIndex + 1} changed: ${render(c.step)} (was: ${render(c.old)})`);
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** Builds the prompt entry for one command in its approval state. */
+export function promptCommand(entry: CommandEntry, state: ApprovalState): PromptCommand {
+  const steps: string[] = [];
+  let harmless = 0;
+  entry.definition.steps.forEach((step, i) => {
+    if (stepNeedsApproval(step)) steps.push(`${i + 1}. ${renderStep(step, { maxLength: MAX_STEP_LENGTH })}`);
+    else harmless++;
+  });
+  return {
+    name: entry.name,
+    from: `${sourceLabel(entry)}: ${makeVisible(entry.label)}`,
+    status: state.state,
+    steps,
+    harmless,
+    changes: state.state === "changed" ? describeChanges(state.changes) : [],
+  };
+}
+
+/** The modal's message (one line) and detail (the rest), as VS Code's modal message box shows them. */
+export function formatApprovalPrompt(prompt: ApprovalPrompt): { message: string; detail: string } {
+  const changed = prompt.commands.some((c) => c.status === "changed");
+  const message = changed
+    ? `/${prompt.root} changed since you approved it. Run it?`
+    : `/${prompt.root} is a shared command. Run it?`;
+  const blocks = prompt.commands.map((c) => {
+    const lines = [`/${c.name} (${c.from})`];
+    if (c.status === "changed") {
+      lines.push("Changed since you approved it:");
+      lines.push(...c.changes.map((l) => `  ${l}`));
+      lines.push("Steps now:");
+    }
+    lines.push(...c.steps.map((s) => `  ${s}`));
+    if (c.harmless > 0)
+      lines.push(`  (+${c.harmless} step(s) that need no approval: insert, notify, input, wait)`);
+    return lines.join("\n");
+  });
+  const tail = [
+    ...prompt.notes,
+    prompt.canRemember
+      ? "Always Allow remembers this exact text: any change asks again."
+      : "Always Allow is not offered for this command.",
+  ];
+  return { message, detail: [...blocks, ...tail].join("\n\n") };
+}
+
+/** The modal text for a terminal command the policy asks about. */
+export function formatTerminalPrompt(prompt: TerminalPrompt): { message: string; detail: string } {
+  return {
+    message: `/${prompt.command} wants to run a command that needs your confirmation.`,
+    detail: [
+      `Step: ${prompt.step}`,
+      `Command line: ${prompt.commandLine}`,
+      "Why it asks:",
+      ...prompt.reasons.map((r) => `  ${r}`),
+    ].join("\n"),
+  };
+}

