@@ -288,6 +288,35 @@ describe("trust", () => {
   });
 });
 
+describe("approvals", () => {
+  it("loses nothing when eight processes revoke at once", { timeout: 60_000 }, async () => {
+    const before = JSON.parse(String((await run(["approvals", "list", "--json"])).stdout)) as {
+      shell: { key: string }[];
+    };
+    const keys = before.shell
+      .map((a) => a.key)
+      .filter((k) => k.startsWith("workspace-policy:"))
+      .slice(0, 8);
+    expect(keys.length).toBe(8);
+    const results = await Promise.all(keys.map((key) => run(["approvals", "revoke", key])));
+    expect(results.map((r) => r.exitCode)).toEqual(keys.map(() => 0));
+    const after = JSON.parse(String((await run(["approvals", "list", "--json"])).stdout)) as {
+      shell: { key: string }[];
+    };
+    expect(after.shell.map((a) => a.key).filter((k) => keys.includes(k))).toEqual([]);
+    const revokes = String((await run(["audit", "show", "--event", "revoke", "--json"])).stdout)
+      .trim()
+      .split("\n");
+    expect(revokes.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it("says which key does not exist", async () => {
+    const result = await run(["approvals", "revoke", "cmd:nope"]);
+    expect(result.exitCode).toBe(3);
+    expect(String(result.stderr)).toMatch(/no approval with key cmd:nope/);
+  });
+});
+
 describe("usage", () => {
   it("suggests a command for a typo", async () => {
     const result = await run(["explian", "--", "ls"]);

@@ -1,0 +1,153 @@
+// slashi run and list, in-process with a scripted terminal: user commands, team commands of a trusted
+// workspace only, fingerprint approval covering slash callees, editor-only steps refused.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { PassThrough, Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Io } from "../src/io.js";
+import { main } from "../src/main.js";
+import { isolatedEnv, tempDir } from "./helpers.js";
+
+const tmp = tempDir("slashi-run-");
+const ws = path.join(tmp.dir, "project");
+const env = isolatedEnv(tmp.dir);
+const marker = (name: string): string => path.join(ws, name);
+
+function io(answers?: string): Io & { out: () => string; err: () => string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (c: Buffer) => (out += c.toString()));
+  stderr.on("data", (c: Buffer) => (err += c.toString()));
+  return {
+    stdout,
+    stderr,
+    stdin: Readable.from(answers === undefined ? [] : [answers]),
+    env,
+    cwd: ws,
+    interactive: answers !== undefined,
+    color: false,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+function teamFile(buildBody: string): void {
+  writeFileSync(
+    path.join(ws, ".vscode", "slashi.json"),
+    JSON.stringify(
+      {
+        version: 1,
+        commands: [
+          {
+            name: "release",
+            description: "Build and tag",
+            steps: [
+              { type: "terminal", command: `touch ${marker("released")}` },
+              { type: "slash", command: "/build" },
+            ],
+          },
+          { name: "build", steps: [{ type: "terminal", command: buildBody }] },
+          { name: "insert-date", steps: [{ type: "insert", text: "today" }] },
+        ],
+      },
+      null,
+      2,
+    ),
+  );
+}
+
+beforeAll(() => {
+  mkdirSync(path.join(ws, ".git"), { recursive: true });
+  mkdirSync(path.join(ws, ".vscode"), { recursive: true });
+  mkdirSync(path.join(tmp.dir, "config"), { recursive: true });
+  writeFileSync(
+    path.join(tmp.dir, "config", "commands.json"),
+    JSON.stringify({
+      version: 1,
+      commands: [
+        { name: "greet", steps: [{ type: "terminal", command: `touch ${marker("greeted-")}\${args}` }] },
+      ],
+    }),
+  );
+  teamFile(`touch ${marker("built")}`);
+});
+afterAll(() => tmp.remove());
+
+describe("slashi list", () => {
+  it("lists user commands and counts the team file's commands of an untrusted workspace without loading them", async () => {
+    const session = io();
+    expect(await main(["list"], session)).toBe(0);
+    expect(session.out()).toMatch(/\/greet/);
+    expect(session.out()).not.toMatch(/\/release/);
+    expect(session.err()).toMatch(
+      /3 command\(s\) in .*slashi\.json are not loaded: this workspace is not trusted/,
+    );
+  });
+});
+
+describe("slashi run", () => {
+  it("runs a user command with its arguments, deciding its terminal step with the policy", async () => {
+    const quiet = io();
+    expect(await main(["run", "/greet", "world"], quiet)).toBe(121);
+    expect(quiet.err()).toMatch(/needs approval, and there is no terminal/);
+    expect(await main(["run", "/greet", "world"], io("r\n"))).toBe(0);
+    expect(existsSync(marker("greeted-world"))).toBe(true);
+  });
+
+  it("refuses a team command while the workspace is untrusted", async () => {
+    await expect(main(["run", "/release"], io())).rejects.toThrow(
+      /not loaded because this workspace is not trusted/,
+    );
+  });
+
+  it("asks for an unapproved team command, and refuses without a terminal", async () => {
+    expect(await main(["trust"], io())).toBe(0);
+    const session = io();
+    expect(await main(["run", "/release"], session)).toBe(121);
+    expect(session.err()).toMatch(/\/build: new \(via release › build\)/);
+    expect(existsSync(marker("released"))).toBe(false);
+  });
+
+  it("runs after Always allow, and again without asking", async () => {
+    const first = io("a\n");
+    expect(await main(["run", "/release"], first)).toBe(0);
+    expect(first.err()).toMatch(/approval needed[\s\S]*\/release[\s\S]*\/build/);
+    expect(existsSync(marker("released")) && existsSync(marker("built"))).toBe(true);
+    rmSync(marker("released"));
+    expect(await main(["run", "/release"], io())).toBe(0);
+    expect(existsSync(marker("released"))).toBe(true);
+  });
+
+  it("asks again when only the callee changed", async () => {
+    teamFile(`touch ${marker("built-v2")}`);
+    const session = io("c\n");
+    expect(await main(["run", "/release"], session)).toBe(122);
+    expect(session.err()).toMatch(/changed since you approved it/);
+    expect(existsSync(marker("built-v2"))).toBe(false);
+  });
+
+  it("refuses a command with a step that needs an editor before running anything", async () => {
+    await expect(main(["run", "/insert-date"], io())).rejects.toThrow(/needs an editor; nothing ran/);
+  });
+
+  it("records the approvals in the store with the workspace key", async () => {
+    const session = io();
+    expect(await main(["approvals", "list", "--json"], session)).toBe(0);
+    const stored = JSON.parse(session.out()) as {
+      commands: { identity: string; host: string; workspaceKey: string }[];
+    };
+    expect(stored.commands.length).toBeGreaterThanOrEqual(2);
+    expect(stored.commands.every((c) => c.host === "cli" && c.workspaceKey.length > 0)).toBe(true);
+    expect(readFileSync(path.join(tmp.dir, "state", "approvals.json"), "utf8")).toContain(
+      '"slashi.approvals"',
+    );
+  });
+
+  it("forgets this workspace's approvals on reset, so the command asks again", async () => {
+    teamFile(`touch ${marker("built")}`);
+    expect(await main(["approvals", "reset", "--workspace"], io())).toBe(0);
+    expect(await main(["run", "/release"], io())).toBe(121);
+  });
+});
