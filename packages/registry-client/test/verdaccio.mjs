@@ -91,6 +91,8 @@ export async function startRegistry({ bin, dir, tls }) {
       "  '@*/*': { access: $all, publish: $authenticated, unpublish: $authenticated }",
       "  '**': { access: $all, publish: $authenticated, unpublish: $authenticated }",
       "web: { enable: false }",
+      // JWT tokens: verdaccio's legacy tokens re-check the htpasswd (bcrypt) on every request.
+      "security:\n  api:\n    jwt:\n      sign:\n        expiresIn: 1d",
       "max_body_size: 64mb",
       "log: { type: stdout, format: pretty, level: warn }",
       https,

@@ -1,0 +1,171 @@
+// `slashi pack …` against a real verdaccio on loopback (from e2e/registry; skipped when it is not installed,
+// except under CI). The handlers run in-process with an isolated config and state directory.
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PassThrough, Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatError, toExitCode } from "../errors.js";
+import type { Io } from "../io.js";
+import { parseArgs } from "../options.js";
+import { PACK_COMMANDS, PACK_HANDLERS } from "./pack-spec.js";
+import { splitSpec } from "./pack.js";
+
+const verdaccioBin = fileURLToPath(
+  new URL("../../../../e2e/registry/node_modules/.bin/verdaccio", import.meta.url),
+);
+const helper = new URL("../../../../packages/registry-client/test/verdaccio.mjs", import.meta.url).href;
+const installed = existsSync(verdaccioBin);
+if (!installed && process.env.CI)
+  throw new Error(`verdaccio is not installed (${verdaccioBin}); run e2e/registry/install.sh`);
+
+interface Registry {
+  url: string;
+  pid: number;
+  token: string;
+}
+
+let root: string;
+let registry: Registry | undefined;
+let stop: ((r: Registry) => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), "slashi-cli-pack-"));
+  if (!installed) return;
+  const { startRegistry, stopRegistry } = (await import(helper)) as {
+    startRegistry: (o: { bin: string; dir: string; tls: boolean }) => Promise<Registry>;
+    stopRegistry: (r: Registry) => Promise<void>;
+  };
+  stop = stopRegistry;
+  registry = await startRegistry({ bin: verdaccioBin, dir: path.join(root, "registry"), tls: false });
+  await writeFile(
+    path.join(root, "registries.json"),
+    JSON.stringify({ version: 1, registries: [{ url: registry.url, token: { env: "PACK_TOKEN" } }] }),
+  );
+}, 120_000);
+
+afterAll(async () => {
+  if (registry && stop) await stop(registry);
+  await rm(root, { recursive: true, force: true });
+});
+
+function io(answers?: string): Io & { out: () => string; err: () => string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (c: Buffer) => (out += c.toString()));
+  stderr.on("data", (c: Buffer) => (err += c.toString()));
+  return {
+    stdout,
+    stderr,
+    stdin: Readable.from(answers === undefined ? [] : [answers]),
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: path.join(root, "home"),
+      SLASHI_CONFIG_DIR: root,
+      SLASHI_STATE_DIR: path.join(root, "state"),
+      PACK_TOKEN: registry?.token ?? "",
+    },
+    cwd: root,
+    interactive: answers !== undefined,
+    color: false,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+async function pack(
+  words: string[],
+  answers?: string,
+): Promise<{ status: number; out: string; err: string }> {
+  const spec = PACK_COMMANDS.find((c) => words.slice(0, c.path.length).join(" ") === c.path.join(" "));
+  if (!spec) throw new Error(`no pack command for ${words.join(" ")}`);
+  const handler = await (
+    PACK_HANDLERS[spec.path.join(" ")] as () => Promise<(a: unknown, i: Io) => Promise<number>>
+  )();
+  const stream = io(answers);
+  try {
+    const status = await handler(parseArgs(spec, words.slice(spec.path.length)), stream);
+    return { status, out: stream.out(), err: stream.err() };
+  } catch (error) {
+    // What bin.ts does with a thrown error.
+    return { status: toExitCode(error), out: stream.out(), err: stream.err() + formatError(error) };
+  }
+}
+
+describe("splitSpec", () => {
+  it("splits a scoped name from its version and leaves a bare name alone", () => {
+    expect(splitSpec("@acme/tools@1.2.0")).toEqual({ name: "@acme/tools", spec: "1.2.0" });
+    expect(splitSpec("@acme/tools")).toEqual({ name: "@acme/tools" });
+    expect(splitSpec("tools@next")).toEqual({ name: "tools", spec: "next" });
+  });
+});
+
+describe.skipIf(!installed)("slashi pack", () => {
+  const name = "@cli/tools";
+
+  it("init, publish --dry-run, then publish with --yes", async () => {
+    const init = await pack(["pack", "init", "src", "--name", name]);
+    expect(init.status).toBe(0);
+    expect(init.out).toContain("slashi-pack.json");
+    const dry = await pack(["pack", "publish", "src", "--dry-run"]);
+    expect(dry.status).toBe(0);
+    expect(dry.out).toContain(`${name}@0.1.0 → ${registry?.url}`);
+    expect(dry.out).toMatch(/\/status\s+slashi-fp-1:sha256:[0-9a-f]{64}/);
+    expect(dry.out).toContain("needs approval: Terminal: git status --short");
+    expect(dry.out).toContain("dry run: nothing was published");
+    const noTerminal = await pack(["pack", "publish", "src"]);
+    expect(noTerminal.status).toBe(121);
+    const published = await pack(["pack", "publish", "src", "--yes"]);
+    expect(published.status).toBe(0);
+    expect(published.out).toContain(`published ${name}@0.1.0`);
+    expect(published.out + published.err).not.toContain(registry?.token ?? "no-token");
+  });
+
+  it("searches, installs, describes and lists", async () => {
+    expect((await pack(["pack", "search", "tools"])).out).toContain(`${name}@0.1.0`);
+    const install = await pack(["pack", "install", name]);
+    expect(install.status).toBe(0);
+    expect(install.out).toMatch(/installed; integrity sha512-\S+ matches the registry; unsigned/);
+    const info = await pack(["pack", "info", name, "--json"]);
+    const parsed = JSON.parse(info.out);
+    expect(parsed.installed.entry.version).toBe("0.1.0");
+    expect(parsed.installed.description.commands.map((c: { name: string }) => c.name)).toEqual([
+      "hello",
+      "status",
+    ]);
+    const list = await pack(["pack", "list", "--json"]);
+    expect(JSON.parse(list.out)).toEqual([
+      expect.objectContaining({ name, version: "0.1.0", signature: "unsigned" }),
+    ]);
+  });
+
+  it("asks before an update that changes a command, and updates with --yes", async () => {
+    const manifest = path.join(root, "src", "slashi-pack.json");
+    await writeFile(manifest, (await readFile(manifest, "utf8")).replace("git status --short", "git status"));
+    const pkgFile = path.join(root, "src", "package.json");
+    const pkg = JSON.parse(await readFile(pkgFile, "utf8"));
+    await writeFile(pkgFile, JSON.stringify({ ...pkg, version: "0.2.0" }));
+    expect((await pack(["pack", "publish", "src", "--yes"])).status).toBe(0);
+    const skipped = await pack(["pack", "update"]);
+    expect(skipped.status).toBe(122);
+    expect(skipped.out).toContain("/status: changed (needs approval again)");
+    expect(skipped.out).toContain("not updated");
+    const declined = await pack(["pack", "update"], "n\n");
+    expect(declined.status).toBe(122);
+    const updated = await pack(["pack", "update", "--yes"]);
+    expect(updated.status).toBe(0);
+    expect(updated.out).toContain(`${name}: updated to 0.2.0`);
+    expect((await pack(["pack", "update"])).out).toContain("is up to date");
+  });
+
+  it("removes a pack and says when one is not installed", async () => {
+    expect((await pack(["pack", "remove", name])).status).toBe(0);
+    const again = await pack(["pack", "remove", name]);
+    expect(again.status).toBe(3);
+    expect(again.err).toContain("is not installed");
+  });
+});
