@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolvePolicy, validatePolicyDocument } from "@slashi/core";
-import { policyPrefixes, reasonCodes, shellCommandDescription } from "./describe.js";
+import { patternText, policyPrefixes, reasonCodes, shellCommandDescription } from "./describe.js";
 
 function policy(document: unknown) {
   return resolvePolicy([
@@ -61,5 +61,23 @@ describe("shellCommandDescription", () => {
     for (const code of reasonCodes()) expect(text).toContain(code);
     expect(reasonCodes()).toContain("policy.no-rule");
     expect(reasonCodes()).toContain("shell.parse-error");
+  });
+});
+
+describe("patternText", () => {
+  it("shows every alternative, never a shortened list", () => {
+    const words = Array.from({ length: 40 }, (_, i) => `tool${i}`);
+    expect(patternText([words, "*", "$"])).toBe(`[${words.join("|")}] * $`);
+  });
+});
+
+describe("policyPrefixes in an untrusted workspace", () => {
+  it("leaves out allow rules that need a trusted workspace", () => {
+    const resolved = resolvePolicy([]);
+    const trusted = policyPrefixes(resolved, true).allow.join("\n");
+    const untrusted = policyPrefixes(resolved, false).allow.join("\n");
+    expect(trusted).toMatch(/^git \[status\|log\|/m);
+    expect(untrusted).not.toMatch(/^git \[status\|log\|/m);
+    expect(untrusted).toContain("ls|cat");
   });
 });

@@ -3,7 +3,7 @@
  * without asking, which ask the person, which are refused, and the reason codes a refusal can carry, so the
  * agent can stay inside the policy instead of probing it (trust-model requirement 36).
  */
-import { formatPattern, PolicyReasonCode, ShellFindingCode, type ResolvedPolicy } from "@slashi/core";
+import { PolicyReasonCode, ShellFindingCode, type Pattern, type ResolvedPolicy } from "@slashi/core";
 import { safetyCodes } from "./codes.js";
 
 /** Longest list of prefixes per verdict written into the description. */
@@ -21,13 +21,33 @@ export interface PolicyPrefixes {
   gates: string[][];
 }
 
-/** The active rule prefixes of a policy, highest layer first, without duplicates. */
-export function policyPrefixes(policy: ResolvedPolicy): PolicyPrefixes {
+/**
+ * A rule pattern in full for the model: words as written, `[a|b]` for alternatives (never shortened: the model
+ * needs every allowed program), `*` for any one word, `$` for "the command ends here".
+ */
+export function patternText(pattern: Pattern): string {
+  return pattern
+    .map((token) =>
+      typeof token === "string"
+        ? token
+        : token.length === 1
+          ? JSON.stringify(token[0])
+          : `[${token.join("|")}]`,
+    )
+    .join(" ");
+}
+
+/**
+ * The active rule prefixes of a policy, highest layer first, without duplicates. Allow rules that need a
+ * trusted workspace are left out when the workspace is not trusted (they do not count there).
+ */
+export function policyPrefixes(policy: ResolvedPolicy, workspaceTrusted = true): PolicyPrefixes {
   const out: PolicyPrefixes = { allow: [], ask: [], deny: [], gates: [] };
   const seen = new Set<string>();
   for (const rule of policy.rules) {
     if (rule.inactive !== undefined) continue;
-    const text = `${formatPattern(rule.pattern)}${rule.trustedWorkspaceOnly ? " (trusted workspace only)" : ""}`;
+    if (rule.trustedWorkspaceOnly && !workspaceTrusted && rule.decision === "allow") continue;
+    const text = patternText(rule.pattern);
     const key = `${rule.decision}\u0000${text}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -57,13 +77,13 @@ export function reasonCodes(): string[] {
 /** The `shell_command` description for a policy. */
 export function shellCommandDescription(
   policy: ResolvedPolicy,
-  options: { cordon: boolean; shell: string },
+  options: { cordon: boolean; shell: string; workspaceTrusted?: boolean },
 ): string {
-  const p = policyPrefixes(policy);
+  const p = policyPrefixes(policy, options.workspaceTrusted ?? true);
   const lines = [
     "Run a shell command on the user's machine under the user's Slashi policy.",
     `Every command of the line (pipes, lists, substitutions, bash -c payloads) is checked; the strictest verdict wins: deny > ask > allow. Analysed and run with ${options.shell}${options.cordon ? ", inside the cordon (sandbox: workspace writable, secrets hidden, network only where the policy grants it)" : ""}.`,
-    "A rule matches whole words from the start of the command; an allowed program does not allow every argument (safety findings such as force pushes, find -delete, sed -i or writes to protected paths still apply).",
+    "A rule matches whole words from the start of the command (after runners such as sudo, env or timeout are unwrapped): [a|b] is either word, * is any one word, $ means the command ends there. An allowed program does not allow every argument: safety findings (force pushes, find -delete, sed -i, writes to protected paths…) still apply.",
     "'ask' commands run only after the person confirms in a form; without that the call is refused. 'deny' commands never run.",
     "Refusals are tool errors with structuredContent.code: SAFETY_DENIED (the policy refused; see reasons), PERMISSION_DENIED (the person declined or cancelled), APPROVAL_UNAVAILABLE (the client cannot ask the person). Use check_command to test a command first; do not retry a refused command with small variations.",
     `Allowed without asking: ${list(p.allow)}.`,

@@ -59,7 +59,11 @@ export async function createServer(
   let signature = "";
   try {
     const state = await services.policy.current();
-    description = shellCommandDescription(state.policy, { cordon: config.cordon, shell: config.shell });
+    description = shellCommandDescription(state.policy, {
+      cordon: config.cordon,
+      shell: config.shell,
+      workspaceTrusted: state.trusted,
+    });
     signature = state.signature;
     for (const warning of state.warnings) services.log(`warning: ${warning}`);
   } catch (error) {
@@ -109,7 +113,11 @@ export async function createServer(
       if (state.signature === signature) return;
       signature = state.signature;
       shellTool.update({
-        description: shellCommandDescription(state.policy, { cordon: config.cordon, shell: config.shell }),
+        description: shellCommandDescription(state.policy, {
+          cordon: config.cordon,
+          shell: config.shell,
+          workspaceTrusted: state.trusted,
+        }),
       });
     } catch {
       // keep the old description; the next call reports the policy error
