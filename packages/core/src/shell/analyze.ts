@@ -968,7 +968,15 @@ class Analysis {
         text,
       );
     }
-    for (const problem of unwrapped.problems) this.add(problem.code, "ask", problem.message, text);
+    for (const problem of unwrapped.problems) {
+      this.add(
+        problem.code,
+        "ask",
+        problem.message,
+        text,
+        problem.code === ShellFindingCode.unknownConstruct,
+      );
+    }
     for (const a of assignments) this.checkAssignment(a, text);
     return { cmd, unwrapped };
   }
@@ -1143,6 +1151,13 @@ class Analysis {
       if (payload) {
         if (payload.encoded) {
           this.add(ShellFindingCode.unparsedPayload, "ask", `${program} is given an encoded command`, text);
+        } else if (payload.missing && cmd.appendsArguments) {
+          this.add(
+            ShellFindingCode.unparsedPayload,
+            "ask",
+            `${program} -c receives its command from xargs when the script runs`,
+            text,
+          );
         } else if (payload.payload.dynamic) {
           this.add(
             ShellFindingCode.unparsedPayload,

@@ -46,6 +46,8 @@ export interface ShellPayload {
   payload: Word;
   /** An encoded payload (`pwsh -EncodedCommand`) that cannot be read. */
   encoded?: boolean;
+  /** The option is there but the payload word is not (`xargs bash -c` supplies it at run time). */
+  missing?: boolean;
 }
 
 const BASH_VALUED_SHORT = new Set(["o", "O"]);
@@ -98,7 +100,9 @@ function posixPayload(argv: readonly Word[]): ShellPayload | undefined {
   }
   if (!command) return undefined;
   const payload = argv[i];
-  return { language: "bash", payload: payload ?? { text: "", dynamic: false } };
+  return payload
+    ? { language: "bash", payload }
+    : { language: "bash", payload: { text: "", dynamic: false }, missing: true };
 }
 
 function fishPayload(argv: readonly Word[]): ShellPayload | undefined {

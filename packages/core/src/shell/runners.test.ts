@@ -73,6 +73,8 @@ describe("unwrapRunners", () => {
     ["flock /tmp/l -c ls", ["flock"], ["sh", "-c", "ls"]],
     ["flock 9", ["flock"], []],
     ["coproc rm x", ["coproc"], ["rm", "x"]],
+    ["coproc { rm x", ["coproc"], ["rm", "x"]],
+    ["coproc NAME { rm x", ["coproc"], ["rm", "x"]],
     ["busybox rm x", ["busybox"], ["rm", "x"]],
     ["busybox --list", ["busybox"], []],
     ["su -c ls root", ["su"], ["sh", "-c", "ls"]],

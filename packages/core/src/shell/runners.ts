@@ -410,7 +410,6 @@ export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
       case "taskset":
       case "xargs":
       case "noglob":
-      case "coproc":
       case "busybox":
       case "builtin": {
         const specs: Record<string, OptionSpec> = {
@@ -517,6 +516,22 @@ export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
         words = words.slice(at);
         i = 0;
         continue;
+      }
+      case "coproc": {
+        // `coproc cmd args`, or `coproc [NAME] { list; }` which a simple reading cannot follow.
+        next = start;
+        const first = words[next];
+        const second = words[next + 1];
+        const isGroup = (w: Word | undefined): boolean =>
+          !!w && !w.dynamic && (w.text === "{" || w.text === "(");
+        if (isGroup(first) || (first && /^[A-Za-z_][A-Za-z0-9_]*$/.test(first.text) && isGroup(second))) {
+          result.problems.push({
+            code: "shell.unknown-construct",
+            message: "coproc with a compound command is not analysed exactly",
+          });
+          next += isGroup(first) ? 1 : 2;
+        }
+        break;
       }
       case "su": {
         result.wrappers.push(name);
