@@ -252,6 +252,23 @@ describe("tool surface", () => {
     expect(structured(ok).stdout).toBe("still here\n");
   });
 
+  it("refuses with CONFIG_ERROR, naming the file, when the policy cannot be loaded, and runs nothing", async () => {
+    writeFileSync(
+      path.join(sandbox.configDir, "policy.json"),
+      '{ "version": 1, "rules": [ { "match": "oops" } ] }',
+    );
+    server = await connect(sandbox);
+    const run = await server.client.callTool({
+      name: "shell_command",
+      arguments: { command: "touch never" },
+    });
+    expect(structured(run)).toMatchObject({ code: "CONFIG_ERROR" });
+    expect(String(structured(run).message)).toContain("policy.json");
+    expect(existsSync(path.join(sandbox.workspace, "never"))).toBe(false);
+    const check = await server.client.callTool({ name: "check_command", arguments: { command: "ls" } });
+    expect(structured(check)).toMatchObject({ code: "CONFIG_ERROR" });
+  });
+
   it("re-reads an edited policy on the next call", async () => {
     server = await connect(sandbox);
     const before = await server.client.callTool({

@@ -125,6 +125,16 @@ describe("run_command", () => {
     expect(existsSync(path.join(sandbox.workspace, "two"))).toBe(true);
   });
 
+  it("asks once through input_required on a 2026-07-28 session and runs each step once", async () => {
+    server = await connect(sandbox, { modern: true });
+    const result = await server.client.callTool({ name: "run_command", arguments: { name: "twostep" } });
+    expect(result.isError).toBeFalsy();
+    expect(server.forms).toHaveLength(1);
+    const steps = structured(result).steps as { type: string; exitCode?: number }[];
+    expect(steps.filter((s) => s.type === "terminal").map((s) => s.exitCode)).toEqual([0, 0]);
+    expect(existsSync(path.join(sandbox.workspace, "two"))).toBe(true);
+  });
+
   it("does not run an untrusted workspace's team command", async () => {
     server = await connect(sandbox);
     const result = await server.client.callTool({ name: "run_command", arguments: { name: "team-hi" } });
