@@ -91,6 +91,16 @@ export const PACK_COMMANDS: readonly CommandSpec[] = [
     examples: ["slashi pack remove @acme/slashi-pack"],
   },
   {
+    path: ["pack", "approve"],
+    summary: "let an installed pack's policy allow commands for policies that extend it",
+    usage: ["pack approve NAME [--yes] [--revoke]"],
+    flags: [YES_FLAG, { name: "revoke", type: "boolean", description: "withdraw the approval" }],
+    operands: "words",
+    examples: ["slashi pack approve @acme/slashi-pack", "slashi pack approve @acme/slashi-pack --revoke"],
+    details:
+      "A pack policy's deny and ask rules apply as soon as your policy extends the pack; its allow rules and loosening settings count only after this approval, which is bound to the pack's exact version.",
+  },
+  {
     path: ["pack", "list"],
     summary: "list installed packs with version, integrity and registry",
     usage: ["pack list [--json]"],
@@ -111,5 +121,6 @@ export const PACK_HANDLERS: Record<string, () => Promise<Handler>> = {
   "pack install": async () => (await import("./pack.js")).packInstall,
   "pack update": async () => (await import("./pack.js")).packUpdate,
   "pack remove": async () => (await import("./pack.js")).packRemove,
+  "pack approve": async () => (await import("./pack.js")).packApprove,
   "pack list": async () => (await import("./pack.js")).packList,
 };

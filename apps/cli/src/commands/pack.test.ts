@@ -11,6 +11,7 @@ import { formatError, toExitCode } from "../errors.js";
 import type { Io } from "../io.js";
 import { parseArgs } from "../options.js";
 import { PACK_COMMANDS, PACK_HANDLERS } from "./pack-spec.js";
+import { packLayers } from "./pack-layers.js";
 import { splitSpec } from "./pack.js";
 
 const verdaccioBin = fileURLToPath(
@@ -160,6 +161,24 @@ describe.skipIf(!installed)("slashi pack", () => {
     expect(updated.status).toBe(0);
     expect(updated.out).toContain(`${name}: updated to 0.2.0`);
     expect((await pack(["pack", "update"])).out).toContain("is up to date");
+  });
+
+  it("loads an extended pack's policy as a pack layer, approved only after pack approve", async () => {
+    const user = {
+      kind: "user" as const,
+      source: "policy.json",
+      document: { version: 1 as const, extends: ["recommended", name] },
+    };
+    const before = await packLayers([user], io());
+    expect(before).toEqual([expect.objectContaining({ kind: "pack", source: name, approved: false })]);
+    const approve = await pack(["pack", "approve", name, "--yes"]);
+    expect(approve.status).toBe(0);
+    expect(approve.out).toContain("deny  git push --force");
+    expect((await packLayers([user], io()))[0]?.approved).toBe(true);
+    expect((await pack(["pack", "approve", name, "--revoke"])).status).toBe(0);
+    expect((await packLayers([user], io()))[0]?.approved).toBe(false);
+    const missing = { ...user, document: { version: 1 as const, extends: ["@cli/absent"] } };
+    await expect(packLayers([missing], io())).rejects.toThrow(/slashi pack install @cli\/absent/);
   });
 
   it("removes a pack and says when one is not installed", async () => {

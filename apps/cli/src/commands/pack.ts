@@ -9,11 +9,14 @@ import {
   type PackDescription,
   type UpdatePlan,
 } from "@slashi/registry-client";
+import { formatPattern } from "@slashi/core";
+import { CommandApprovalFileStore } from "@slashi/runtime";
 import { CliError, ExitCode, UsageError } from "../errors.js";
 import { paint, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { choose } from "../prompt.js";
 import { slashiPaths } from "../context.js";
+import { packPolicyApprovalKey } from "./pack-layers.js";
 
 /** The pack manager for this process: registries from the config dir, packs in `<state dir>/packs`. */
 export async function packManager(io: Io): Promise<PackManager> {
@@ -317,5 +320,62 @@ export async function packList(args: ParsedArgs, io: Io): Promise<number> {
       io.stdout,
       `${name}@${entry.version}  ${entry.integrity.slice(0, 22)}…  ${entry.signature}  ${paint(io, "dim", entry.registry)}`,
     );
+  return ExitCode.OK;
+}
+
+/**
+ * `slashi pack approve NAME [--revoke]`: approves the installed pack's policy as it is now, so its allow rules
+ * count for policies that extend it. Bound to the policy's fingerprint (pack, exact version, integrity).
+ */
+export async function packApprove(args: ParsedArgs, io: Io): Promise<number> {
+  const [name] = needOperands(args, "a pack name");
+  const store = new CommandApprovalFileStore({ file: slashiPaths(io).commandApprovals });
+  const key = packPolicyApprovalKey(name as string);
+  if (args.flags.revoke === true) {
+    const removed = await store.delete(key);
+    println(
+      io.stdout,
+      removed ? `revoked the approval of ${name}'s policy` : `${name}'s policy was not approved`,
+    );
+    return ExitCode.OK;
+  }
+  const pack = await (await packManager(io)).loadInstalled(name as string);
+  const { policy, policyFingerprint } = pack.description;
+  if (!policy || !policyFingerprint)
+    throw new CliError(
+      `${name}@${pack.entry.version} offers no policy; there is nothing to approve`,
+      ExitCode.INVALID_INPUT,
+    );
+  println(io.stdout, `${name}@${pack.entry.version} policy ${policyFingerprint}`);
+  for (const rule of policy.rules ?? [])
+    println(
+      io.stdout,
+      `  ${rule.decision.padEnd(5)} ${formatPattern(rule.match)}${rule.reason ? `  (${rule.reason})` : ""}`,
+    );
+  for (const key of ["approvedCommands", "allowedCommands", "networkAllowedCommands"] as const)
+    if (policy[key]?.length) println(io.stdout, `  ${key}: ${policy[key]?.join(", ")}`);
+  for (const key of ["allowNetwork", "allowWorkspaceWrites", "skipConfirmInCordon"] as const)
+    if (policy[key] !== undefined) println(io.stdout, `  ${key}: ${String(policy[key])}`);
+  if (args.flags.yes !== true) {
+    if (!io.interactive)
+      throw new CliError(
+        "approving asks for confirmation; there is no terminal",
+        ExitCode.RUN_NEEDS_APPROVAL,
+        "add --yes",
+      );
+    const answer = await choose(io, `Let the allow rules and settings of ${name}'s policy count?`, [
+      { key: "y", label: "approve", value: "yes" },
+      { key: "n", label: "cancel", value: "no" },
+    ]);
+    if (answer !== "yes") return ExitCode.RUN_CANCELLED;
+  }
+  await store.put({
+    key,
+    digest: policyFingerprint,
+    approvedAt: new Date().toISOString(),
+    pack: name,
+    version: pack.entry.version,
+  });
+  println(io.stdout, `approved ${name}@${pack.entry.version}'s policy as it is now (an update asks again)`);
   return ExitCode.OK;
 }
