@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadShellParser } from "../shell/parser.js";
 import { decide, decideCommands, networkAllowed } from "./decide.js";
+import { classifyScript } from "./deps.js";
 import { parsePolicy, validatePolicyDocument } from "./parse.js";
 import { RECOMMENDED_POLICY } from "./recommended.js";
 import { resolvePolicy } from "./resolve.js";
@@ -192,14 +193,27 @@ describe("script-level checks on long input", () => {
     expect(decide(`${name}() { ${name} | ${name} & }; ${name}`, recommended, context).decision).toBe("deny");
   });
 
-  it("asks for a script with too many function definitions to scan", () => {
-    const d = decide(`${"f() { true; }; ".repeat(70)}true &`, recommended, context);
-    expect(d.decision).toBe("ask");
-    expect(d.script.map((r) => r.message).join()).toMatch(/too many to scan/);
+  it("scans a script with many function definitions and finds the fork bomb after them", () => {
+    const many = "f() { true; }; ".repeat(70);
+    expect(decide(`${many}true &`, recommended, context).decision).not.toBe("deny");
+    expect(decide(`${many}bomb() { bomb | bomb & }; bomb`, recommended, context).decision).toBe("deny");
+  });
+
+  it("tells apart long function names that share their first 64 characters", () => {
+    const stem = "b".repeat(80);
+    const script = `${stem}1() { ${stem}2 | ${stem}2 & }; ${stem}1`;
+    expect(decide(script, recommended, context).script.map((r) => r.code)).not.toContain("destroy.fork-bomb");
+  });
+
+  it("scans a 256 KB script built to slow down the scan quickly, without asking for its length", () => {
+    const started = performance.now();
+    const findings = classifyScript(`${"a".repeat(256 * 1024)} & f() { true; }`);
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(findings).toEqual([]);
   });
 
   it("asks for a script too long to scan", () => {
-    const d = decide(`echo ${"a ".repeat(40_000)}`, recommended, context);
+    const d = decide(`echo ${"a ".repeat(500_001)}`, recommended, context);
     expect(d.decision).toBe("ask");
     expect(d.script.map((r) => r.code)).toContain("policy.incomplete-analysis");
   });

@@ -6,7 +6,7 @@ import { dialectForShell } from "../quoting/dialect.js";
 import { classifyCommand } from "../safety/classify.js";
 import { detectForkBomb } from "../safety/destroy.js";
 import type { Finding, SafetyContext } from "../safety/types.js";
-import { analyzeShell } from "../shell/analyze.js";
+import { analyzeShell, MAX_SCRIPT_LENGTH } from "../shell/analyze.js";
 import type { ExtractedCommand, ShellAnalysis, ShellLanguage } from "../shell/types.js";
 
 /** Analyses a script into commands. */
@@ -23,21 +23,17 @@ export type ClassifyScriptFn = (script: string) => Finding[];
 /** The real classifier. */
 export const classify: ClassifyFn = classifyCommand;
 
-/** Scripts longer than this are not scanned for fork bombs; the policy asks for them instead. */
-export const FORK_BOMB_SCAN_LIMIT = 64 * 1024;
-
-/** Scripts with more function definitions than this are not scanned for fork bombs; the policy asks instead. */
-export const FORK_BOMB_SCAN_DEFINITIONS = 64;
-
-/** Words longer than this are cut before the scan (consistently, so a long function name still matches itself). */
-const SCAN_WORD_LIMIT = 64;
+/**
+ * Scripts longer than this are not scanned for fork bombs; the policy asks for them instead. It is the shell
+ * analyser's own limit (longer scripts are not analysed either); the scan is linear, so any shorter script is
+ * scanned whole.
+ */
+export const FORK_BOMB_SCAN_LIMIT = MAX_SCRIPT_LENGTH;
 
 /**
- * The real script-level classifier. A fork bomb needs a function definition (`name()` or `function`) and a
- * `&`; scripts without both are not scanned. Long words are cut before the scan, whose search otherwise grows
- * with the square of a word's length. Scripts over {@link FORK_BOMB_SCAN_LIMIT} characters or with more than
- * {@link FORK_BOMB_SCAN_DEFINITIONS} function definitions are not scanned and get an `ask` reason instead, so the
- * scan stays fast whatever the input.
+ * The real script-level classifier: looks for fork bombs in the script text (see `detectForkBomb`, linear in
+ * the script's length). Scripts over {@link FORK_BOMB_SCAN_LIMIT} characters are not scanned and get an `ask`
+ * reason instead.
  */
 export const classifyScript: ClassifyScriptFn = (script) => {
   if (script.length > FORK_BOMB_SCAN_LIMIT) {
@@ -49,22 +45,7 @@ export const classifyScript: ClassifyScriptFn = (script) => {
       },
     ];
   }
-  if (!script.includes("&")) return [];
-  const definitions = script.replace(/['"\\]/g, "").match(/\(\s*\)|function/g)?.length ?? 0;
-  if (definitions === 0) return [];
-  if (definitions > FORK_BOMB_SCAN_DEFINITIONS) {
-    return [
-      {
-        code: "policy.incomplete-analysis",
-        severity: "ask",
-        message: `the script defines more than ${FORK_BOMB_SCAN_DEFINITIONS} functions, too many to scan for fork bombs`,
-      },
-    ];
-  }
-  const cut = script.replace(new RegExp(`[^\\s(){}|&;<>'"\\\\]{${SCAN_WORD_LIMIT},}`, "g"), (w) =>
-    w.slice(0, SCAN_WORD_LIMIT),
-  );
-  const bomb = detectForkBomb(cut);
+  const bomb = detectForkBomb(script);
   return bomb === undefined ? [] : [bomb];
 };
 

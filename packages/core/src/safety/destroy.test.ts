@@ -177,6 +177,15 @@ describe("detectForkBomb", () => {
     "/bin/bash -e -c ':(){ :|:& };:'",
     "bash -c \"bash -c ':(){ :|:& };:'\"",
     "echo ok; sh -c $':(){ :|:& };:'",
+    "(eval ':(){ :|:& };:')",
+    "/usr/bin/eval ':(){ :|:& };:'",
+    "'x'/bash -c ':(){ :|:& };:'",
+    "bash -x -e -c ':(){ :|:& };:'",
+    "bash<<EOF\n:(){ :|:& };:\nEOF",
+    "f() { f & echo f; }",
+    "f(){ f|f&& true; }",
+    "echo \\ #; :(){ :|:& };:",
+    "echo x#y; :(){ :|:& };:",
   ])("finds the fork bomb in %j", (script) => {
     expect(detectForkBomb(script)).toMatchObject({ code: "destroy.fork-bomb", severity: "deny" });
   });
@@ -189,7 +198,45 @@ describe("detectForkBomb", () => {
     "cat <<'EOF'\n:(){ :|:& };:\nEOF",
     "cat <<-X\n\t:(){ :|:& };:\n\tX\necho done",
     "cat <<< x; echo ok",
+    "echo ':(){ :|:& };:'",
+    'echo ":(){ :|:& };:"',
+    "echo $':(){ :|:& };:'",
+    "git commit -m 'bomb(){ bomb|bomb& }; bomb'",
+    "grep -n 'f() { f | f & }' notes.md",
+    "echo \\:\\(\\)\\{ \\:\\|\\:\\& \\}\\;\\:",
+    "# :(){ :|:& };:",
+    "echo hi # :(){ :|:& };:\necho done",
+    "xfunction f { f|f& }",
+    "f(){ f||f& }",
+    "f() { f & echo g; }",
+    "bash -x 'f' ':(){ :|:& };:'",
   ])("does not flag %j", (script) => {
     expect(detectForkBomb(script)).toBeUndefined();
+  });
+});
+
+describe("detectForkBomb on long input", () => {
+  const shapes: Record<string, (n: number) => string> = {
+    "one long word": (n) => `${"a".repeat(n)} & f() { x; }`,
+    "many quoted words": (n) => `bash -c ${"'x' ".repeat(n / 4)}& f(){ x; }`,
+    "many options": (n) => `bash ${"-x ".repeat(n / 3)}-c 'x & y'`,
+    "definitions without a closing brace": (n) => `${"a(){ ".repeat(n / 5)}&`,
+    "many heredocs on one line": (n) => `cat ${"<<a ".repeat(n / 4)}& f(){ x; }`,
+    "a long name in the background": (n) =>
+      `${"a".repeat(n / 2)}(){ ${"a".repeat(n / 2)} & ${"a".repeat(n / 2 - 1)} }`,
+  };
+
+  it.each(Object.keys(shapes))("reads 256 KB of %s in linear time", (shape) => {
+    const make = shapes[shape]!;
+    const started = performance.now();
+    expect(detectForkBomb(make(256 * 1024))).toBeUndefined();
+    // the quadratic scan took seconds for 32 KB; a linear one needs milliseconds (generous bound for a busy machine)
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it("finds a fork bomb at the end of a long script", () => {
+    expect(detectForkBomb(`${"echo 'a b'; ".repeat(20_000)}:(){ :|:& };:`)).toMatchObject({
+      code: "destroy.fork-bomb",
+    });
   });
 });
