@@ -39,6 +39,8 @@ export interface ApprovalPrompt {
   canRemember: boolean;
   /** Extra sentences (calls chosen at run time, why Always Allow is missing). */
   notes: string[];
+  /** Why the command is not covered by earlier approvals: each command and reason, with its call chain. */
+  uncovered?: { name: string; reason: string; path: string[] }[];
 }
 
 /** A terminal command the policy wants a person to confirm (for commands not approved by fingerprint). */
@@ -53,14 +55,12 @@ export interface TerminalPrompt {
   reasons: string[];
 }
 
-const MAX_STEP_LENGTH = 300;
-
 function describeChanges(changes: CommandChanges): string[] {
   if (changes.formatChanged)
     return ["Slashi's approval format changed since you approved it; review it as new."];
   const out = changes.fields.map((f) => `${f} changed`);
   for (const c of changes.steps) {
-    const render = (s: unknown): string => renderStep(s as Step, { maxLength: MAX_STEP_LENGTH });
+    const render = (s: unknown): string => renderStep(s as Step);
     switch (c.change) {
       case "added":
         out.push(`step ${c.newIndex + 1} added: ${render(c.step)}`);
@@ -83,7 +83,7 @@ export function promptCommand(entry: CommandEntry, state: ApprovalState): Prompt
   const steps: string[] = [];
   let harmless = 0;
   entry.definition.steps.forEach((step, i) => {
-    if (stepNeedsApproval(step)) steps.push(`${i + 1}. ${renderStep(step, { maxLength: MAX_STEP_LENGTH })}`);
+    if (stepNeedsApproval(step)) steps.push(`${i + 1}. ${renderStep(step)}`);
     else harmless++;
   });
   return {

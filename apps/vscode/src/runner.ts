@@ -67,7 +67,7 @@ export const RunCode = {
 export type RunOutcome =
   | { status: "done" }
   | { status: "cancelled"; code: string; message: string }
-  | { status: "refused"; code: string; message: string }
+  | { status: "refused"; code: string; message: string; data?: Record<string, unknown> }
   | { status: "failed"; code: string; message: string };
 
 /** What the runner needs besides the host. */
@@ -94,6 +94,8 @@ export interface RunnerOptions {
   clock?: Clock;
   /** Deepest nesting of `slash` steps. */
   maxDepth?: number;
+  /** Called with each step once it is expanded, just before it runs (for tests and tracing; never logged). */
+  observe?: (entry: CommandEntry, index: number, step: Step) => void;
 }
 
 class Stop extends Error {
@@ -102,7 +104,8 @@ class Stop extends Error {
   }
 }
 
-const refused = (code: string, message: string): Stop => new Stop({ status: "refused", code, message });
+const refused = (code: string, message: string, data?: Record<string, unknown>): Stop =>
+  new Stop({ status: "refused", code, message, ...(data === undefined ? {} : { data }) });
 const failed = (code: string, message: string): Stop => new Stop({ status: "failed", code, message });
 const cancelled = (message: string): Stop =>
   new Stop({ status: "cancelled", code: RunCode.CANCELLED, message });
@@ -198,10 +201,17 @@ export class Runner {
    * commands, open targets, secret variables) and its variables. Throws a refusal with the file position.
    */
   checkDefinition(entry: CommandEntry): void {
-    // Variables first: a secret variable in a shared step is VARIABLE_NOT_ALLOWED, with its position.
-    validateVariables(entry.definition, entry.source, entry.where);
     const violations = sourceIsShared(entry.source) ? checkSharedCommand(entry.definition, entry.source) : [];
     const first = violations[0];
+    if (first && violations.every((v) => v.rule === "secret-variable")) {
+      // A secret variable outside insert and notify: the variable check names it with its exact position.
+      try {
+        validateVariables(entry.definition, entry.source, entry.where);
+      } catch (error) {
+        if (isSlashiError(error)) throw refused(error.code, error.message, { violations });
+        throw error;
+      }
+    }
     if (first) {
       const jsonPath = `${entry.where.jsonPath ?? ""}${first.jsonPath}`;
       const location = entry.where.document
@@ -210,8 +220,10 @@ export class Runner {
       throw refused(
         RunCode.STEP_NOT_ALLOWED,
         `${formatLocation(location)}/${entry.name} cannot run: ${first.message}. Nothing ran.`,
+        { violations },
       );
     }
+    validateVariables(entry.definition, entry.source, entry.where);
   }
 
   #checkTrust(entry: CommandEntry): void {
@@ -291,6 +303,7 @@ export class Runner {
       throw refused(
         RunCode.SLASH_CALL_INVALID,
         `/${entry.name} cannot run: ${lines.join("; ")}. Nothing ran.`,
+        { uncovered: coverage.uncovered },
       );
     }
     const reached = coverage.reachable
@@ -299,6 +312,15 @@ export class Runner {
     const consent = new Set(reached.map((e) => e.id));
     const force = this.#o.confirmBeforeRunning();
     if (coverage.covered && !force) return consent;
+    // A command whose steps all need no approval (insert, notify, input, wait) runs without asking.
+    if (
+      coverage.uncovered.length > 0 &&
+      !force &&
+      reached.every((e) => !e.definition.steps.some((s) => stepNeedsApproval(s))) &&
+      coverage.uncovered.every((u) => u.reason === "new" || u.reason === "changed")
+    ) {
+      return consent;
+    }
 
     const dynamic = coverage.uncovered.filter((u) => u.reason === "dynamic");
     const toShow = reached.filter((e) => force || states.get(e.definition)?.state.state !== "approved");
@@ -306,6 +328,7 @@ export class Runner {
       root: entry.name,
       commands: toShow.map((e) => promptCommand(e, states.get(e.definition)?.state ?? { state: "new" })),
       canRemember: dynamic.length === 0,
+      uncovered: coverage.uncovered.map((u) => ({ name: u.name, reason: u.reason, path: u.path })),
       notes: [
         ...dynamic.map(
           (u) => `/${u.name} names the command it calls with a variable; that call is refused when it runs.`,
@@ -350,6 +373,11 @@ export class Runner {
     return uses ? { ...context, clipboard: await this.#o.host.clipboard() } : context;
   }
 
+  #seen<S extends Step>(entry: CommandEntry, index: number, step: S): S {
+    this.#o.observe?.(entry, index, step);
+    return step;
+  }
+
   async #steps(entry: CommandEntry, args: string, ctx: RunContext): Promise<void> {
     const { host } = this.#o;
     const inputs: Record<string, string> = {};
@@ -359,7 +387,7 @@ export class Runner {
       const context = await this.#withClipboard(raw, this.#context(entry, args, inputs));
       switch (raw.type) {
         case "input": {
-          const step = expandStep(raw, context, options);
+          const step = this.#seen(entry, index, expandStep(raw, context, options));
           const value = await host.input(step);
           if (value === undefined)
             throw cancelled(`/${entry.name} stopped: the input "${raw.name}" was cancelled.`);
@@ -367,7 +395,7 @@ export class Runner {
           break;
         }
         case "insert": {
-          const step = expandStep(raw, context, options);
+          const step = this.#seen(entry, index, expandStep(raw, context, options));
           if (!(await host.insert(step.text)))
             throw failed(
               RunCode.STEP_ERROR,
@@ -376,21 +404,21 @@ export class Runner {
           break;
         }
         case "notify": {
-          const step = expandStep(raw, context, options);
+          const step = this.#seen(entry, index, expandStep(raw, context, options));
           host.notify(step.level ?? "info", step.message);
           break;
         }
         case "wait":
-          await host.wait(raw.ms);
+          await host.wait(this.#seen(entry, index, raw).ms);
           break;
         case "terminal":
           await this.#terminal(entry, raw, index, context, ctx);
           break;
         case "slash":
-          await this.#slash(entry, expandStep(raw, context, options), index, ctx);
+          await this.#slash(entry, this.#seen(entry, index, expandStep(raw, context, options)), index, ctx);
           break;
         case "command": {
-          const step = expandStep(raw, context, options);
+          const step = this.#seen(entry, index, expandStep(raw, context, options));
           host.log(`/${entry.name} step ${index + 1}: ${renderStep(raw)}`);
           try {
             await host.executeCommand(step.command, step.args);
@@ -403,10 +431,10 @@ export class Runner {
           break;
         }
         case "setting":
-          await this.#setting(entry, raw, index);
+          await this.#setting(entry, this.#seen(entry, index, raw), index);
           break;
         case "open":
-          await this.#open(entry, raw, expandStep(raw, context, options), index);
+          await this.#open(entry, raw, this.#seen(entry, index, expandStep(raw, context, options)), index);
           break;
         default:
           throw refused(
@@ -462,10 +490,14 @@ export class Runner {
     } catch {
       dialect = undefined;
     }
-    const step = expandStep(raw, dialect === undefined ? context : { ...context, dialect }, {
+    const step = this.#seen(
+      entry,
       index,
-      where: entry.where,
-    });
+      expandStep(raw, dialect === undefined ? context : { ...context, dialect }, {
+        index,
+        where: entry.where,
+      }),
+    );
     const root = entry.folder;
     const cwd = step.cwd !== undefined ? path.resolve(root ?? this.#o.home, step.cwd) : root;
     const loaded = await this.#o.policy();

@@ -1,8 +1,8 @@
 // A RunnerHost made of plain objects: it records what the runner asked the editor to do, and answers prompts from
 // a script. Used by the unit tests and the contract tests.
-import { loadShellParser, parsePolicy, resolvePolicy, type InputStep } from "@slashi/core";
+import { loadShellParser, parsePolicy, resolvePolicy, type InputStep, type Step } from "@slashi/core";
 import { MementoApprovalStore, type ApprovalStores, type KeyValueState } from "../src/approvals.js";
-import { buildCatalog, type Catalog, type CatalogInput } from "../src/catalog.js";
+import { buildCatalog, type Catalog, type CatalogInput, type CommandEntry } from "../src/catalog.js";
 import type {
   ApprovalAnswer,
   RunnerHost,
@@ -137,7 +137,11 @@ export const FOLDER = "/work/app";
 export const FOLDER_KEY = "/work/app";
 
 /** Builds a harness whose team file holds the given text. */
-export function harness(teamText?: string, extra: Partial<CatalogInput> = {}): Harness {
+export function harness(
+  teamText?: string,
+  extra: Partial<CatalogInput> = {},
+  observe?: (entry: CommandEntry, index: number, step: Step) => void,
+): Harness {
   const host = new FakeHost();
   const stores = { workspace: new MemoryState(), global: new MemoryState() };
   const approvalStores: ApprovalStores = {
@@ -188,6 +192,7 @@ export function harness(teamText?: string, extra: Partial<CatalogInput> = {}): H
     platform: "posix",
     home: "/home/ada",
     clock: { now: () => Date.parse("2026-11-29T12:00:00Z") },
+    ...(observe ? { observe } : {}),
   });
   return h;
 }
