@@ -46,6 +46,9 @@ describe("readTarball", () => {
     ["package\\evil", "backslash"],
     ["package/a\u0001b", "control character"],
     ["package/a:b", '":"'],
+    ["package/NUL", "Windows"],
+    ["package/lib/con.txt", "Windows"],
+    ["package/trailing. ", "Windows"],
   ])("refuses the path %j", (path, words) => {
     const error = failure(() => readTarball(createTarball([file(path)])));
     expect(error.code).toBe(SlashiErrorCode.PACK_UNSAFE);

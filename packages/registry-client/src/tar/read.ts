@@ -112,6 +112,12 @@ export function packagePath(raw: string): string | undefined {
     throw unsafe(`tar entry ${shown} leaves the pack with ".."`, { entry: raw });
   if (segments.some((s) => s.includes(":")))
     throw unsafe(`tar entry ${shown} has a ":" in its path`, { entry: raw });
+  // Names Windows cannot hold or silently changes: devices (CON, NUL, COM1 …) and a trailing dot or space.
+  const reserved = segments.find(
+    (s) => /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i.test(s) || /[. ]$/.test(s),
+  );
+  if (reserved !== undefined)
+    throw unsafe(`tar entry ${shown} has a name Windows reserves or alters ("${reserved}")`, { entry: raw });
   const inside = segments.slice(1);
   return inside.length === 0 ? undefined : inside.join("/");
 }
