@@ -26,7 +26,7 @@ export const ToolErrorCode = {
   TIMEOUT: "TIMEOUT",
   /** The call was cancelled by the client; the command was killed. */
   CANCELLED: "CANCELLED",
-  /** The slash command has steps only an editor can run. */
+  /** The slash command has steps slashi-mcp does not run (editor steps, input, slash calls). */
   NEEDS_EDITOR: "NEEDS_EDITOR",
   /** The policy or a command file could not be loaded. */
   CONFIG_ERROR: "CONFIG_ERROR",

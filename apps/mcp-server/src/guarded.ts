@@ -34,8 +34,6 @@ export interface GuardedRequest {
   source: string;
   /** Slash command name. */
   commandName?: string;
-  /** More that identifies the request (slash command fingerprint, args). */
-  identity?: Record<string, unknown>;
   /** Title shown in the form. */
   title?: string;
   /** Text for the audit log when `command` is an expansion (the unexpanded step). */

@@ -29,7 +29,7 @@ import {
   type Step,
   type TerminalStep,
 } from "@slashi/core";
-import { ApprovalFileStore } from "@slashi/runtime";
+import { ApprovalFileStore, SLASHI_FILES } from "@slashi/runtime";
 import * as z from "zod/v4";
 import { ToolErrorCode } from "./codes.js";
 import type { Confirmer } from "./confirm.js";
@@ -37,7 +37,7 @@ import { approve, execute, prepare, type Plan } from "./guarded.js";
 import { toolError } from "./results.js";
 import type { Services } from "./services.js";
 
-/** File name of the person's own commands in the user config dir (same format as the team file). */
+/** File name of the person's own commands in the user config dir (same format as the team file; the CLI reads it too). */
 export const USER_COMMANDS_FILE = "commands.json";
 
 /** Step kinds that run without an editor. */
@@ -125,7 +125,9 @@ async function approvalOf(
   command: LoadedCommand,
 ): Promise<"approved" | "changed" | "new" | "own"> {
   if (command.source === "user") return "own";
-  const store = new ApprovalFileStore({ file: path.join(services.config.paths.stateDir, "approvals.json") });
+  const store = new ApprovalFileStore({
+    file: path.join(services.config.paths.stateDir, SLASHI_FILES.approvals),
+  });
   const state = approvalStateOf(
     command.def,
     { source: "workspace", name: command.def.name, workspaceKey: services.config.workspace.key },
@@ -232,7 +234,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
       if (unsupported.length > 0) {
         return toolError(
           ToolErrorCode.NEEDS_EDITOR,
-          `/${command.def.name} has ${unsupported.join(", ")} steps, which need an editor (run it from VS Code); over MCP only terminal, notify and wait steps run. Nothing ran.`,
+          `/${command.def.name} has ${unsupported.join(", ")} steps, which slashi-mcp does not run (only terminal, notify and wait steps run over MCP); run it from VS Code or with \`slashi run\`. Nothing ran.`,
           { needsEditor: unsupported },
         );
       }
