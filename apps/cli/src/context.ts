@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import {
   loadShellParser,
   parsePolicy,
+  PRESETS,
   resolvePolicy,
   validatePolicyDocument,
   type DecideContext,
@@ -218,6 +219,19 @@ async function layersFromFile(file: string): Promise<PolicyLayer[]> {
 }
 
 /**
+ * The installed packs that the layers' `extends` name, as `pack` layers (their deny and ask rules apply; their
+ * allow rules do not count, because the CLI has no way yet to approve a pack policy). The registry client is
+ * loaded only when some layer names a pack.
+ */
+async function packLayers(io: Io, paths: Paths, layers: readonly PolicyLayer[]): Promise<PolicyLayer[]> {
+  const names = layers.flatMap((l) => l.document.extends ?? []).filter((name) => !PRESETS.has(name));
+  if (names.length === 0) return [];
+  const { loadPackPresets, PackManager } = await import("@slashi/registry-client");
+  const manager = new PackManager({ packsDir: path.join(paths.stateDir, "packs"), registries: [] });
+  return loadPackPresets(names, manager);
+}
+
+/**
  * Builds the policy and decision context for a working directory: managed policy (only when its ownership
  * check passes), the user policy (`--policy` or `<config>/policy.json`; without one the `recommended` preset
  * applies), and the workspace policy (its allow rules count only once `slashi trust` approved its content).
@@ -274,6 +288,7 @@ export async function loadSetup(io: Io, options: SetupOptions = {}): Promise<Set
       }
       layers.push({ kind: "workspace", source: workspace.policyFile, document, approved });
     }
+    layers.push(...(await packLayers(io, paths, layers)));
   }
   const policy = resolvePolicy(layers, defaultPreset === undefined ? {} : { defaultPreset });
   const home = io.env.HOME ?? homedir();

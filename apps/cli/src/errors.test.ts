@@ -9,6 +9,9 @@ describe("toExitCode", () => {
     expect(toExitCode(new SlashiError(SlashiErrorCode.INVALID_POLICY, "bad"))).toBe(ExitCode.INVALID_INPUT);
     expect(toExitCode(new SlashiError(SlashiErrorCode.SCHEMA_INVALID, "bad"))).toBe(ExitCode.INVALID_INPUT);
     expect(toExitCode(new SlashiError(SlashiErrorCode.STORE_CORRUPT, "bad"))).toBe(ExitCode.STORE);
+    expect(toExitCode(new SlashiError(SlashiErrorCode.PACK_NOT_FOUND, "missing"))).toBe(
+      ExitCode.INVALID_INPUT,
+    );
     expect(toExitCode(new SlashiError(SlashiErrorCode.CORDON_UNAVAILABLE, "no"))).toBe(
       ExitCode.CORDON_UNAVAILABLE,
     );

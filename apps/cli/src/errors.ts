@@ -89,6 +89,10 @@ const INPUT_CODES: ReadonlySet<string> = new Set([
   SlashiErrorCode.SLASH_CALL_INVALID,
   SlashiErrorCode.STEP_NOT_ALLOWED,
   SlashiErrorCode.RUN_INVALID,
+  SlashiErrorCode.PACK_NOT_FOUND,
+  SlashiErrorCode.PACK_INVALID,
+  SlashiErrorCode.PACK_UNSAFE,
+  SlashiErrorCode.PACK_INTEGRITY,
 ]);
 
 const STORE_CODES: ReadonlySet<string> = new Set([

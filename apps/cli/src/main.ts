@@ -2,6 +2,7 @@
  * Dispatch: finds the command named on the command line, parses its flags and runs it. Returns the exit
  * status; throws what a command throws (bin.ts turns it into a message and a status).
  */
+import { PACK_HANDLERS } from "./commands/pack-spec.js";
 import { CliError, ExitCode, UsageError } from "./errors.js";
 import { println, type Io } from "./io.js";
 import {
@@ -44,6 +45,7 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   "hook gemini": async () => (await import("./commands/hook.js")).hookGemini,
   "hook cursor": async () => (await import("./commands/hook.js")).hookCursor,
   "hook install": async () => (await import("./commands/hook-install.js")).hookInstall,
+  ...PACK_HANDLERS,
 };
 
 /**

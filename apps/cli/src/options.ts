@@ -2,6 +2,7 @@
  * The command line as data: every command, its flags, what it takes after them, and its help text. The
  * parser is small and strict: an unknown flag or command is an error with a suggestion, never ignored.
  */
+import { PACK_COMMANDS } from "./commands/pack-spec.js";
 import { UsageError } from "./errors.js";
 
 /** One flag of a command. */
@@ -363,6 +364,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       "slashi hook install cursor --project",
     ],
   },
+  ...PACK_COMMANDS,
 ];
 
 /** The parsed command line of one command. */

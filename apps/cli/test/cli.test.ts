@@ -158,6 +158,16 @@ describe("slashi policy", () => {
     expect(out.failures.map((f) => f.example)).toEqual(["sed -i s/a/b/ file"]);
   });
 
+  it("names a pack that a policy extends but is not installed, exit 3", async () => {
+    const file = path.join(tmp.dir, "extends-pack.json");
+    writeFileSync(file, JSON.stringify({ version: 1, extends: ["recommended", "@acme/slashi-policy"] }));
+    const result = await run(["check", "--policy", file, "--", "ls"]);
+    expect(result.exitCode).toBe(3);
+    expect(String(result.stderr)).toMatch(
+      /extends "@acme\/slashi-policy", which is not an installed pack[\s\S]*PACK_NOT_FOUND/,
+    );
+  });
+
   it("validates a named file and reports every problem with its location", async () => {
     const file = path.join(tmp.dir, "contradiction.json");
     writeFileSync(
