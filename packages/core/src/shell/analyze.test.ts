@@ -159,6 +159,18 @@ describe("analyzeShell: extraction", () => {
     expect(a.commands[1]?.redirects[0]).toMatchObject({ op: ">", fd: 2, target: "/dev/null" });
   });
 
+  it("gives a function definition's redirect to the commands of its body", () => {
+    const a = analyzeShell("f() { echo x; } > ~/.bashrc; f");
+    expect(a.commands[0]?.redirects.map((r) => r.target)).toEqual(["~/.bashrc"]);
+  });
+
+  it("extracts a redirect-only line as a command with no words", () => {
+    const c = only("> /dev/sda");
+    expect(c.argv).toEqual([]);
+    expect(c.effective).toEqual([]);
+    expect(c.redirects).toMatchObject([{ op: ">", target: "/dev/sda" }]);
+  });
+
   it("gives a loop's redirect to every command inside", () => {
     const a = analyzeShell('while read l; do rm "$l"; done < list.txt');
     expect(a.commands.map((c) => c.redirects.map((r) => r.target))).toEqual([["list.txt"], ["list.txt"]]);

@@ -454,6 +454,11 @@ class Analysis {
     let result: ExtractedCommand | undefined;
     const from = this.commands.length;
     if (!body) {
+      // Only redirects (`> file`): a simple command with no words, which still opens its files.
+      let end = node.startIndex;
+      for (const info of combined.redirects) end = Math.max(end, info.start + info.redirect.text.length);
+      const { cmd } = this.emit(src(scope).slice(node.startIndex, end), [], [], combined.redirects, context);
+      result = cmd;
       this.walkTail(combined, scope, context);
     } else {
       result = this.walk(
@@ -710,11 +715,21 @@ class Analysis {
     const name = node.namedChildren[0];
     if (name) this.functions.add(evaluateWord([name], scope.src).text);
     const inner = joinContext(context, "function");
+    // Redirects written after the body apply to every command of the body whenever the function runs.
+    const own: RedirectInfo[] = [];
+    const extraArgs: SNode[][] = [];
+    const suffixes: { operator: string; nodes: SNode[] }[] = [];
     for (const child of node.children) {
-      if (child.isNamed && child !== name) {
-        this.walk(child, scope, inner, tail ? [...inherited, ...tail.redirects] : inherited, undefined);
+      if (REDIRECT_TYPES.has(child.type)) this.parseRedirect(child, scope, own, extraArgs, suffixes);
+    }
+    let redirects: readonly RedirectInfo[] = inherited;
+    if (own.length || tail) redirects = [...inherited, ...own, ...(tail ? tail.redirects : [])];
+    for (const child of node.children) {
+      if (child.isNamed && child !== name && !REDIRECT_TYPES.has(child.type)) {
+        this.walk(child, scope, inner, redirects, undefined);
       }
     }
+    for (const info of own) this.redirectNested(info, scope, context);
     if (tail) this.walkTail(tail, scope, context);
   }
 
@@ -1350,6 +1365,11 @@ function mayContainCommand(node: SNode): boolean {
     if (c === 0x24 || c === 0x60 || c === 0x3c || c === 0x3e) return true;
   }
   return false;
+}
+
+/** The text a scope was parsed from. */
+function src(scope: Scope): string {
+  return scope.src;
 }
 
 /** The value node of a `variable_assignment` (after `=` or `+=`), if any. */

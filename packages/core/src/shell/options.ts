@@ -64,22 +64,23 @@ export function scanOptions(words: readonly Word[], start: number, spec: OptionS
     if (text.startsWith("--")) {
       const eq = text.indexOf("=");
       const name = eq < 0 ? text.slice(2) : text.slice(2, eq);
-      const kind = spec.long?.[name];
-      if (kind === undefined) {
+      const long = spec.long ? resolveLong(spec.long, name) : undefined;
+      const kind = long === undefined ? undefined : spec.long?.[long];
+      if (kind === undefined || long === undefined) {
         unknown.push(text);
         seen.push({ name: `--${name}` });
         i++;
         continue;
       }
       if (eq >= 0) {
-        seen.push({ name: `--${name}`, value: { text: text.slice(eq + 1), dynamic: false } });
+        seen.push({ name: `--${long}`, value: { text: text.slice(eq + 1), dynamic: false } });
         i++;
       } else if (kind === true) {
         const value = words[i + 1];
-        seen.push(value ? { name: `--${name}`, value } : { name: `--${name}` });
+        seen.push(value ? { name: `--${long}`, value } : { name: `--${long}` });
         i += 2;
       } else {
-        seen.push({ name: `--${name}` });
+        seen.push({ name: `--${long}` });
         i++;
       }
       continue;
@@ -113,6 +114,22 @@ export function scanOptions(words: readonly Word[], start: number, spec: OptionS
     i += consumedNext ? 2 : 1;
   }
   return { next: Math.min(i, words.length), seen, unknown };
+}
+
+/**
+ * The long option a name stands for: the exact name, or (as GNU getopt allows) the only option it is a prefix
+ * of. `--sig` is `--signal`; an ambiguous prefix resolves to nothing.
+ */
+function resolveLong(long: Record<string, boolean | "optional">, name: string): string | undefined {
+  if (Object.hasOwn(long, name)) return name;
+  if (name === "") return undefined;
+  let found: string | undefined;
+  for (const candidate of Object.keys(long)) {
+    if (!candidate.startsWith(name)) continue;
+    if (found !== undefined) return undefined;
+    found = candidate;
+  }
+  return found;
 }
 
 /** True when an option with one of these names was seen. */
