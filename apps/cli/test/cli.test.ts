@@ -229,6 +229,40 @@ describe("slashi exec", () => {
   });
 });
 
+const bwrap = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"].find((p) => existsSync(p));
+
+describe.skipIf(process.platform !== "linux" || bwrap === undefined)(
+  "slashi exec --cordon (bubblewrap)",
+  () => {
+    it("lets the command write the workspace and keeps writes elsewhere off the host", async () => {
+      const policy = path.join(tmp.dir, "touch-policy.json");
+      writeFileSync(
+        policy,
+        JSON.stringify({
+          version: 1,
+          extends: ["recommended"],
+          rules: [{ match: ["touch"], decision: "allow" }],
+        }),
+      );
+      const inside = path.join(ws, "inside.txt");
+      const outside = path.join(tmp.dir, "home", "outside.txt");
+      const ok = await run(["exec", "--cordon", "--policy", policy, "--", "touch", inside]);
+      expect(ok.exitCode).toBe(0);
+      expect(existsSync(inside)).toBe(true);
+      await run(["exec", "--cordon", "--policy", policy, "--", "touch", outside]);
+      expect(existsSync(outside)).toBe(false);
+      const records = String((await run(["audit", "show", "--event", "run", "--json"])).stdout);
+      expect(records).toMatch(/"cordon":true/);
+    });
+  },
+);
+
+describe.skipIf(process.platform !== "win32")("slashi exec --cordon without a sandbox", () => {
+  it("refuses with 123 instead of running unconfined", async () => {
+    expect((await run(["exec", "--cordon", "--", "cmd", "/c", "exit 0"])).exitCode).toBe(123);
+  });
+});
+
 describe("slashi hook install", () => {
   it("is idempotent and keeps a backup of what was there", async () => {
     const settings = path.join(ws, ".claude", "settings.json");
