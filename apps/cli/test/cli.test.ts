@@ -249,7 +249,10 @@ describe.skipIf(process.platform !== "linux" || bwrap === undefined)(
       const ok = await run(["exec", "--cordon", "--policy", policy, "--", "touch", inside]);
       expect(ok.exitCode).toBe(0);
       expect(existsSync(inside)).toBe(true);
-      await run(["exec", "--cordon", "--policy", policy, "--", "touch", outside]);
+      // The policy allows it, so it runs; the sandbox is what stops the write.
+      const blocked = await run(["exec", "--cordon", "--policy", policy, "--", "touch", outside]);
+      expect(blocked.exitCode).not.toBe(0);
+      expect([120, 121, 122, 123]).not.toContain(blocked.exitCode);
       expect(existsSync(outside)).toBe(false);
       const records = String((await run(["audit", "show", "--event", "run", "--json"])).stdout);
       expect(records).toMatch(/"cordon":true/);
