@@ -219,16 +219,14 @@ async function layersFromFile(file: string): Promise<PolicyLayer[]> {
 }
 
 /**
- * The installed packs that the layers' `extends` name, as `pack` layers (their deny and ask rules apply; their
- * allow rules do not count, because the CLI has no way yet to approve a pack policy). The registry client is
+ * The installed packs that the layers' `extends` name, as `pack` layers: their deny and ask rules apply; their
+ * allow rules count once `slashi pack approve` recorded the pack policy's fingerprint. The registry client is
  * loaded only when some layer names a pack.
  */
-async function packLayers(io: Io, paths: Paths, layers: readonly PolicyLayer[]): Promise<PolicyLayer[]> {
+async function packLayers(io: Io, _paths: Paths, layers: readonly PolicyLayer[]): Promise<PolicyLayer[]> {
   const names = layers.flatMap((l) => l.document.extends ?? []).filter((name) => !PRESETS.has(name));
   if (names.length === 0) return [];
-  const { loadPackPresets, PackManager } = await import("@slashi/registry-client");
-  const manager = new PackManager({ packsDir: path.join(paths.stateDir, "packs"), registries: [] });
-  return loadPackPresets(names, manager);
+  return (await import("./commands/pack-layers.js")).packLayers(layers, io);
 }
 
 /**

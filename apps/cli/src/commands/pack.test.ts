@@ -7,6 +7,8 @@ import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decide } from "@slashi/core";
+import { loadSetup } from "../context.js";
 import { formatError, toExitCode } from "../errors.js";
 import type { Io } from "../io.js";
 import { parseArgs } from "../options.js";
@@ -179,6 +181,26 @@ describe.skipIf(!installed)("slashi pack", () => {
     expect((await packLayers([user], io()))[0]?.approved).toBe(false);
     const missing = { ...user, document: { version: 1 as const, extends: ["@cli/absent"] } };
     await expect(packLayers([missing], io())).rejects.toThrow(/slashi pack install @cli\/absent/);
+  });
+
+  it("decides with the pack's policy when the user policy extends the pack", async () => {
+    await writeFile(
+      path.join(root, "policy.json"),
+      JSON.stringify({ version: 1, extends: ["recommended", name] }),
+    );
+    try {
+      const setup = await loadSetup(io());
+      expect(setup.policy.layers.map((l) => `${l.kind}:${l.source}`)).toContain(`pack:${name}`);
+      const decision = decide("git push --force origin main", setup.policy, setup.context);
+      expect(decision.decision).toBe("deny");
+      expect(decision.reasons).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ severity: "deny", rule: expect.objectContaining({ source: name }) }),
+        ]),
+      );
+    } finally {
+      await rm(path.join(root, "policy.json"));
+    }
   });
 
   it("removes a pack and says when one is not installed", async () => {
