@@ -4,9 +4,11 @@
 // Each distinct (home, workspace root, shell) gets its own server: HOME is the case's home, the workspace root is
 // given with --workspace and marked trusted in a temp state dir (core's harness decides for a trusted workspace).
 // Each case's policy is written as the user policy in the server's temp config dir (replaced by rename, removed
-// for cases without one) before its cases run: the server re-reads a changed policy file on the next call. Cases with several
-// layers (`input.layers`) are not run: a managed layer cannot be installed by a test (its path is fixed and must
-// be root-owned), so they are listed in contract.expected-failures.json until the server can take layers.
+// for cases without one) before its cases run: the server re-reads a changed policy file on the next call.
+//
+// Cases with several layers (`input.layers`) are not run: a managed layer cannot be installed by a test (its
+// path is fixed and must be root-owned), so they are listed in contract.expected-failures.json until the server
+// can be given layers. Cases the core's own harness lists as failing are expected to fail here too.
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -43,9 +45,18 @@ const cases: DecideCase[] = [
   ...loadCases<DecideInput, { decision: string }>("policy"),
 ].filter(platformMatches);
 
-const expectedFailures = JSON.parse(
+// This adapter's own known failures (may only shrink), plus the core's: a case decide() itself gets wrong fails
+// here too, and is tracked (and removed when fixed) in the core's list, not in this one.
+const ownExpectedFailures = JSON.parse(
   readFileSync(new URL("./contract.expected-failures.json", import.meta.url), "utf8"),
 ) as string[];
+const coreExpectedFailures = JSON.parse(
+  readFileSync(
+    new URL("../../../packages/core/test/conformance/decide.expected-failures.json", import.meta.url),
+    "utf8",
+  ),
+) as string[];
+const expectedFailures = [...new Set([...ownExpectedFailures, ...coreExpectedFailures])];
 
 interface Group {
   key: string;
@@ -154,9 +165,10 @@ describe("check_command conformance (shell and policy cases over stdio)", () => 
     expect(cases.length).toBeGreaterThanOrEqual(520);
   });
 
-  it("lists only ids of this suite as expected failures", () => {
+  it("lists only ids of this suite as expected failures, none already in the core's list", () => {
     const ids = new Set(cases.map((c) => c.id));
-    expect(expectedFailures.filter((id) => !ids.has(id))).toEqual([]);
+    expect(ownExpectedFailures.filter((id) => !ids.has(id))).toEqual([]);
+    expect(ownExpectedFailures.filter((id) => coreExpectedFailures.includes(id))).toEqual([]);
   });
 
   it("matches every expected decision except the listed failures", () => {
