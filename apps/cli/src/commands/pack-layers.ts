@@ -3,6 +3,7 @@
  * ask rules always apply; their allow rules count once `slashi pack approve <pack>` recorded the policy's
  * fingerprint (bound to the pack's exact version and integrity, so an update asks again).
  */
+import path from "node:path";
 import { PRESETS, type PolicyLayer } from "@slashi/core";
 import { CommandApprovalFileStore } from "@slashi/runtime";
 import { slashiPaths } from "../context.js";
@@ -21,12 +22,12 @@ export function packPolicyApprovalKey(name: string): string {
 export async function packLayers(layers: readonly PolicyLayer[], io: Io): Promise<PolicyLayer[]> {
   const names = layers.flatMap((layer) => layer.document.extends ?? []).filter((name) => !PRESETS.has(name));
   if (names.length === 0) return [];
-  const [{ loadPackPresets }, { packManager }] = await Promise.all([
-    import("@slashi/registry-client"),
-    import("./pack.js"),
-  ]);
-  const approvals = new CommandApprovalFileStore({ file: slashiPaths(io).commandApprovals });
-  return loadPackPresets(names, await packManager(io), {
+  const { loadPackPresets, PackManager } = await import("@slashi/registry-client");
+  const paths = slashiPaths(io);
+  const approvals = new CommandApprovalFileStore({ file: paths.commandApprovals });
+  // Loading installed packs needs no registry: registries.json is not read on the decision path.
+  const manager = new PackManager({ packsDir: path.join(paths.stateDir, "packs"), registries: [] });
+  return loadPackPresets(names, manager, {
     approved: (policy) => approvals.isApproved(packPolicyApprovalKey(policy.name), policy.fingerprint),
   });
 }
