@@ -174,7 +174,9 @@ export function readTarball(gzipped: Uint8Array, limits: TarLimits = {}): TarFil
     if (header.every((b) => b === 0)) return checkTree(files); // end of archive
     if (!checksumOk(header)) throw unsafe(`tar header at byte ${at} has a wrong checksum`);
     const type = String.fromCharCode(header[156] ?? 0);
-    const size = pax?.has("size") ? Number(pax.get("size")) : octal(header, 124, 12, "size");
+    // A pax `size` applies to the next real entry, never to another header entry.
+    const meta = type === "x" || type === "g" || type === "L" || type === "K";
+    const size = !meta && pax?.has("size") ? Number(pax.get("size")) : octal(header, 124, 12, "size");
     if (!Number.isSafeInteger(size) || size < 0) throw unsafe(`tar header at byte ${at} has an invalid size`);
     const dataStart = at + BLOCK;
     const dataEnd = dataStart + size;
