@@ -306,6 +306,42 @@ async function uiRestricted() {
       user && team === 0,
       `team rows: ${team}`,
     );
+    await page.keyboard.press("Escape");
+
+    // Trust granted later loads the team commands and runs nothing.
+    await page.keyboard.press("F1");
+    await input.fill(">Workspaces: Manage Workspace Trust");
+    await page
+      .locator(".quick-input-list .monaco-list-row", { hasText: "Manage Workspace Trust" })
+      .first()
+      .waitFor({ timeout: 10000 });
+    await page.keyboard.press("Enter");
+    await page
+      .locator(".workspace-trust-editor .monaco-button", { hasText: /^Trust$/ })
+      .first()
+      .click({ timeout: 15000 });
+    let loaded = false;
+    for (let attempt = 0; attempt < 10 && !loaded; attempt++) {
+      await page.keyboard.press("F1");
+      await input.fill(">Slashi: Run");
+      await page
+        .locator(".quick-input-list .monaco-list-row", { hasText: "Slashi: Run" })
+        .first()
+        .waitFor({ timeout: 5000 });
+      await page.keyboard.press("Enter");
+      loaded = await page
+        .locator(".quick-input-list .monaco-list-row", { hasText: "/hello-team" })
+        .first()
+        .waitFor({ timeout: 3000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!loaded) await page.keyboard.press("Escape");
+    }
+    await page.screenshot({ path: join(ARTIFACTS, "ui-6-after-trust-granted.png") });
+    record("ui restricted: granting trust later lists the team commands", loaded);
+    record("ui restricted: granting trust runs nothing", !existsSync(join(ws, "e2e-hello.txt")));
   } finally {
     await context.close();
   }
