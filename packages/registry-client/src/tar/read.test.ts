@@ -1,4 +1,6 @@
 import { gunzipSync, gzipSync } from "node:zlib";
+import { posix } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SlashiErrorCode, isSlashiError } from "@slashi/core";
 import type { SlashiError } from "@slashi/core";
@@ -137,5 +139,33 @@ describe("packagePath", () => {
   it("drops the top folder and dot segments", () => {
     expect(packagePath("package/./a//b")).toBe("a/b");
     expect(packagePath("package/")).toBeUndefined();
+  });
+});
+
+describe("readTarball on generated names", () => {
+  it("either refuses an entry or yields a path that stays inside the pack", () => {
+    const segment = fc.oneof(
+      fc.constantFrom("..", ".", "", "package", "a", "CON", "x:y", "b\\c", "~", "d "),
+      fc.string({ maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), fc.boolean(), (segments, absolute) => {
+        const name = `${absolute ? "/" : ""}${segments.join("/")}`;
+        let files;
+        try {
+          files = readTarball(createTarball([{ path: name, data: Buffer.from("x") }]));
+        } catch (error) {
+          expect(isSlashiError(error) && error.code).toBe(SlashiErrorCode.PACK_UNSAFE);
+          return;
+        }
+        for (const file of files) {
+          const root = "/pack";
+          const resolved = posix.resolve(root, file.path);
+          expect(resolved.startsWith(`${root}/`)).toBe(true);
+          expect(/[\\:]/.test(file.path) || file.path.includes("\u0000")).toBe(false);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
