@@ -1,6 +1,6 @@
 // Hook round trips through the built binary: recorded-shape payloads of Claude Code, Gemini CLI and Cursor on
 // stdin, the host's documented JSON on stdout.
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, isolatedEnv, slashi, tempDir } from "./helpers.js";
@@ -150,6 +150,34 @@ describe("slashi hook cursor", () => {
     expect(code).toBe(2);
     expect(out.permission).toBe("deny");
     expect(stderr).toMatch(/hook cursor: malformed payload/);
+  });
+});
+
+describe("a policy that cannot be loaded", () => {
+  it("blocks every agent's call instead of allowing it", async () => {
+    const broken = tempDir("slashi-hooks-broken-");
+    try {
+      const brokenEnv = isolatedEnv(broken.dir);
+      mkdirSync(path.join(broken.dir, "config"), { recursive: true });
+      writeFileSync(
+        path.join(broken.dir, "config", "policy.json"),
+        '{ "version": 1, "rules": [ { "match": [] } ] }',
+      );
+      for (const [agent, file] of [
+        ["claude", "claude-bash-allow.json"],
+        ["gemini", "gemini-shell-allow.json"],
+        ["cursor", "cursor-shell-allow.json"],
+      ] as const) {
+        const result = await slashi(["hook", agent], { env: brokenEnv, input: payload(file), cwd: tmp.dir });
+        expect(result.exitCode).toBe(2);
+        expect(String(result.stderr)).toMatch(/policy\.json:1:\d+/);
+        if (agent === "cursor")
+          expect(JSON.parse(String(result.stdout))).toMatchObject({ permission: "deny" });
+        else expect(String(result.stdout)).toBe("");
+      }
+    } finally {
+      broken.remove();
+    }
   });
 });
 

@@ -4,11 +4,10 @@
  * reason on stderr; Cursor also gets a deny answer on stdout).
  */
 import path from "node:path";
-import { decide, isSlashiError } from "@slashi/core";
+import { decide } from "@slashi/core";
 import { AuditLog } from "@slashi/runtime";
 import { ensureParser, loadSetup } from "../context.js";
-import { ExitCode } from "../errors.js";
-import { formatError } from "../errors.js";
+import { ExitCode, formatError } from "../errors.js";
 import {
   hookAnswer,
   malformedAnswer,
@@ -63,7 +62,7 @@ async function hook(agent: Agent, io: Io): Promise<number> {
     println(io.stdout, JSON.stringify(answer));
     return ExitCode.OK;
   } catch (error) {
-    if (!isSlashiError(error) && !(error instanceof Error)) return block(agent, io, new Error(String(error)));
+    // Anything that prevents a decision blocks the call: never allow what could not be decided.
     return block(agent, io, error);
   }
 }
