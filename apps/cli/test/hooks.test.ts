@@ -153,6 +153,21 @@ describe("slashi hook cursor", () => {
   });
 });
 
+describe("an untrusted workspace", () => {
+  it("asks for git status and says that trusting the workspace changes the answer", async () => {
+    const other = tempDir("slashi-hooks-untrusted-");
+    try {
+      const input = payload("cursor-shell-allow.json").replaceAll(workspace, other.dir);
+      const result = await slashi(["hook", "cursor"], { env, input, cwd: other.dir });
+      const out = JSON.parse(String(result.stdout)) as { permission: string; user_message: string };
+      expect(out.permission).toBe("ask");
+      expect(out.user_message).toMatch(/slashi trust/);
+    } finally {
+      other.remove();
+    }
+  });
+});
+
 describe("a policy that cannot be loaded", () => {
   it("blocks every agent's call instead of allowing it", async () => {
     const broken = tempDir("slashi-hooks-broken-");

@@ -25,6 +25,15 @@ export function countedReasons(decision: Decision): ReasonOut[] {
     .map((r) => ({ code: r.code, severity: r.severity, message: r.message }));
 }
 
+/** The note shown when an allow rule did not count because the workspace is not trusted. */
+export const UNTRUSTED_NOTE =
+  "an allow rule for this counts only in a trusted workspace: run `slashi trust` in a repository you trust";
+
+/** True when an allow rule would have spoken in a trusted workspace. */
+export function blockedByTrust(decision: Decision): boolean {
+  return decision.decision !== "allow" && decision.reasons.some((r) => r.inactive === "untrusted-workspace");
+}
+
 /** Exit status of a verdict: 0 allow, 10 ask, 20 deny. */
 export function verdictExitCode(verdict: string): number {
   return verdict === "allow" ? ExitCode.OK : verdict === "ask" ? ExitCode.ASK : ExitCode.DENY;
@@ -86,6 +95,7 @@ export async function checkCommand(args: ParsedArgs, io: Io): Promise<number> {
   } else {
     println(io.stdout, paintVerdict(io, decision.decision));
     for (const r of reasons) println(io.stdout, `  ${r.severity.padEnd(5)} ${r.code}: ${r.message}`);
+    if (blockedByTrust(decision)) println(io.stdout, `  note: ${UNTRUSTED_NOTE}`);
   }
   return verdictExitCode(decision.decision);
 }

@@ -18,7 +18,7 @@ import {
 } from "../hooks/formats.js";
 import { println, readAll, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
-import { countedReasons } from "./check.js";
+import { blockedByTrust, countedReasons, UNTRUSTED_NOTE } from "./check.js";
 
 function block(agent: Agent, io: Io, error: unknown): number {
   const message = formatError(error).replace(/^slashi: /, "");
@@ -48,7 +48,11 @@ async function hook(agent: Agent, io: Io): Promise<number> {
     await parser;
     const decision = decide(call.command, setup.policy, setup.context);
     const reasons = countedReasons(decision);
-    const answer = hookAnswer(agent, { decision: decision.decision, reasons });
+    const answer = hookAnswer(agent, {
+      decision: decision.decision,
+      reasons,
+      ...(blockedByTrust(decision) ? { note: UNTRUSTED_NOTE } : {}),
+    });
     const audit = await new AuditLog({ file: setup.paths.audit }).append({
       event: "decision",
       host: "cli",

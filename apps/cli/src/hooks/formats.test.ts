@@ -114,6 +114,12 @@ describe("hookAnswer", () => {
     expect(hidden).not.toContain("\u202e");
   });
 
+  it("adds the note after the reasons", () => {
+    expect(reasonText({ decision: "ask", reasons: [], note: "run slashi trust" })).toBe(
+      "Slashi policy asks a person to confirm. Note: run slashi trust",
+    );
+  });
+
   it("answers deny for a malformed Cursor payload and nothing for the others", () => {
     expect(malformedAnswer("cursor", "bad")).toMatchObject({ permission: "deny" });
     expect(malformedAnswer("claude", "bad")).toBeUndefined();

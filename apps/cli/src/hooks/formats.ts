@@ -30,6 +30,8 @@ export interface HookVerdict {
   decision: "allow" | "ask" | "deny";
   /** Reasons that counted, most severe first. */
   reasons: { code: string; severity: string; message: string }[];
+  /** One more sentence for the person (how to get a different answer). */
+  note?: string;
 }
 
 /** A shell call taken from a hook payload, or `undefined` fields when the tool is not a shell. */
@@ -124,7 +126,8 @@ export function reasonText(verdict: HookVerdict): string {
       : verdict.decision === "ask"
         ? "Slashi policy asks a person to confirm"
         : "Slashi policy denies this command";
-  return shown.length > 0 ? `${head} (${shown.join("; ")})` : head;
+  const text = shown.length > 0 ? `${head} (${shown.join("; ")})` : head;
+  return verdict.note === undefined ? text : `${text}. Note: ${verdict.note}`;
 }
 
 /** The JSON answer for a shell call (`undefined` → print nothing but `{}`). */
