@@ -165,6 +165,20 @@ function trustedTests(api, prompter) {
       assert.equal(diags[0].range.start.line, 2);
       assert.equal(api.catalog().entries.filter((e) => e.source === "workspace").length, 0);
     },
+    "validates .vscode/slashi.json with the core's schema while it is edited (jsonValidation)": async () => {
+      fs.writeFileSync(teamFile, '{\n  "commands": [],\n  "bogus": 1\n}\n');
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.file(teamFile));
+      await vscode.window.showTextDocument(document);
+      const found = await waitFor(
+        () =>
+          vscode.languages
+            .getDiagnostics(document.uri)
+            .some((d) => d.source !== "slashi" && /bogus/.test(d.message) && d.range.start.line === 2),
+        30000,
+      );
+      const all = vscode.languages.getDiagnostics(document.uri).map((d) => `${d.source}: ${d.message}`);
+      assert.ok(found, `a schema diagnostic for "bogus" on line 3; got: ${all.join(" | ")}`);
+    },
   };
 }
 
