@@ -30,6 +30,8 @@ export const ToolErrorCode = {
   NEEDS_EDITOR: "NEEDS_EDITOR",
   /** The policy or a command file could not be loaded. */
   CONFIG_ERROR: "CONFIG_ERROR",
+  /** Slashi itself failed unexpectedly (a bug); the message says where. */
+  INTERNAL_ERROR: "INTERNAL_ERROR",
 } as const;
 
 /** One of {@link ToolErrorCode}. */

@@ -103,6 +103,8 @@ export interface Plan {
   base: AuditBase;
   /** Reasons that counted. */
   reasons: ReasonOut[];
+  /** The policy files' state it was decided under. */
+  policySignature: string;
 }
 
 type AuditBase = Omit<AuditEntry, "event">;
@@ -180,7 +182,17 @@ export async function prepare(
   const network = config.cordon && networkAllowed(decision.commands, state.policy);
   return {
     ok: true,
-    plan: { request, decision, cwd, timeoutMs, network, argv: plainArgv(decision), base, reasons },
+    plan: {
+      request,
+      decision,
+      cwd,
+      timeoutMs,
+      network,
+      argv: plainArgv(decision),
+      base,
+      reasons,
+      policySignature: state.signature,
+    },
   };
 }
 
@@ -287,8 +299,19 @@ export async function approve(
         reasons,
       });
     }
-    case "approved":
+    case "approved": {
+      // The person may have taken minutes; a policy edited meanwhile must decide again (the client calls again).
+      const now = await services.policy.current().catch(() => undefined);
+      if (now === undefined || plans.some((p) => p.policySignature !== now.signature)) {
+        await recordAll("stale");
+        return refuse(
+          ToolErrorCode.APPROVAL_MISMATCH,
+          "the policy changed while the person was asked; nothing ran. Call again to decide under the new policy.",
+          { reasons },
+        );
+      }
       return { ok: true, answer: "once", recorded: recordAll("once") };
+    }
   }
 }
 

@@ -60,3 +60,23 @@ export function capText(text: string, max: number): { text: string; truncated: b
   if (text.length <= max) return { text, truncated: false };
   return { text: text.slice(0, max), truncated: true };
 }
+
+/**
+ * Wraps a tool handler so an unexpected exception becomes an `INTERNAL_ERROR` tool error with a stable code
+ * (and a stderr log line) instead of a bare message; the server keeps serving.
+ */
+export function catchInternal<A extends unknown[], R>(
+  tool: string,
+  log: (message: string) => void,
+  handler: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R | CallToolResult> {
+  return async (...args: A) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log(`error in ${tool}: ${error instanceof Error ? (error.stack ?? message) : message}`);
+      return toolError("INTERNAL_ERROR", `${tool} failed: ${message}`);
+    }
+  };
+}

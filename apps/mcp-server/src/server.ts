@@ -10,7 +10,7 @@ import { ToolErrorCode } from "./codes.js";
 import { Confirmer } from "./confirm.js";
 import { shellCommandDescription } from "./describe.js";
 import { guardedRun, resolveCwd } from "./guarded.js";
-import { allReasons, countedReasons, toolError } from "./results.js";
+import { allReasons, catchInternal, countedReasons, toolError } from "./results.js";
 import type { Services } from "./services.js";
 import { decideContext } from "./setup.js";
 import { listCommandsTool, runCommandTool } from "./slash-commands.js";
@@ -92,7 +92,7 @@ export async function createServer(
       }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    async (args, ctx) => {
+    catchInternal("shell_command", services.log, async (args, ctx) => {
       const result = await guardedRun(services, confirmer, ctx, {
         tool: "shell_command",
         command: args.command,
@@ -103,7 +103,7 @@ export async function createServer(
       // The description follows policy edits; the answer does not wait for that check.
       void refreshDescription();
       return result;
-    },
+    }),
   );
 
   /** Updates the shell_command description (and tells the client) when the policy files changed. */
@@ -140,7 +140,7 @@ export async function createServer(
       }),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    async (args): Promise<CallToolResult> => {
+    catchInternal("check_command", services.log, async (args): Promise<CallToolResult> => {
       let state;
       try {
         state = await services.policy.current();
@@ -182,7 +182,7 @@ export async function createServer(
           workspaceTrusted: state.trusted,
         },
       };
-    },
+    }),
   );
 
   listCommandsTool(server, services);

@@ -1,7 +1,7 @@
 // Asking the person, through the built server and the SDK client: push elicitation on 2025 sessions and the
 // input_required retry on 2026-07-28 sessions. Every refusal is checked by a marker file the command would
 // have created: nothing may run unless the person ticked the box.
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connect, makeSandbox, structured, type Connected, type Sandbox } from "./helpers.js";
@@ -78,6 +78,24 @@ describe("push elicitation (2025 sessions)", () => {
     const result = await server.client.callTool({ name: "shell_command", arguments: { command } });
     expect(structured(result)).toMatchObject({ code: "PERMISSION_DENIED", answer: "cancel" });
     expect(existsSync(file)).toBe(false);
+  });
+
+  it("does not run when the policy changed while the person was asked", async () => {
+    server = await connect(sandbox, {
+      answer: () => {
+        writeFileSync(
+          path.join(sandbox.configDir, "policy.json"),
+          JSON.stringify({ version: 1, rules: [{ match: ["touch"], decision: "deny" }] }),
+        );
+        return { action: "accept", content: { run: true } };
+      },
+    });
+    const { command, file } = touchCommand();
+    const result = await server.client.callTool({ name: "shell_command", arguments: { command } });
+    expect(structured(result)).toMatchObject({ code: "APPROVAL_MISMATCH" });
+    expect(existsSync(file)).toBe(false);
+    const again = await server.client.callTool({ name: "shell_command", arguments: { command } });
+    expect(structured(again)).toMatchObject({ code: "SAFETY_DENIED" });
   });
 
   it("refuses an ask command for a client without elicitation, and never runs it", async () => {
