@@ -263,6 +263,15 @@ describe("Runner: terminal steps under the policy", () => {
     expect(h.host.effects.map((e) => e.kind)).toEqual(["terminal"]);
   });
 
+  it("runs the user's own terminal steps in the first workspace folder", async () => {
+    const h = harness(undefined, {
+      userValue: [{ name: "s", steps: [{ type: "terminal", command: "ls" }] }],
+    });
+    h.host.values = { workspaceFolder: "/work/first" };
+    await h.runner.run({ name: "s", args: "" });
+    expect(h.host.effects[0]).toMatchObject({ kind: "terminal", request: { cwd: "/work/first" } });
+  });
+
   it("warns that failure cannot be detected without shell integration", async () => {
     const h = harness(undefined, {
       userValue: [{ name: "s", steps: [{ type: "terminal", command: "ls" }] }],

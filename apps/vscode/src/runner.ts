@@ -434,7 +434,13 @@ export class Runner {
           await this.#setting(entry, this.#seen(entry, index, raw), index);
           break;
         case "open":
-          await this.#open(entry, raw, this.#seen(entry, index, expandStep(raw, context, options)), index);
+          await this.#open(
+            entry,
+            raw,
+            this.#seen(entry, index, expandStep(raw, context, options)),
+            index,
+            context.values.workspaceFolder,
+          );
           break;
         default:
           throw refused(
@@ -498,7 +504,8 @@ export class Runner {
         where: entry.where,
       }),
     );
-    const root = entry.folder;
+    // The user's own commands run in the first workspace folder, when there is one.
+    const root = entry.folder ?? context.values.workspaceFolder;
     const cwd = step.cwd !== undefined ? path.resolve(root ?? this.#o.home, step.cwd) : root;
     const loaded = await this.#o.policy();
     if (!loaded.ok) {
@@ -606,6 +613,7 @@ export class Runner {
     raw: Extract<Step, { type: "open" }>,
     step: Extract<Step, { type: "open" }>,
     index: number,
+    workspaceFolder: string | undefined,
   ): Promise<void> {
     const { host } = this.#o;
     const check = sourceIsShared(entry.source)
@@ -627,6 +635,6 @@ export class Runner {
       return;
     }
     const file = check.scheme === "file" ? fileURLToPath(step.target) : step.target;
-    await host.openFile(path.resolve(entry.folder ?? this.#o.home, file));
+    await host.openFile(path.resolve(entry.folder ?? workspaceFolder ?? this.#o.home, file));
   }
 }
