@@ -122,6 +122,21 @@ function trustedTests(api, prompter) {
       assert.match(changed.changes.join("\n"), /step 1 changed/);
       assert.equal(fs.existsSync(path.join(root, "e2e-marker2.txt")), false);
     },
+    "asks again after Reset Approvals of This Workspace": async () => {
+      prompter.answers.push("always");
+      assert.deepEqual(await vscode.commands.executeCommand("slashi.run", "/write-marker five"), {
+        status: "done",
+      });
+      const asked = prompter.approvals.length;
+      assert.deepEqual(await vscode.commands.executeCommand("slashi.run", "/write-marker six"), {
+        status: "done",
+      });
+      assert.equal(prompter.approvals.length, asked);
+      await vscode.commands.executeCommand("slashi.approvals.resetWorkspace");
+      const outcome = await vscode.commands.executeCommand("slashi.run", "/write-marker seven");
+      assert.equal(outcome.status, "cancelled");
+      assert.equal(prompter.approvals.length, asked + 1);
+    },
     "stops at a terminal step's non-zero exit code": async () => {
       prompter.answers.push("run");
       const outcome = await vscode.commands.executeCommand("slashi.run", "/fail-exit");
