@@ -127,8 +127,13 @@ describe("process lifetime", () => {
 
   it("refuses with BUSY past the concurrency limit and its queue", async () => {
     server = await connect(sandbox, { args: ["--max-concurrent", "1", "--max-queued", "0"] });
-    const first = server.client.callTool({ name: "shell_command", arguments: { command: "sleep 1.5" } });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    const seconds = `1.${String(Date.now()).slice(-6)}`;
+    const first = server.client.callTool({
+      name: "shell_command",
+      arguments: { command: `sleep ${seconds}` },
+    });
+    // The first command holds the only slot once its process exists.
+    expect(await eventually(async () => (await processesWith(seconds)).length > 0)).toBe(true);
     const second = await server.client.callTool({
       name: "shell_command",
       arguments: { command: "echo second" },
