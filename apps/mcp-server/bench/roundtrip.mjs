@@ -23,7 +23,12 @@ function stats(samples) {
 const fmt = (ms) => `${ms.toFixed(2)} ms`;
 
 const root = mkdtempSync(path.join(tmpdir(), "slashi-mcp-bench-"));
-const dirs = { home: path.join(root, "home"), config: path.join(root, "config"), state: path.join(root, "state"), work: path.join(root, "work") };
+const dirs = {
+  home: path.join(root, "home"),
+  config: path.join(root, "config"),
+  state: path.join(root, "state"),
+  work: path.join(root, "work"),
+};
 for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
 mkdirSync(path.join(dirs.work, ".git"));
 writeFileSync(
@@ -50,7 +55,8 @@ await client.connect(
 
 async function callTrue() {
   const result = await client.callTool({ name: "shell_command", arguments: { command: "true" } });
-  if (result.isError || result.structuredContent?.exitCode !== 0) throw new Error(`unexpected result: ${JSON.stringify(result)}`);
+  if (result.isError || result.structuredContent?.exitCode !== 0)
+    throw new Error(`unexpected result: ${JSON.stringify(result)}`);
 }
 
 try {
@@ -95,7 +101,9 @@ try {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  console.log(`throughput, ${CONCURRENCY} concurrent:     ${(total / seconds).toFixed(0)} calls/s (${total} calls in ${seconds.toFixed(2)} s)`);
+  console.log(
+    `throughput, ${CONCURRENCY} concurrent:     ${(total / seconds).toFixed(0)} calls/s (${total} calls in ${seconds.toFixed(2)} s)`,
+  );
 } finally {
   await client.close();
   rmSync(root, { recursive: true, force: true });
