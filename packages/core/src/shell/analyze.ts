@@ -3,7 +3,7 @@
  * and findings about syntax a static reader cannot follow.
  */
 import type { Language, Node, Tree } from "web-tree-sitter";
-import { SNode } from "./snode.js";
+import { hasSkippedText, SNode } from "./snode.js";
 import type { Finding } from "../safety/types.js";
 import { analyzeDialect } from "./dialects.js";
 import { isDangerousVariable } from "./env-vars.js";
@@ -192,6 +192,15 @@ class Analysis {
       }
       const scope: Scope = { src, depth, language: "bash" };
       const root = SNode.copy(tree, src, parser.language as Language);
+      if (hasSkippedText(root)) {
+        this.add(
+          ShellFindingCode.parseError,
+          "ask",
+          "the parser skipped part of the script; it may hide commands",
+          undefined,
+          true,
+        );
+      }
       this.walk(root, scope, context, NO_REDIRECTS, undefined);
     } finally {
       tree?.delete();
@@ -250,6 +259,10 @@ class Analysis {
         this.functionDefinition(node, scope, context, inherited, tail);
         return undefined;
       case "variable_assignment":
+        if (!isValidAssignment(node)) {
+          const value = evaluateWord(node.children, scope.src);
+          return this.emit(node.text, [value], [], inherited, context).cmd;
+        }
         this.standaloneAssignment(node, scope, context);
         return undefined;
       case "variable_assignments":
@@ -457,7 +470,15 @@ class Analysis {
       // Only redirects (`> file`): a simple command with no words, which still opens its files.
       let end = node.startIndex;
       for (const info of combined.redirects) end = Math.max(end, info.start + info.redirect.text.length);
-      const { cmd } = this.emit(src(scope).slice(node.startIndex, end), [], [], combined.redirects, context);
+      const values = combined.args.map((g) => evaluateWord(g, scope.src));
+      for (const g of combined.args) end = Math.max(end, (g[g.length - 1] as SNode).endIndex);
+      const { cmd } = this.emit(
+        src(scope).slice(node.startIndex, end),
+        values,
+        [],
+        combined.redirects,
+        context,
+      );
       result = cmd;
       this.walkTail(combined, scope, context);
     } else {
@@ -791,8 +812,12 @@ class Analysis {
     let named = false;
     for (const child of node.children) {
       const type = child.type;
-      if (type === "variable_assignment" && !named) assignmentNodes.push(child);
-      else if (REDIRECT_TYPES.has(type)) this.parseRedirect(child, scope, own, extraArgs, suffixes);
+      if (type === "variable_assignment" && !named && isValidAssignment(child)) assignmentNodes.push(child);
+      else if (type === "variable_assignment" && !named) {
+        // `1=x` is not an assignment in bash (a name cannot start with a digit): it is the command word.
+        named = true;
+        wordNodes.push(...child.children);
+      } else if (REDIRECT_TYPES.has(type)) this.parseRedirect(child, scope, own, extraArgs, suffixes);
       else if (type === "command_name") {
         named = true;
         wordNodes.push(child);
@@ -1365,6 +1390,14 @@ function mayContainCommand(node: SNode): boolean {
     if (c === 0x24 || c === 0x60 || c === 0x3c || c === 0x3e) return true;
   }
   return false;
+}
+
+/** True when an assignment's name is one bash accepts (`NAME`, `NAME[i]`), not `1=x`. */
+function isValidAssignment(node: SNode): boolean {
+  const name = node.children[0];
+  if (!name) return false;
+  const text = name.type === "subscript" ? (name.children[0]?.text ?? "") : name.text;
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(text);
 }
 
 /** The text a scope was parsed from. */

@@ -65,6 +65,46 @@ function needsChildren(node: SNode): boolean {
   }
 }
 
+/** Statement-level nodes whose children cover all their text except white space. */
+const COVERED: ReadonlySet<string> = new Set([
+  "program",
+  "list",
+  "pipeline",
+  "redirected_statement",
+  "command",
+  "subshell",
+  "compound_statement",
+  "do_group",
+  "negated_command",
+  "declaration_command",
+]);
+
+/**
+ * True when the parser silently dropped text: something other than white space between the children of a
+ * statement (tree-sitter-bash skips a lone `-` before a redirect without reporting an error).
+ */
+export function hasSkippedText(node: SNode): boolean {
+  if (!COVERED.has(node.type)) return false;
+  const src = node.src;
+  const skipped = (from: number, to: number): boolean =>
+    to > from && /[^ \t\r\n]/.test(src.slice(from, to).replace(/\\\r?\n/g, ""));
+  // The program must cover the whole text, apart from white space around it.
+  if (node.type === "program" && (skipped(0, node.startIndex) || skipped(node.endIndex, src.length)))
+    return true;
+  let pos = node.startIndex;
+  for (const child of node.children) {
+    if (
+      child.startIndex > pos &&
+      /[^ \t\r\n]/.test(src.slice(pos, child.startIndex).replace(/\\\r?\n/g, ""))
+    ) {
+      return true;
+    }
+    if (hasSkippedText(child)) return true;
+    pos = Math.max(pos, child.endIndex);
+  }
+  return false;
+}
+
 const NO_CHILDREN: readonly SNode[] = Object.freeze([]) as readonly SNode[];
 
 /** A syntax node: type, range and children. */

@@ -167,6 +167,11 @@ function addString(word: WordValue, node: Node, src: string): void {
  */
 export function addWordNode(word: WordValue, node: Node, src: string, nextNode?: Node | null): void {
   switch (node.type) {
+    case "variable_name":
+    case "=":
+    case "+=":
+      word.addUnquoted(node.text);
+      return;
     case "word":
     case "number":
     case "command_name":
