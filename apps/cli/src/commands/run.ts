@@ -19,6 +19,7 @@ import {
   renderStep,
   type CommandDefinition,
   type CommandIdentity,
+  type QuoteDialect,
   type Step,
 } from "@slashi/core";
 import { ApprovalFileStore, AuditLog, defaultShell, TrustFileStore, type Workspace } from "@slashi/runtime";
@@ -177,6 +178,8 @@ interface RunState {
   /** The file the commands came from, for error locations. */
   file: string;
   shell: string;
+  /** Quoting dialect of the shell for `${q:…}`; absent for a shell Slashi cannot quote for (then `${q:…}` fails). */
+  dialect?: QuoteDialect;
   dryRun: boolean;
   /** The approval key that covers this run of a shared command. */
   approval?: string;
@@ -220,7 +223,7 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
         values: { args, workspaceFolder: setup.workspace.root },
         env: (name) => io.env[name],
         inputs,
-        dialect: dialectForShell(state.shell),
+        ...(state.dialect !== undefined ? { dialect: state.dialect } : {}),
       },
       { index, where },
     );
@@ -419,8 +422,15 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
 
   const shell = defaultShell(io.env);
+  let dialect: QuoteDialect | undefined;
+  try {
+    dialect = dialectForShell(shell);
+  } catch {
+    // Only a step that uses ${q:…} needs it; expansion then reports the missing dialect.
+  }
   const file = source === "user" ? loaded.userFile : loaded.teamFile;
   return runSteps(def, rest.join(" "), {
+    ...(dialect !== undefined ? { dialect } : {}),
     io,
     setup,
     source,
