@@ -103,25 +103,22 @@ export interface EvaluateOptions {
 
 /** The classifiers' context for a decision context (defaults documented on {@link DecideContext}). */
 export function safetyContextOf(context: DecideContext, policy: ResolvedPolicy): SafetyContext {
-  return {
+  const safety: SafetyContext = {
     cwd: context.cwd ?? context.workspaceRoot ?? "/unknown/cwd",
-    ...(context.workspaceRoot === undefined ? {} : { workspaceRoot: context.workspaceRoot }),
     home: context.home ?? "/unknown/home",
-    ...(policy.allowWorkspaceWrites === undefined
-      ? {}
-      : { allowWorkspaceWrites: policy.allowWorkspaceWrites }),
-    ...(context.protectedPaths === undefined ? {} : { protectedPaths: [...context.protectedPaths] }),
-    ...(context.platform === undefined ? {} : { platform: context.platform }),
   };
+  if (context.workspaceRoot !== undefined) safety.workspaceRoot = context.workspaceRoot;
+  if (policy.allowWorkspaceWrites !== undefined) safety.allowWorkspaceWrites = policy.allowWorkspaceWrites;
+  if (context.protectedPaths !== undefined) safety.protectedPaths = [...context.protectedPaths];
+  if (context.platform !== undefined) safety.platform = context.platform;
+  return safety;
 }
 
 function fromFinding(finding: Finding, command: string | undefined): Reason {
-  return {
-    code: finding.code,
-    severity: finding.severity,
-    message: finding.message,
-    ...((finding.command ?? command) === undefined ? {} : { command: finding.command ?? command }),
-  };
+  const reason: Reason = { code: finding.code, severity: finding.severity, message: finding.message };
+  const about = finding.command ?? command;
+  if (about !== undefined) reason.command = about;
+  return reason;
 }
 
 const LAYER_RANK: Record<CompiledRule["layer"], number> = {
@@ -369,7 +366,8 @@ export function evaluateCommand(
     reasons.push(reason);
   }
 
-  const words = command.argv === argv ? argv : [...command.argv, ...argv];
+  const words =
+    policy.restrictedTerms.length === 0 || command.argv === argv ? argv : command.argv.concat(argv);
   for (const term of policy.restrictedTerms) {
     if (termOccurs(term, words)) {
       const lifted = lifter !== undefined && term.words.every((w) => namesSubject(lifter, argv, w, true));
@@ -458,14 +456,16 @@ export function evaluateAnalysis(
     (options.context.platform === "windows" ||
       analysis.language === "powershell" ||
       analysis.language === "cmd");
-  const perCommand = { ...options, caseless };
+  const perCommand: EvaluateOptions = { context: options.context, classify: options.classify, caseless };
   const verdicts = analysis.commands.map((c) => evaluateCommand(c, policy, perCommand, safety));
   let decision: Verdict = verdictOf(script, "allow");
   for (const v of verdicts) decision = stricter(decision, v.decision);
   if (analysis.incomplete) decision = stricter(decision, "ask");
+  const reasons = script.slice();
+  for (const v of verdicts) for (const r of v.reasons) reasons.push(r);
   return {
     decision,
-    reasons: [...script, ...verdicts.flatMap((v) => v.reasons)],
+    reasons,
     commands: analysis.commands,
     verdicts,
     script,

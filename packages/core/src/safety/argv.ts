@@ -19,9 +19,11 @@ const MULTICALL = new Set(["busybox", "toybox"]);
 
 /** Basename of a program word, lower case, with a Windows executable extension removed. */
 export function programName(word: string): string {
-  const base = word.replace(/\\/g, "/").split("/").pop() ?? word;
-  return base.toLowerCase().replace(/\.(exe|cmd|bat|com)$/, "");
+  const base = word.slice(Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\")) + 1).toLowerCase();
+  return base.includes(".") ? base.replace(WINDOWS_EXTENSION, "") : base;
 }
+
+const WINDOWS_EXTENSION = /\.(exe|cmd|bat|com)$/;
 
 /** Characters that make a word dynamic when the analyser left its source text in place. */
 const DYNAMIC_TEXT = /[$`*?[{]/;

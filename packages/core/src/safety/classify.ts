@@ -13,6 +13,8 @@ import { argumentWrites, classifyWrites, redirectWrites } from "./writes.js";
 
 /** Keeps the first finding per code and subject, deny before ask, otherwise in classifier order. */
 function tidy(findings: readonly Finding[]): Finding[] {
+  if (findings.length === 0) return [];
+  if (findings.length === 1) return [findings[0]!];
   const seen = new Set<string>();
   const unique = findings.filter((f) => {
     const key = `${f.code}\u0000${f.subject ?? ""}\u0000${f.command ?? ""}`;
@@ -40,24 +42,25 @@ export function classifyCommand(command: ExtractedCommand, context: SafetyContex
     ]);
   }
   const invocation = invocationOf(command);
-  const findings: Finding[] = [...classifyProgram(invocation, command, context)];
+  const findings: Finding[] = classifyProgram(invocation, command, context);
   const writes = redirectWrites(command);
   if (invocation !== undefined) {
-    findings.push(
-      ...classifyRemoval(invocation, context),
-      ...classifyGit(invocation, context),
-      ...classifyTools(invocation, context),
-      ...classifyInline(invocation),
-      ...classifyDestroyers(invocation, context),
-      ...classifyNetwork(invocation),
-    );
-    writes.push(...argumentWrites(invocation, context));
+    append(findings, classifyRemoval(invocation, context));
+    append(findings, classifyGit(invocation, context));
+    append(findings, classifyTools(invocation, context));
+    append(findings, classifyInline(invocation));
+    append(findings, classifyDestroyers(invocation, context));
+    append(findings, classifyNetwork(invocation));
+    append(writes, argumentWrites(invocation, context));
   }
-  findings.push(
-    ...classifyWrites(writes, command, context),
-    ...classifySecrets(invocation, command, context),
-  );
+  if (writes.length > 0) append(findings, classifyWrites(writes, command, context));
+  append(findings, classifySecrets(invocation, command, context));
   return tidy(findings);
+}
+
+/** Appends `more` to `to` without spreading (most classifiers find nothing). */
+function append<T>(to: T[], more: readonly T[]): void {
+  for (let i = 0; i < more.length; i++) to.push(more[i]!);
 }
 
 /**

@@ -94,9 +94,11 @@ function killAll(invocation: Invocation): Finding[] {
   return [];
 }
 
+const PERMISSION_TOOLS = new Set(["chmod", "chown", "chgrp", "chattr", "setfacl"]);
+
 function permissions(invocation: Invocation, context: SafetyContext): Finding[] {
   const { name, args, command } = invocation;
-  if (!["chmod", "chown", "chgrp", "chattr", "setfacl"].includes(name)) return [];
+  if (!PERMISSION_TOOLS.has(name)) return [];
   const parsed = parseOptions(args, {
     longValue: ["reference", "from"],
     shortValue: name === "setfacl" ? "mMxX" : "",
@@ -124,8 +126,26 @@ function permissions(invocation: Invocation, context: SafetyContext): Finding[] 
   return out;
 }
 
+/** The programs {@link infrastructure} has rules for. */
+const INFRASTRUCTURE_TOOLS = new Set([
+  "terraform",
+  "tofu",
+  "terragrunt",
+  "kubectl",
+  "oc",
+  "kubecolor",
+  "pulumi",
+  "aws",
+  "gsutil",
+  "gcloud",
+  "docker",
+  "podman",
+  "helm",
+]);
+
 function infrastructure(invocation: Invocation): Finding[] {
   const { name, args, command } = invocation;
+  if (!INFRASTRUCTURE_TOOLS.has(name)) return [];
   const words = args.filter((a) => !a.startsWith("-"));
   if (
     (name === "terraform" || name === "tofu" || name === "terragrunt") &&
@@ -233,12 +253,13 @@ export function classifyDestroyers(invocation: Invocation, context: SafetyContex
     out.push(finding("destroy.crontab", "crontab -r deletes the whole crontab", command, "-r"));
   if (name === "format" && args.some((a) => /^[a-z]:$/i.test(a)))
     out.push(finding("destroy.filesystem", "format erases a drive", command, args[0]));
-  out.push(
-    ...power(invocation),
-    ...killAll(invocation),
-    ...permissions(invocation, context),
-    ...infrastructure(invocation),
-  );
+  for (const more of [
+    power(invocation),
+    killAll(invocation),
+    permissions(invocation, context),
+    infrastructure(invocation),
+  ])
+    for (const f of more) out.push(f);
   return out;
 }
 

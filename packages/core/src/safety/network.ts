@@ -226,8 +226,38 @@ function pipx(args: readonly string[], invocation: Invocation): Finding[] {
   return [];
 }
 
+/** The programs {@link others} has rules for. */
+const OTHER_INSTALLERS = new Set([
+  "cargo",
+  "go",
+  "gem",
+  "bundle",
+  "bundler",
+  "brew",
+  "apt",
+  "apt-get",
+  "dnf",
+  "yum",
+  "zypper",
+  "apk",
+  "pacman",
+  "yay",
+  "paru",
+  "snap",
+  "flatpak",
+  "choco",
+  "winget",
+  "scoop",
+  "composer",
+  "dotnet",
+  "deno",
+  "docker",
+  "podman",
+]);
+
 function others(invocation: Invocation): Finding[] {
   const { name, args, command } = invocation;
+  if (!OTHER_INSTALLERS.has(name)) return [];
   const words = args.filter((a) => !a.startsWith("-"));
   const verb = words[0]?.toLowerCase();
   const install = (what: string): Finding[] => [

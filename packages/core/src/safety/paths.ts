@@ -22,8 +22,13 @@ export function isAbsolute(path: string, context: SafetyContext): boolean {
   return isWindows(context) && /^[a-zA-Z]:\//.test(p);
 }
 
+/** A POSIX path with an empty, `.` or `..` segment (or a trailing `/`), which normalising would change. */
+const UNNORMAL_POSIX = /\/\.{0,2}(?:\/|$)/;
+
 /** Removes `.`, empty and `..` segments of an absolute path; `..` never climbs above the root. */
 export function normalize(path: string, context: SafetyContext): string {
+  if (!isWindows(context) && path.startsWith("/") && (path === "/" || !UNNORMAL_POSIX.test(path)))
+    return path;
   const p = slashes(path, context);
   let root = "/";
   let rest = p;
@@ -43,6 +48,7 @@ export function normalize(path: string, context: SafetyContext): string {
 
 /** Expands a leading `~`, `~/`, `$HOME`, `${HOME}` (and on Windows `%USERPROFILE%`); `~user` gives `null`. */
 function expandHome(word: string, context: SafetyContext): string | null {
+  if (word[0] !== "~" && word[0] !== "$" && !isWindows(context)) return word;
   const home = context.home;
   for (const prefix of [
     "~",
@@ -100,14 +106,35 @@ export function segments(path: string): string[] {
     .filter((s) => s !== "");
 }
 
+/** A one-entry memo of a path normalised for a platform: contexts rarely change between calls. */
+interface NormalMemo {
+  path: string | undefined;
+  platform: SafetyContext["platform"];
+  result: string;
+}
+
+const homeMemo: NormalMemo = { path: undefined, platform: undefined, result: "" };
+const workspaceMemo: NormalMemo = { path: undefined, platform: undefined, result: "" };
+
+function memoNormalize(memo: NormalMemo, path: string, context: SafetyContext): string {
+  if (memo.path !== path || memo.platform !== context.platform) {
+    memo.result = normalize(path, context);
+    memo.path = path;
+    memo.platform = context.platform;
+  }
+  return memo.result;
+}
+
 /** Normalised home directory. */
 export function homeOf(context: SafetyContext): string {
-  return normalize(context.home, context);
+  return memoNormalize(homeMemo, context.home, context);
 }
 
 /** Normalised workspace root, or `undefined`. */
 export function workspaceOf(context: SafetyContext): string | undefined {
-  return context.workspaceRoot === undefined ? undefined : normalize(context.workspaceRoot, context);
+  return context.workspaceRoot === undefined
+    ? undefined
+    : memoNormalize(workspaceMemo, context.workspaceRoot, context);
 }
 
 /** Where a word stops being literal, found by reading its source text. */

@@ -3,9 +3,37 @@ import type { SafetyContext } from "./types.js";
 
 /** Path tests on normalised absolute paths; lower case is used so that case-insensitive file systems match. */
 
-function relativeToHome(path: string, context: SafetyContext): string | undefined {
-  const home = homeOf(context).toLowerCase();
-  const p = path.toLowerCase();
+/** The lower-case home directory, remembered for the last home seen. */
+let lowerHomeOf = { home: "", lower: "" };
+
+function lowerHome(context: SafetyContext): string {
+  const home = homeOf(context);
+  if (lowerHomeOf.home !== home) lowerHomeOf = { home, lower: home.toLowerCase() };
+  return lowerHomeOf.lower;
+}
+
+/** Slashi's own user configuration folder, lower case, remembered for the last home seen. */
+let slashiConfigOf = { home: "", platform: undefined as SafetyContext["platform"], folder: "" };
+
+function slashiConfig(context: SafetyContext): string {
+  if (slashiConfigOf.home !== context.home || slashiConfigOf.platform !== context.platform) {
+    slashiConfigOf = {
+      home: context.home,
+      platform: context.platform,
+      folder: normalize(`${context.home}/.config/slashi`, context).toLowerCase(),
+    };
+  }
+  return slashiConfigOf.folder;
+}
+
+/** One regular expression matching what any of `patterns` matches (none has flags or back-references). */
+function anyOf(patterns: readonly RegExp[]): RegExp {
+  return new RegExp(patterns.map((re) => `(?:${re.source})`).join("|"));
+}
+
+function relativeToHome(path: string, context: SafetyContext, lowerPath?: string): string | undefined {
+  const home = lowerHome(context);
+  const p = lowerPath ?? path.toLowerCase();
   if (p === home) return "";
   return p.startsWith(`${home}/`) ? p.slice(home.length + 1) : undefined;
 }
@@ -49,12 +77,16 @@ const SENSITIVE_SYSTEM: readonly RegExp[] = [
  */
 export function isSensitiveWrite(path: string, context: SafetyContext, metadataOnly = false): boolean {
   const p = path.toLowerCase();
-  if (metadataOnly) return SENSITIVE_SYSTEM.some((re) => re.test(p));
-  const home = relativeToHome(path, context);
-  if (home !== undefined && SENSITIVE_HOME.some((re) => re.test(home))) return true;
-  if (SENSITIVE_ANYWHERE.some((re) => re.test(p))) return true;
-  return SENSITIVE_SYSTEM.some((re) => re.test(p));
+  if (metadataOnly) return SENSITIVE_SYSTEM_ANY.test(p);
+  const home = relativeToHome(path, context, p);
+  if (home !== undefined && SENSITIVE_HOME_ANY.test(home)) return true;
+  if (SENSITIVE_ANYWHERE_ANY.test(p)) return true;
+  return SENSITIVE_SYSTEM_ANY.test(p);
 }
+
+const SENSITIVE_HOME_ANY = anyOf(SENSITIVE_HOME);
+const SENSITIVE_ANYWHERE_ANY = anyOf(SENSITIVE_ANYWHERE);
+const SENSITIVE_SYSTEM_ANY = anyOf(SENSITIVE_SYSTEM);
 
 /** Agent, editor and Slashi settings anywhere in a tree (matched as path endings or folders). */
 const PROTECTED_ANYWHERE: readonly RegExp[] = [
@@ -76,10 +108,11 @@ export function isProtectedPath(path: string, context: SafetyContext): boolean {
     if (resolved !== null && isInside(p, resolved.toLowerCase(), { ...context, platform: context.platform }))
       return true;
   }
-  const slashiConfig = normalize(`${context.home}/.config/slashi`, context).toLowerCase();
-  if (isInside(p, slashiConfig, context)) return true;
-  return PROTECTED_ANYWHERE.some((re) => re.test(p));
+  if (isInside(p, slashiConfig(context), context)) return true;
+  return PROTECTED_ANYWHERE_ANY.test(p);
 }
+
+const PROTECTED_ANYWHERE_ANY = anyOf(PROTECTED_ANYWHERE);
 
 /** Home-relative files that usually hold secrets. */
 const SECRET_HOME: readonly RegExp[] = [
@@ -121,13 +154,17 @@ const SECRET_NAMES: readonly RegExp[] = [
 /** True when reading `path` would likely expose a secret. */
 export function isSecretPath(path: string, context: SafetyContext): boolean {
   const p = path.toLowerCase();
-  const home = relativeToHome(path, context);
-  if (home !== undefined && SECRET_HOME.some((re) => re.test(home))) return true;
-  if (SECRET_SYSTEM.some((re) => re.test(p))) return true;
-  const base = p.split("/").pop() ?? p;
+  const home = relativeToHome(path, context, p);
+  if (home !== undefined && SECRET_HOME_ANY.test(home)) return true;
+  if (SECRET_SYSTEM_ANY.test(p)) return true;
+  const base = p.slice(p.lastIndexOf("/") + 1);
   if (base.endsWith(".pub")) return false;
-  return SECRET_NAMES.some((re) => re.test(base));
+  return SECRET_NAMES_ANY.test(base);
 }
+
+const SECRET_HOME_ANY = anyOf(SECRET_HOME);
+const SECRET_SYSTEM_ANY = anyOf(SECRET_SYSTEM);
+const SECRET_NAMES_ANY = anyOf(SECRET_NAMES);
 
 /** Home-relative folders that hold secrets as a whole. */
 const SECRET_HOME_DIRS =

@@ -589,13 +589,15 @@ function programIsEnv(argv: readonly string[]): boolean {
 
 /** Option-level rules for tools usually thought read-only: find, fd, sed, awk, rg, sort, tar, zip, rsync, ssh, env, vim, man, xargs. */
 export function classifyTools(invocation: Invocation, context?: SafetyContext): Finding[] {
-  return [
-    ...classifyFind(invocation, context),
-    ...classifySed(invocation),
-    ...classifyAwk(invocation),
-    ...classifyRg(invocation),
-    ...classifyTar(invocation),
-    ...classifyRemoteShells(invocation),
-    ...classifyRunners(invocation),
-  ];
+  const out = classifyFind(invocation, context);
+  for (const more of [
+    classifySed(invocation),
+    classifyAwk(invocation),
+    classifyRg(invocation),
+    classifyTar(invocation),
+    classifyRemoteShells(invocation),
+    classifyRunners(invocation),
+  ])
+    for (let i = 0; i < more.length; i++) out.push(more[i]!);
+  return out;
 }
