@@ -20,7 +20,12 @@ try {
   process.stderr.write(`${formatError(error)}\n`);
   status = toExitCode(error);
 }
-// Let pending writes drain before leaving.
+// Pipes are asynchronous on some systems (macOS): wait until everything written has been flushed, then leave
+// without waiting for handles a command may have left open.
 process.exitCode = status;
-if (process.stdout.writableNeedDrain) await new Promise((resolve) => process.stdout.once("drain", resolve));
+await Promise.all(
+  [process.stdout, process.stderr].map(
+    (stream) => new Promise((resolve) => stream.write("", () => resolve(undefined))),
+  ),
+);
 process.exit(status);
