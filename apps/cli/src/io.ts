@@ -22,10 +22,26 @@ export interface Io {
   color: boolean;
 }
 
+/**
+ * Whether output may use colour: stdout is a terminal, `--no-color` was not given, `NO_COLOR` is unset or empty
+ * (no-color.org), and `TERM` is not `dumb`.
+ */
+export function colorAllowed(
+  env: NodeJS.ProcessEnv,
+  noColorFlag: boolean,
+  stdoutIsTerminal: boolean,
+): boolean {
+  return (
+    stdoutIsTerminal &&
+    !noColorFlag &&
+    (env.NO_COLOR === undefined || env.NO_COLOR === "") &&
+    env.TERM !== "dumb"
+  );
+}
+
 /** The real process as an {@link Io}. */
 export function processIo(noColor: boolean): Io {
   const env = process.env;
-  const colorAllowed = !noColor && (env.NO_COLOR === undefined || env.NO_COLOR === "") && env.TERM !== "dumb";
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -33,7 +49,7 @@ export function processIo(noColor: boolean): Io {
     env,
     cwd: process.cwd(),
     interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
-    color: colorAllowed && Boolean(process.stdout.isTTY),
+    color: colorAllowed(env, noColor, Boolean(process.stdout.isTTY)),
   };
 }
 
