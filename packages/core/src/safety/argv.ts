@@ -16,6 +16,7 @@ export interface Invocation {
 }
 
 const MULTICALL = new Set(["busybox", "toybox"]);
+const NO_INDICES: ReadonlySet<number> = new Set<number>();
 
 /** Basename of a program word, lower case, with a Windows executable extension removed. */
 export function programName(word: string): string {
@@ -35,6 +36,16 @@ const DYNAMIC_TEXT = /[$`*?[{]/;
 export function invocationOf(command: ExtractedCommand): Invocation | undefined {
   const effective = command.effective.length > 0 ? command.effective : command.argv;
   if (effective.length === 0) return undefined;
+  if (
+    command.dynamic.length === 0 &&
+    (command.effectiveDynamic === undefined || command.effectiveDynamic.length === 0)
+  ) {
+    // the common case: every word is a literal
+    const programWord = effective[0]!;
+    const name = programName(programWord);
+    if (!MULTICALL.has(name))
+      return { name, programWord, args: effective.slice(1), dynamic: NO_INDICES, command };
+  }
   const offset = command.argv.length - effective.length;
   const sameTail = offset >= 0 && effective.every((word, i) => command.argv[offset + i] === word);
   const dynamicArgv = new Set(command.dynamic);
