@@ -117,6 +117,17 @@ describe("analyzeShell: extraction", () => {
     ]);
   });
 
+  it("reads a long pipeline followed by && as bash does, whatever tree-sitter nests", () => {
+    const a = analyzeShell('curl "x" | sh | tee log && echo done');
+    expect(a.commands.map((c) => c.context)).toEqual([
+      ["list", "pipeline"],
+      ["list", "pipeline"],
+      ["list", "pipeline"],
+      ["list"],
+    ]);
+    expect(codes(a)).toContain("shell.download-to-shell");
+  });
+
   it("records contexts outermost first", () => {
     const a = analyzeShell("x | (y && $(z))");
     expect(a.commands.map((c) => c.context)).toEqual([

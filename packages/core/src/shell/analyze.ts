@@ -227,7 +227,7 @@ class Analysis {
       case "redirected_statement":
         return this.redirected(node, scope, context, inherited, tail);
       case "pipeline":
-        this.pipeline(node, scope, joinContext(context, "pipeline"), inherited, tail);
+        this.pipeline(node, scope, context, inherited, tail);
         return undefined;
       case "list":
         this.sequence(node, scope, joinContext(context, "list"), inherited, tail);
@@ -360,27 +360,43 @@ class Analysis {
   private pipeline(
     node: SNode,
     scope: Scope,
-    context: readonly CommandContext[],
+    outer: readonly CommandContext[],
     inherited: readonly RedirectInfo[],
     tail: Tail | undefined,
   ): void {
-    const elements = node.namedChildren.filter((c) => c.type !== "comment");
+    let elements = node.namedChildren.filter((c) => c.type !== "comment");
+    // tree-sitter-bash reads `a | b | c && d` as a pipeline holding a list: pipeline(a, list(pipeline(b, c), d)).
+    // bash reads list(pipeline(a, b, c), d). Re-associate so every element of the pipeline is seen together.
+    const chain: SNode[] = [];
+    let last = elements[elements.length - 1];
+    while (last && last.type === "list") {
+      chain.push(last);
+      last = last.namedChildren.find((c) => c.type !== "comment");
+    }
+    let context = joinContext(outer, "pipeline");
+    if (chain.length > 0 && last) {
+      elements = [...elements.slice(0, -1), ...(last.type === "pipeline" ? last.namedChildren : [last])];
+      elements = elements.filter((c) => c.type !== "comment");
+      context = joinContext(joinContext(outer, "list"), "pipeline");
+    }
     const heads: (ExtractedCommand | undefined)[] = [];
     const ranges: [number, number][] = [];
     for (let k = 0; k < elements.length; k++) {
       const from = this.commands.length;
-      heads.push(
-        this.walk(
-          elements[k] as SNode,
-          scope,
-          context,
-          inherited,
-          k === elements.length - 1 ? tail : undefined,
-        ),
-      );
+      const isLast = k === elements.length - 1 && chain.length === 0;
+      heads.push(this.walk(elements[k] as SNode, scope, context, inherited, isLast ? tail : undefined));
       ranges.push([from, this.commands.length]);
     }
     this.checkPipeToShell(heads, ranges, scope);
+    if (chain.length === 0) return;
+    const listContext = joinContext(outer, "list");
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const items = (chain[i] as SNode).namedChildren.filter((c) => c.type !== "comment").slice(1);
+      for (let k = 0; k < items.length; k++) {
+        const isLast = i === 0 && k === items.length - 1;
+        this.walk(items[k] as SNode, scope, listContext, inherited, isLast ? tail : undefined);
+      }
+    }
   }
 
   /** Flags a pipeline element that runs its standard input as a program. */

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { analyzeShell, analyzeShellParsed } from "./analyze.js";
 import { loadShellParser } from "./parser.js";
+import type { ShellAnalysis } from "./types.js";
 
 const pieces = [
   "ls",
@@ -113,7 +114,13 @@ describe("shell analysis properties", () => {
         const parsed = analyzeShellParsed(s);
         // tree-sitter rejects a few valid words (`A%` in command position); there the parser-free path is right.
         if (parsed.incomplete) return;
-        expect(analyzeShell(s)).toEqual(parsed);
+        // Contexts are left out: tree-sitter groups `- | a | b && c` as a pipeline holding a list, bash (and
+        // the parser-free path) as a list holding a pipeline. The fixed cases in plain-path.test.ts compare them.
+        const strip = (a: ShellAnalysis) => ({
+          ...a,
+          commands: a.commands.map((c) => ({ ...c, context: [] })),
+        });
+        expect(strip(analyzeShell(s))).toEqual(strip(parsed));
       }),
       { numRuns: 600 },
     );
