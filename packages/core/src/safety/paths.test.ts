@@ -1,6 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ctx } from "../../test/safety/command.js";
-import { isInside, literalPrefix, normalize, resolvePath } from "./paths.js";
+import { homeOf, isInside, literalPrefix, normalize, resolvePath, workspaceOf } from "./paths.js";
+import { isSecretPath, isSensitiveWrite } from "./sensitive.js";
 import type { SafetyContext } from "./types.js";
 
 const win: SafetyContext = {
@@ -82,5 +84,72 @@ describe("literalPrefix", () => {
     ["$'\\x72m'", "", "expansion"],
   ])("reads %j as prefix %j ended by %j", (raw, prefix, stop) => {
     expect(literalPrefix(raw, ctx)).toEqual({ prefix, stop });
+  });
+});
+
+/** The segment-by-segment definition of a normal POSIX path, to hold the short cut in `normalize` to it. */
+function referenceNormalize(path: string): string {
+  const out: string[] = [];
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") out.pop();
+    else out.push(segment);
+  }
+  return `/${out.join("/")}`;
+}
+
+describe("normalize on POSIX paths", () => {
+  it.each([
+    ["/a/b", "/a/b"],
+    ["/a//b", "/a/b"],
+    ["/a/./b", "/a/b"],
+    ["/a/../b", "/b"],
+    ["/a/b/", "/a/b"],
+    ["/a/.", "/a"],
+    ["/a/..", "/"],
+    ["/a/.hidden/..b/c.", "/a/.hidden/..b/c."],
+    ["/...", "/..."],
+  ])("normalises %j to %j", (path, expected) => {
+    expect(normalize(path, ctx)).toBe(expected);
+  });
+
+  it("agrees with the segment-by-segment definition on generated paths", () => {
+    const segment = fc.constantFrom("", ".", "..", "...", "a", ".a", "..a", "a.", "a..", "b c");
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 8 }), (segments) => {
+        const path = `/${segments.join("/")}`;
+        expect(normalize(path, ctx)).toBe(referenceNormalize(path));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("contexts that change between calls", () => {
+  const alice: SafetyContext = {
+    cwd: "/home/alice/p",
+    workspaceRoot: "/home/alice/p/",
+    home: "/home/alice/",
+  };
+  const bob: SafetyContext = { cwd: "/home/bob/p", workspaceRoot: "/srv/./bob", home: "/home/bob" };
+
+  it("uses each call's own home and workspace, whatever the previous call saw", () => {
+    for (let i = 0; i < 3; i++) {
+      expect(homeOf(alice)).toBe("/home/alice");
+      expect(homeOf(bob)).toBe("/home/bob");
+      expect(workspaceOf(alice)).toBe("/home/alice/p");
+      expect(workspaceOf(bob)).toBe("/srv/bob");
+      expect(isSecretPath("/home/alice/.aws/credentials", alice)).toBe(true);
+      expect(isSecretPath("/home/alice/.aws/credentials", bob)).toBe(false);
+      expect(isSensitiveWrite("/home/bob/.bashrc", bob)).toBe(true);
+      expect(isSensitiveWrite("/home/bob/.bashrc", alice)).toBe(false);
+    }
+  });
+
+  it("tells a Windows home from the same text on POSIX", () => {
+    const posix: SafetyContext = { cwd: "/w", home: "C:\\Users\\dev" };
+    expect(homeOf(win)).toBe("c:/Users/dev");
+    expect(homeOf(posix)).not.toBe(homeOf(win));
+    expect(homeOf(win)).toBe("c:/Users/dev");
   });
 });
