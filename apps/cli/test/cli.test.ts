@@ -219,6 +219,27 @@ describe("slashi exec", () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it(
+    "passes Ctrl-C on: the command's group is killed and slashi exits 130",
+    { timeout: 30_000 },
+    async () => {
+      const started = Date.now();
+      const child = slashi(["exec", "--", "sleep", "20"], { env, cwd: ws });
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      child.kill("SIGINT");
+      const result = await child;
+      expect(result.exitCode).toBe(130);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      const runs = String((await run(["audit", "show", "--event", "run", "--json"])).stdout)
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(
+        runs.some((r) => r.text === "sleep 20" && r.exitCode === null && typeof r.signal === "string"),
+      ).toBe(true);
+    },
+  );
+
   it("audits the run with its exit code", async () => {
     await run(["exec", "--", "test", "-f", "no-such-file"]);
     const records = String((await run(["audit", "show", "--event", "run", "--json"])).stdout)

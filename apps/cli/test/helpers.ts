@@ -39,12 +39,14 @@ export function isolatedEnv(root: string, extra: Record<string, string> = {}): R
 export function slashi(
   args: readonly string[],
   options: { env: Record<string, string>; cwd?: string; input?: string },
-): Promise<Result<{ reject: false; extendEnv: false }>> {
+): Promise<Result<{ reject: false; extendEnv: false }>> & { kill: (signal?: NodeJS.Signals) => boolean } {
   return execa(process.execPath, [BIN, ...args], {
     env: options.env,
     extendEnv: false,
     cwd: options.cwd ?? process.cwd(),
     reject: false,
     ...(options.input !== undefined ? { input: options.input } : { stdin: "ignore" }),
-  }) as Promise<Result<{ reject: false; extendEnv: false }>>;
+  }) as unknown as Promise<Result<{ reject: false; extendEnv: false }>> & {
+    kill: (signal?: NodeJS.Signals) => boolean;
+  };
 }

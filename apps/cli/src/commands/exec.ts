@@ -77,19 +77,20 @@ export interface GuardedRun {
   preApproved?: string;
 }
 
+const SIGNAL_NUMBERS: Record<string, number> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGQUIT: 3,
+  SIGKILL: 9,
+  SIGTERM: 15,
+  SIGPIPE: 13,
+};
+
 function exitStatusOf(result: RunResult): number {
   if (result.spawnError === "ENOENT") return ExitCode.NOT_FOUND;
   if (result.spawnError !== undefined) return ExitCode.CANNOT_EXECUTE;
   if (result.exitCode !== null) return result.exitCode;
-  const signals: Record<string, number> = {
-    SIGHUP: 1,
-    SIGINT: 2,
-    SIGQUIT: 3,
-    SIGKILL: 9,
-    SIGTERM: 15,
-    SIGPIPE: 13,
-  };
-  return 128 + (signals[result.signal ?? ""] ?? 15);
+  return 128 + (SIGNAL_NUMBERS[result.signal ?? ""] ?? 15);
 }
 
 /**
@@ -218,15 +219,32 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
         network: networkAllowed(run.command, setup.policy, { shell: run.shell }),
       }
     : undefined;
-  const result = await runCommand({
-    ...(argv ? { argv } : { script: run.command, shell: run.shell }),
-    cwd,
-    env: io.env,
-    stdio: "inherit",
-    ...(cordonPolicy ? { cordon: cordonPolicy } : {}),
-    ...(run.timeoutMs !== undefined ? { timeoutMs: run.timeoutMs } : {}),
-  });
-  const status = exitStatusOf(result);
+  // The command leads its own process group, so Ctrl-C at the terminal reaches slashi only: pass it on by
+  // aborting the run, which kills the command's whole group.
+  const controller = new AbortController();
+  let interruptedBy: NodeJS.Signals | undefined;
+  const forward = (signal: NodeJS.Signals): void => {
+    interruptedBy ??= signal;
+    controller.abort();
+  };
+  const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+  for (const signal of signals) process.on(signal, forward);
+  let result: RunResult;
+  try {
+    result = await runCommand({
+      ...(argv ? { argv } : { script: run.command, shell: run.shell }),
+      cwd,
+      env: io.env,
+      stdio: "inherit",
+      signal: controller.signal,
+      ...(cordonPolicy ? { cordon: cordonPolicy } : {}),
+      ...(run.timeoutMs !== undefined ? { timeoutMs: run.timeoutMs } : {}),
+    });
+  } finally {
+    for (const signal of signals) process.off(signal, forward);
+  }
+  const status =
+    interruptedBy !== undefined ? 128 + (SIGNAL_NUMBERS[interruptedBy] ?? 15) : exitStatusOf(result);
   await record({
     event: "run",
     ...base,
