@@ -504,8 +504,8 @@ function space(text: string, i: number): number {
 }
 
 /**
- * Where a function's body starts (after `{`) when `( )` and `{` follow at `i` (`parens`: required, optional or
- * absent), or -1.
+ * Where a function's body starts (after `{`) when `( )` (required, or optional after `function name`) and `{`
+ * follow at `i`, or -1.
  */
 function bodyStart(text: string, i: number, parens: "required" | "optional"): number {
   let p = space(text, i);
