@@ -14,6 +14,14 @@ const { main } = await import("./main.js");
 const { formatError, toExitCode } = await import("./errors.js");
 const { processIo } = await import("./io.js");
 
+// A reader that goes away (`slashi policy show | head`) is not an error worth a trace: stop quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
+    throw error;
+  });
+}
+
 const argv = process.argv.slice(2);
 const io = processIo(argv.includes("--no-color"));
 let status: number;

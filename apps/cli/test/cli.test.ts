@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, isolatedEnv, slashi, tempDir } from "./helpers.js";
+import { assertBuilt, BIN, isolatedEnv, slashi, tempDir } from "./helpers.js";
 
 const tmp = tempDir("slashi-cli-");
 const env = isolatedEnv(tmp.dir);
@@ -382,6 +382,20 @@ describe("approvals", () => {
     const result = await run(["approvals", "revoke", "cmd:nope"]);
     expect(result.exitCode).toBe(3);
     expect(String(result.stderr)).toMatch(/no approval with key cmd:nope/);
+  });
+});
+
+describe("output into a closed pipe", () => {
+  it.skipIf(process.platform === "win32")("stops quietly when the reader goes away", async () => {
+    const { execa } = await import("execa");
+    const result = await execa("sh", ["-c", `"${process.execPath}" "${BIN}" policy show | head -1`], {
+      env,
+      extendEnv: false,
+      cwd: ws,
+      reject: false,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(String(result.stderr)).not.toMatch(/EPIPE|Unhandled/);
   });
 });
 
