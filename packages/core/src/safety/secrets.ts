@@ -1,7 +1,7 @@
 import type { Invocation } from "./argv.js";
 import { finding } from "./codes.js";
 import { literalPrefix, resolvePath } from "./paths.js";
-import { isSecretFolder, isSecretPath } from "./sensitive.js";
+import { isSecretFolder, isSecretPath, isSecretPathOrFolder } from "./sensitive.js";
 import type { ExtractedCommand } from "../shell/types.js";
 import type { Finding, SafetyContext } from "./types.js";
 
@@ -55,8 +55,7 @@ export function classifySecrets(
     for (const candidate of pathCandidates(word)) {
       if (candidate === "" || seen.has(candidate)) continue;
       const path = resolvePath(candidate, context);
-      const folder = path !== null && isSecretFolder(path, context);
-      if (path !== null && (isSecretPath(path, context) || folder)) {
+      if (path !== null && isSecretPathOrFolder(path, context)) {
         seen.add(candidate);
         out.push(
           finding(

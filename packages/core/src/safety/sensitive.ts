@@ -170,6 +170,17 @@ const SECRET_NAMES_ANY = anyOf(SECRET_NAMES);
 const SECRET_HOME_DIRS =
   /^\.(ssh|aws|gnupg|azure|kube|docker|password-store|config\/gcloud|config\/gh|local\/share\/keyrings)$/;
 
+/** True when `path` is a file that usually holds secrets or a folder of them: {@link isSecretPath} or {@link isSecretFolder}. */
+export function isSecretPathOrFolder(path: string, context: SafetyContext): boolean {
+  const p = path.toLowerCase();
+  const home = relativeToHome(path, context, p);
+  if (home !== undefined && (SECRET_HOME_ANY.test(home) || SECRET_HOME_DIRS.test(home))) return true;
+  if (SECRET_SYSTEM_ANY.test(p)) return true;
+  const base = p.slice(p.lastIndexOf("/") + 1);
+  if (base.endsWith(".pub")) return false;
+  return SECRET_NAMES_ANY.test(base);
+}
+
 /** True when `path` is a folder that holds secrets (`~/.ssh`, `~/.aws`…), so reading it whole reads them. */
 export function isSecretFolder(path: string, context: SafetyContext): boolean {
   const home = relativeToHome(path, context);
