@@ -388,12 +388,19 @@ describe("approvals", () => {
 describe("output into a closed pipe", () => {
   it.skipIf(process.platform === "win32")("stops quietly when the reader goes away", async () => {
     const { execa } = await import("execa");
-    const result = await execa("sh", ["-c", `"${process.execPath}" "${BIN}" policy show | head -1`], {
-      env,
-      extendEnv: false,
-      cwd: ws,
-      reject: false,
-    });
+    const result = await execa(
+      "sh",
+      [
+        "-c",
+        `yes '{"command":"ls"}' | head -n 5000 | "${process.execPath}" "${BIN}" check --jsonl | head -1`,
+      ],
+      {
+        env,
+        extendEnv: false,
+        cwd: ws,
+        reject: false,
+      },
+    );
     expect(result.exitCode).toBe(0);
     expect(String(result.stderr)).not.toMatch(/EPIPE|Unhandled/);
   });
