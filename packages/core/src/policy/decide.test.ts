@@ -212,6 +212,18 @@ describe("script-level checks on long input", () => {
     expect(findings).toEqual([]);
   });
 
+  it("asks for a line nested too deeply to analyse instead of throwing", () => {
+    const deep = `${"echo $(".repeat(20_000)}x${")".repeat(20_000)}`;
+    const d = decide(deep, recommended, context);
+    expect(d.decision).toBe("ask");
+    expect(d.script.map((r) => r.code)).toContain("policy.incomplete-analysis");
+    const open = resolvePolicy([
+      { kind: "user", source: "u.json", document: { version: 1, allowNetwork: true } },
+    ]);
+    expect(networkAllowed("ls", open)).toBe(true);
+    expect(networkAllowed(deep, open)).toBe(false);
+  });
+
   it("asks for a script too long to scan", () => {
     const d = decide(`echo ${"a ".repeat(500_001)}`, recommended, context);
     expect(d.decision).toBe("ask");

@@ -20,6 +20,30 @@ function languageOf(shell: string | undefined): ShellLanguage | undefined {
 }
 
 /**
+ * Analyses a line; a line nested so deeply that the analyser runs out of stack (thousands of `$(`) becomes an
+ * incomplete analysis, so the decision asks instead of throwing at the host.
+ */
+function analyzeOrIncomplete(command: string, language: ShellLanguage): ShellAnalysis {
+  try {
+    return analyze(command, language);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return {
+      language,
+      commands: [],
+      findings: [
+        {
+          code: PolicyReasonCode.INCOMPLETE_ANALYSIS,
+          severity: "ask",
+          message: "the script nests too deeply to be analysed",
+        },
+      ],
+      incomplete: true,
+    };
+  }
+}
+
+/**
  * Decides whether a command line may run: `allow` (silently), `ask` (a person first) or `deny`.
  *
  * The line is analysed in the language of `context.shell` (default bash). Every extracted command — inside
@@ -53,7 +77,7 @@ export function decide(command: string, policy: ResolvedPolicy, context: DecideC
       input: command,
     };
   }
-  const analysis = analyze(command, language);
+  const analysis = analyzeOrIncomplete(command, language);
   return evaluateAnalysis(command, analysis, policy, { context, classify, classifyScript });
 }
 
@@ -99,7 +123,7 @@ export function networkAllowed(
   if (typeof command === "string") {
     const language = languageOf(context.shell);
     if (language === undefined) return false;
-    const analysis = analyze(command, language);
+    const analysis = analyzeOrIncomplete(command, language);
     if (analysis.incomplete) return false;
     commands = analysis.commands;
   } else {
