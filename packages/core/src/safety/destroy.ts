@@ -444,7 +444,8 @@ function liveTexts(script: string, depth = 0): string[] {
     if (c === "'" || c === '"' || ansi) {
       const quote = ansi ? "'" : c;
       const [content, end] = quoted(script, i + (ansi ? 2 : 1), quote, quote === '"' || ansi);
-      if (depth < 4 && runsPayload(segment)) payloads.push(...liveTexts(content, depth + 1));
+      if (depth < 4 && runsPayload(segment))
+        for (const text of liveTexts(content, depth + 1)) payloads.push(text);
       live.push("_");
       segment.push("_");
       i = end + 1;
