@@ -13,6 +13,9 @@ export function slashiProject(name: string, overrides: ViteUserConfig["test"] = 
     test: {
       name,
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      // Packages run in parallel on small CI machines; property tests and real-process tests need headroom.
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
       clearMocks: true,
       restoreMocks: true,
       reporters: ["default", ["json", { outputFile: ".test-results.json" }]],
