@@ -224,6 +224,13 @@ describe("script-level checks on long input", () => {
     expect(networkAllowed(deep, open)).toBe(false);
   });
 
+  it("decides a line of one 64 KB word followed by other syntax quickly", () => {
+    const started = performance.now();
+    const d = decide(`${"a".repeat(64 * 1024)} & f() { true; }`, recommended, context);
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(d.decision).toBe("ask");
+  });
+
   it("asks for a script too long to scan", () => {
     const d = decide(`echo ${"a ".repeat(500_001)}`, recommended, context);
     expect(d.decision).toBe("ask");

@@ -1042,7 +1042,7 @@ class Analysis {
    * without the parser. Returns false, having done nothing, for anything else.
    */
   private plain(src: string, context: readonly CommandContext[], depth: number): boolean {
-    if (!this.plainEnabled || !PLAIN_SCRIPT.test(src)) return false;
+    if (!this.plainEnabled || !PLAIN_CHARS.test(src) || !PLAIN_WORD_CHAR.test(src)) return false;
     type Token = { text: string; start: number; end: number };
     type Element = { words: Token[]; redirects: RedirectInfo[]; start: number; end: number };
     const statements: Element[][][] = [];
@@ -1514,7 +1514,9 @@ function describeError(root: Node): string {
 }
 
 /** A script of plain words and the list and pipe operators only: nothing to expand, quote or redirect. */
-const PLAIN_SCRIPT = /^[A-Za-z0-9_\-.,/:@%+= \t|&;<>]*[A-Za-z0-9_\-.,/:@%+=][A-Za-z0-9_\-.,/:@%+= \t|&;<>]*$/;
+const PLAIN_CHARS = /^[A-Za-z0-9_\-.,/:@%+= \t|&;<>]*$/;
+/** A plain script has at least one word character (two tests instead of one regex that backtracks in a long word). */
+const PLAIN_WORD_CHAR = /[A-Za-z0-9_\-.,/:@%+=]/;
 
 /** Words, list and pipe operators, and redirect operators (with their descriptor) of a plain script. */
 const PLAIN_TOKEN = /&&|\|\||\d*(?:&>>|&>|>>|>&|>\||<&|<>|<<<|<<-|<<|>|<)|[|;&]|[^ \t|;&<>]+/g;
