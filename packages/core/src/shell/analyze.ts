@@ -3,7 +3,7 @@
  * and findings about syntax a static reader cannot follow.
  */
 import type { Language, Node, Tree } from "web-tree-sitter";
-import { hasSkippedText, SNode } from "./snode.js";
+import { hasSkippedText, LEAF_TYPES, SNode } from "./snode.js";
 import type { Finding } from "../safety/types.js";
 import { analyzeDialect } from "./dialects.js";
 import { isDangerousVariable } from "./env-vars.js";
@@ -1579,25 +1579,6 @@ const WORD_TYPES: ReadonlySet<string> = new Set([
   "arithmetic_expansion",
   "number",
   "brace_expression",
-]);
-
-/** Node types with nothing inside that can run. */
-const LEAF_TYPES: ReadonlySet<string> = new Set([
-  "word",
-  "number",
-  "raw_string",
-  "ansi_c_string",
-  "string_content",
-  "variable_name",
-  "special_variable_name",
-  "heredoc_start",
-  "heredoc_end",
-  "heredoc_content",
-  "file_descriptor",
-  "test_operator",
-  "regex",
-  "extglob_pattern",
-  "comment",
 ]);
 
 const STATEMENT_TYPES: ReadonlySet<string> = new Set([

@@ -29,8 +29,8 @@ function tableFor(language: Language): TypeTable {
   return table;
 }
 
-/** Node types whose children analysis never reads. */
-const OPAQUE: ReadonlySet<string> = new Set([
+/** Node types with nothing inside that can run: analysis never reads their children. */
+export const LEAF_TYPES: ReadonlySet<string> = new Set([
   "word",
   "number",
   "raw_string",
@@ -171,7 +171,7 @@ export class SNode {
         const node = make();
         if (parent.children === NO_CHILDREN) parent.children = [node];
         else parent.children.push(node);
-        if (node.isNamed && !OPAQUE.has(node.type) && needsChildren(node) && cursor.gotoFirstChild()) {
+        if (node.isNamed && !LEAF_TYPES.has(node.type) && needsChildren(node) && cursor.gotoFirstChild()) {
           stack.push(node);
           continue;
         }
