@@ -156,15 +156,28 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     path: ["run"],
-    summary: "run a slash command from your commands or the trusted workspace's team file",
-    usage: ["run /NAME [ARGS...]"],
+    summary: "run a slash command: yours, the trusted workspace's team file's, or an installed pack's",
+    usage: ["run [--source user|team|pack] [--pack NAME] /NAME [ARGS...]"],
     flags: [
       POLICY_FLAG,
       CWD_FLAG,
       { name: "dry-run", type: "boolean", description: "show the steps, run nothing" },
+      {
+        name: "source",
+        type: "string",
+        value: "S",
+        choices: ["user", "team", "pack"],
+        description: "look for the name only in this source (default: user, then team, then packs)",
+      },
+      { name: "pack", type: "string", value: "NAME", description: "look for the name only in this pack" },
     ],
     operands: "words",
-    examples: ["slashi run /test", "slashi run /deploy staging", "slashi run --dry-run /release"],
+    examples: [
+      "slashi run /test",
+      "slashi run /deploy staging",
+      "slashi run --dry-run /release",
+      "slashi run --pack @acme/slashi-pack /deploy",
+    ],
     details: "Exit status: as for exec; a command of several steps stops at the first failing step.",
   },
   {

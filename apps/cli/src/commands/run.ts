@@ -1,7 +1,8 @@
 /**
- * `slashi run /name [args…]` and `slashi list`: the slash commands of the user (`<config dir>/commands.json`)
- * and of a trusted workspace (`.vscode/slashi.json`), run step by step under the trust model. Packs are not
- * loaded yet: {@link loadCommands} is the seam where they join, as a third source.
+ * `slashi run /name [args…]` and `slashi list`: the slash commands of the user (`<config dir>/commands.json`),
+ * of a trusted workspace (`.vscode/slashi.json`) and of the installed action packs (in a trusted workspace
+ * only), run step by step under the trust model. A name is looked up as the VS Code extension does: the user's
+ * commands first, then the team file, then the packs in order of pack name.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -21,6 +22,7 @@ import {
   type CommandIdentity,
   type QuoteDialect,
   type Step,
+  sourceCapabilities,
 } from "@slashi/core";
 import { ApprovalFileStore, AuditLog, defaultShell, TrustFileStore, type Workspace } from "@slashi/runtime";
 import { ensureParser, loadSetup, resolveWorkspace, slashiPaths, type Setup } from "../context.js";
@@ -31,7 +33,19 @@ import { choose } from "../prompt.js";
 import { guardedRun } from "./exec.js";
 
 /** Where a command comes from, for `run` and `list`. */
-type RunSource = "user" | "workspace";
+type RunSource = "user" | "workspace" | "pack";
+
+/** One installed pack and its commands. */
+export interface LoadedPack {
+  /** Package name, such as `@acme/slashi-pack`. */
+  id: string;
+  /** Exact installed version. */
+  version: string;
+  /** The registry's `dist.integrity` of the installed tarball. */
+  integrity: string;
+  /** Its commands, in manifest order. */
+  commands: CommandDefinition[];
+}
 
 /** The commands available in a working directory. */
 export interface LoadedCommands {
@@ -49,6 +63,26 @@ export interface LoadedCommands {
   team: CommandDefinition[];
   /** Commands in a team file that was not loaded because the workspace is not trusted. */
   untrustedTeamCount: number;
+  /** Installed packs, by pack name; empty when the workspace is not trusted. */
+  packs: LoadedPack[];
+  /** Installed packs that were not loaded because the workspace is not trusted. */
+  untrustedPackCount: number;
+  /** Why the installed packs could not be loaded (a pack edited on disk, a broken lockfile), when they could not. */
+  packError?: unknown;
+}
+
+/** A command found by name, with everything a run needs to know about where it came from. */
+interface Found {
+  /** The definition. */
+  def: CommandDefinition;
+  /** Its source. */
+  source: RunSource;
+  /** The commands its `slash` steps can call: those of the same file or pack. */
+  list: readonly CommandDefinition[];
+  /** The file (or `pack@version/slashi-pack.json`) it came from, for messages and error locations. */
+  file: string;
+  /** The pack, for a pack command. */
+  pack?: LoadedPack;
 }
 
 async function readOptional(file: string): Promise<string | undefined> {
@@ -86,8 +120,76 @@ export async function loadCommands(io: Io, cwd: string): Promise<LoadedCommands>
     if (trusted) team = parsed.commands;
     else untrustedTeamCount = parsed.commands.length;
   }
-  // Packs join here as a third source once the registry client installs them.
-  return { workspace, trusted, userFile, user, teamFile: workspace.teamFile, team, untrustedTeamCount };
+  let packs: LoadedPack[] = [];
+  let untrustedPackCount = 0;
+  let packError: unknown;
+  try {
+    const { PackManager } = await import("@slashi/registry-client");
+    // Installed packs need no registry: registries.json is not read to list or run their commands.
+    const manager = new PackManager({ packsDir: path.join(paths.stateDir, "packs"), registries: [] });
+    const installed = await manager.list();
+    if (installed.length > 0 && (trusted || !sourceCapabilities("pack").needsTrustedWorkspace)) {
+      const byPack = new Map<string, LoadedPack>();
+      for (const c of await manager.installedCommands()) {
+        let pack = byPack.get(c.pack);
+        if (!pack) {
+          pack = { id: c.pack, version: c.version, integrity: c.integrity, commands: [] };
+          byPack.set(c.pack, pack);
+        }
+        pack.commands.push(c.command);
+      }
+      packs = [...byPack.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    } else {
+      untrustedPackCount = installed.length;
+    }
+  } catch (error) {
+    packError = error;
+  }
+  return {
+    workspace,
+    trusted,
+    userFile,
+    user,
+    teamFile: workspace.teamFile,
+    team,
+    untrustedTeamCount,
+    packs,
+    untrustedPackCount,
+    ...(packError !== undefined ? { packError } : {}),
+  };
+}
+
+/** `@acme/pack@1.2.0`. */
+function packLabel(pack: LoadedPack): string {
+  return `${pack.id}@${pack.version}`;
+}
+
+/** Which sources `run --source` may name. */
+const SOURCE_FLAG: Readonly<Record<string, RunSource>> = { user: "user", team: "workspace", pack: "pack" };
+
+/**
+ * Every command in lookup order: the user's, the team file's, then each pack's (packs by name). The first
+ * command of a name (compared as the team file compares names) is the one `/name` runs.
+ */
+function allCommands(loaded: LoadedCommands): Found[] {
+  return [
+    ...loaded.user.map((def) => ({ def, source: "user" as const, list: loaded.user, file: loaded.userFile })),
+    ...loaded.team.map((def) => ({
+      def,
+      source: "workspace" as const,
+      list: loaded.team,
+      file: loaded.teamFile,
+    })),
+    ...loaded.packs.flatMap((pack) =>
+      pack.commands.map((def) => ({
+        def,
+        source: "pack" as const,
+        list: pack.commands,
+        file: `${packLabel(pack)}/slashi-pack.json`,
+        pack,
+      })),
+    ),
+  ];
 }
 
 function cwdFlag(args: ParsedArgs, io: Io): string {
@@ -97,18 +199,19 @@ function cwdFlag(args: ParsedArgs, io: Io): string {
 /** `slashi list`. */
 export async function listCommand(args: ParsedArgs, io: Io): Promise<number> {
   const loaded = await loadCommands(io, cwdFlag(args, io));
-  const rows = [
-    ...loaded.user.map((c) => ({
-      name: `/${c.name.replace(/^\//, "")}`,
-      description: c.description ?? "",
-      source: "user" as const,
-    })),
-    ...loaded.team.map((c) => ({
-      name: `/${c.name.replace(/^\//, "")}`,
-      description: c.description ?? "",
-      source: "workspace" as const,
-    })),
-  ];
+  const first = new Map<string, Found>();
+  const rows = allCommands(loaded).map((f) => {
+    const key = commandNameKey(f.def.name.replace(/^\//, ""));
+    const winner = first.get(key);
+    if (!winner) first.set(key, f);
+    return {
+      name: `/${f.def.name.replace(/^\//, "")}`,
+      description: f.def.description ?? "",
+      source: f.source,
+      ...(f.pack ? { pack: f.pack.id, version: f.pack.version } : {}),
+      ...(winner ? { hiddenBy: winner.pack ? `pack ${packLabel(winner.pack)}` : winner.source } : {}),
+    };
+  });
   if (args.flags.json === true) {
     println(
       io.stdout,
@@ -118,28 +221,48 @@ export async function listCommand(args: ParsedArgs, io: Io): Promise<number> {
           trusted: loaded.trusted,
           commands: rows,
           untrustedTeamCommands: loaded.untrustedTeamCount,
+          untrustedPacks: loaded.untrustedPackCount,
         },
         null,
         2,
       ),
     );
-    return ExitCode.OK;
+  } else {
+    if (rows.length === 0)
+      println(io.stdout, `no commands (add them to ${loaded.userFile} or ${loaded.teamFile})`);
+    const width = Math.max(0, ...rows.map((r) => r.name.length));
+    for (const r of rows) {
+      const where =
+        r.pack !== undefined ? `pack ${r.pack}@${r.version}` : r.source === "workspace" ? "workspace" : "";
+      const notes = [where, r.hiddenBy !== undefined ? `hidden by the ${r.hiddenBy} command` : ""].filter(
+        (n) => n !== "",
+      );
+      println(
+        io.stdout,
+        `${r.name.padEnd(width)}  ${r.description}${notes.length ? paint(io, "dim", `  (${notes.join("; ")})`) : ""}`,
+      );
+    }
   }
-  if (rows.length === 0)
-    println(io.stdout, `no commands (add them to ${loaded.userFile} or ${loaded.teamFile})`);
-  const width = Math.max(0, ...rows.map((r) => r.name.length));
-  for (const r of rows)
-    println(
-      io.stdout,
-      `${r.name.padEnd(width)}  ${r.description}${r.source === "workspace" ? paint(io, "dim", "  (workspace)") : ""}`,
-    );
   if (loaded.untrustedTeamCount > 0) {
     println(
       io.stderr,
       `${loaded.untrustedTeamCount} command(s) in ${loaded.teamFile} are not loaded: this workspace is not trusted (slashi trust)`,
     );
   }
+  if (loaded.untrustedPackCount > 0) {
+    println(
+      io.stderr,
+      `the commands of ${loaded.untrustedPackCount} installed pack(s) are not loaded: this workspace is not trusted (slashi trust)`,
+    );
+  }
+  if (loaded.packError !== undefined) {
+    println(io.stderr, `slashi: warning: pack commands are not loaded: ${messageOf(loaded.packError)}`);
+  }
   return ExitCode.OK;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Steps that need an editor: the CLI cannot do them. */
@@ -183,6 +306,8 @@ interface RunState {
   dryRun: boolean;
   /** The approval key that covers this run of a shared command. */
   approval?: string;
+  /** The pack of a pack command, for the audit log. */
+  pack?: LoadedPack;
   depth: number;
 }
 
@@ -240,7 +365,7 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
             shell: state.shell,
             cordon: false,
             source: state.source,
-            commandName: `/${def.name}`,
+            commandName: `/${def.name}${state.pack ? ` (${packLabel(state.pack)})` : ""}`,
             dryRun: state.dryRun,
             ...(state.approval !== undefined ? { preApproved: state.approval } : {}),
           },
@@ -283,8 +408,36 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
   return ExitCode.OK;
 }
 
-function identityOf(def: CommandDefinition, workspace: Workspace): CommandIdentity {
+/**
+ * Who a shared command is, for its approval: a team command is bound to the workspace; a pack command to the pack
+ * id, its exact version and integrity (so an update asks again), and not to any workspace.
+ */
+function identityOf(def: CommandDefinition, found: Found, workspace: Workspace): CommandIdentity {
+  if (found.pack) {
+    return {
+      source: "pack",
+      name: def.name,
+      packId: found.pack.id,
+      packVersion: found.pack.version,
+      packIntegrity: found.pack.integrity,
+    };
+  }
   return { source: "workspace", name: def.name, workspaceKey: workspace.key };
+}
+
+/** Finds `/name`: the first command of that name in lookup order, optionally only in one source or pack. */
+function resolveCommand(
+  loaded: LoadedCommands,
+  name: string,
+  only: { source?: RunSource; pack?: string },
+): Found | undefined {
+  const key = commandNameKey(name.replace(/^\//, ""));
+  return allCommands(loaded).find(
+    (f) =>
+      commandNameKey(f.def.name.replace(/^\//, "")) === key &&
+      (only.source === undefined || f.source === only.source) &&
+      (only.pack === undefined || f.pack?.id === only.pack),
+  );
 }
 
 /** `slashi run /name [args…]`. */
@@ -293,22 +446,33 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (rawName === undefined)
     throw new UsageError("slashi run needs a command name", "slashi list shows the commands here");
   const cwd = cwdFlag(args, io);
+  const sourceFlag = typeof args.flags.source === "string" ? args.flags.source : undefined;
+  const packFlag = typeof args.flags.pack === "string" ? args.flags.pack : undefined;
+  const only = {
+    ...(sourceFlag !== undefined ? { source: SOURCE_FLAG[sourceFlag] } : {}),
+    ...(packFlag !== undefined ? { source: "pack" as const, pack: packFlag } : {}),
+  };
+  if (sourceFlag !== undefined && packFlag !== undefined && sourceFlag !== "pack")
+    throw new UsageError(`--pack looks only at packs; it cannot be combined with --source ${sourceFlag}`);
   const loaded = await loadCommands(io, cwd);
-  const fromUser = findDef(loaded.user, rawName);
-  const fromTeam = fromUser ? undefined : findDef(loaded.team, rawName);
-  const def = fromUser ?? fromTeam;
-  if (!def) {
-    if (loaded.untrustedTeamCount > 0) {
+  const found = resolveCommand(loaded, rawName, only);
+  if (!found) {
+    if (loaded.packError !== undefined && only.source !== "user" && only.source !== "workspace")
+      throw loaded.packError;
+    if (loaded.untrustedTeamCount > 0 || loaded.untrustedPackCount > 0) {
+      const notLoaded = [
+        ...(loaded.untrustedTeamCount > 0 ? [loaded.teamFile] : []),
+        ...(loaded.untrustedPackCount > 0 ? ["installed packs"] : []),
+      ].join(" and ");
       throw new CliError(
-        `no command ${rawName} here; ${loaded.teamFile} is not loaded because this workspace is not trusted`,
+        `no command ${rawName} here; ${notLoaded} ${loaded.untrustedTeamCount > 0 && loaded.untrustedPackCount > 0 ? "are" : loaded.untrustedTeamCount > 0 ? "is" : "are"} not loaded because this workspace is not trusted`,
         ExitCode.USAGE,
         "run `slashi trust` if you trust this repository",
       );
     }
     throw new UsageError(`no command ${rawName} here`, "slashi list shows the commands here");
   }
-  const source: RunSource = fromUser ? "user" : "workspace";
-  const list = source === "user" ? loaded.user : loaded.team;
+  const { def, source, list } = found;
   const all = reachable(def, list);
   const dryRun = args.flags["dry-run"] === true;
 
@@ -332,10 +496,13 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
   await parser;
   const paths = slashiPaths(io);
   let approval: string | undefined;
+  const commandLabel = (d: CommandDefinition): string =>
+    `/${d.name}${found.pack ? ` (${packLabel(found.pack)})` : ""}`;
 
-  if (source === "workspace") {
+  if (source !== "user") {
+    const from = found.pack ? `the pack ${packLabel(found.pack)}` : found.file;
     for (const d of all) {
-      const violations = checkSharedCommand(d, "workspace");
+      const violations = checkSharedCommand(d, source);
       if (violations.length > 0) {
         throw new CliError(
           `/${d.name} cannot run: ${violations.map((v) => v.message).join("; ")}`,
@@ -348,11 +515,11 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
     const coverage = coverageOf(
       def.name,
       list,
-      (d) => approvalStateOf(d, identityOf(d, loaded.workspace), records).state,
+      (d) => approvalStateOf(d, identityOf(d, found, loaded.workspace), records).state,
     );
     if (coverage.covered) {
       approval =
-        approvalStateOf(def, identityOf(def, loaded.workspace), records).state === "approved"
+        approvalStateOf(def, identityOf(def, found, loaded.workspace), records).state === "approved"
           ? "fingerprint"
           : undefined;
     } else if (dryRun) {
@@ -363,7 +530,7 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
     } else if (!io.interactive) {
       println(
         io.stderr,
-        `slashi: /${def.name} from ${loaded.teamFile} needs approval, and there is no terminal to ask on; nothing ran`,
+        `slashi: /${def.name} from ${from} needs approval, and there is no terminal to ask on; nothing ran`,
       );
       for (const u of coverage.uncovered)
         println(
@@ -372,13 +539,10 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
         );
       return ExitCode.RUN_NEEDS_APPROVAL;
     } else {
-      println(
-        io.stderr,
-        `${paint(io, "yellow", "approval needed")}: a shared command from ${loaded.teamFile}`,
-      );
+      println(io.stderr, `${paint(io, "yellow", "approval needed")}: a shared command from ${from}`);
       for (const d of all) {
         println(io.stderr, renderCommand(d));
-        const state = approvalStateOf(d, identityOf(d, loaded.workspace), records);
+        const state = approvalStateOf(d, identityOf(d, found, loaded.workspace), records);
         if (state.state === "changed") {
           const changes = diffCommand(state.previous.canonical, d);
           println(
@@ -399,21 +563,25 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
       ] as const);
       const audit = new AuditLog({ file: paths.audit });
       if (answer === "cancel") {
-        await audit.append({ event: "decision", host: "cli", source, command: `/${def.name}`, answer });
+        await audit.append({ event: "decision", host: "cli", source, command: commandLabel(def), answer });
         println(io.stderr, "cancelled; nothing ran");
         return ExitCode.RUN_CANCELLED;
       }
       if (answer === "always") {
         for (const d of all) {
-          const record = makeApprovalRecord(d, identityOf(d, loaded.workspace), { now: () => Date.now() });
-          await store.put({ ...record, host: "cli", workspaceKey: loaded.workspace.key });
+          const record = makeApprovalRecord(d, identityOf(d, found, loaded.workspace), {
+            now: () => Date.now(),
+          });
+          // Pack approvals are global: they hold in every workspace and survive `approvals reset --workspace`.
+          const workspaceKey = found.pack ? {} : { workspaceKey: loaded.workspace.key };
+          await store.put({ ...record, host: "cli", ...workspaceKey });
           await audit.append({
             event: "approve",
             host: "cli",
             source,
-            command: `/${d.name}`,
+            command: commandLabel(d),
             fingerprint: record.fingerprint,
-            workspaceKey: loaded.workspace.key,
+            ...workspaceKey,
           });
         }
       }
@@ -428,8 +596,9 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
   } catch {
     // Only a step that uses ${q:…} needs it; expansion then reports the missing dialect.
   }
-  const file = source === "user" ? loaded.userFile : loaded.teamFile;
+  const file = found.file;
   return runSteps(def, rest.join(" "), {
+    ...(found.pack ? { pack: found.pack } : {}),
     ...(dialect !== undefined ? { dialect } : {}),
     io,
     setup,
