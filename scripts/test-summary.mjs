@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Sums every package's vitest JSON report into one closing line: "Tests: N passed, N failed, N skipped".
+// Sums every package's vitest JSON report (and the VS Code end-to-end report) into one closing line: "Tests: N passed, N failed, N skipped".
 // Exits non-zero when a report is missing for a package that has tests, or when anything failed.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -8,7 +8,7 @@ const root = new URL("..", import.meta.url).pathname;
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-let missing = [];
+const missing = [];
 for (const group of ["packages", "apps"]) {
   const dir = join(root, group);
   if (!existsSync(dir)) continue;
@@ -23,11 +23,17 @@ for (const group of ["packages", "apps"]) {
       missing.push(`${group}/${name}`);
       continue;
     }
-    const r = JSON.parse(readFileSync(report, "utf8"));
-    passed += r.numPassedTests ?? 0;
-    failed += r.numFailedTests ?? 0;
-    skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-    console.log(`${pkg.name.padEnd(28)} ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+    for (const [file, label] of [
+      [report, pkg.name],
+      [join(pkgDir, ".e2e-results.json"), `${pkg.name} (e2e)`],
+    ]) {
+      if (!existsSync(file)) continue;
+      const r = JSON.parse(readFileSync(file, "utf8"));
+      passed += r.numPassedTests ?? 0;
+      failed += r.numFailedTests ?? 0;
+      skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+      console.log(`${label.padEnd(34)} ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+    }
   }
 }
 if (missing.length > 0) {
