@@ -3,6 +3,7 @@
  * terminal. Commands get it as a value, so tests can run them in-process.
  */
 import type { Readable, Writable } from "node:stream";
+import { isatty } from "node:tty";
 
 /** Streams and facts about the running process. */
 export interface Io {
@@ -45,10 +46,13 @@ export function processIo(noColor: boolean): Io {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // process.stdin builds a stream (a socket for a pipe) on first access: only commands that read input pay.
+    get stdin(): Readable {
+      return process.stdin;
+    },
     env,
     cwd: process.cwd(),
-    interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+    interactive: isatty(0) && Boolean(process.stderr.isTTY),
     color: colorAllowed(env, noColor, Boolean(process.stdout.isTTY)),
   };
 }

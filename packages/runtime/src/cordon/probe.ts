@@ -1,5 +1,5 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:net";
+import type { Server } from "node:net";
 import path from "node:path";
 import { userStateDir } from "../config/paths.js";
 import { runCommand } from "../runner/run-command.js";
@@ -61,7 +61,9 @@ socket.on("error", (e) => done("error:" + e.code));
 setTimeout(() => done("timeout"), 3000);
 `;
 
-function listen(): Promise<{ server: Server; port: number }> {
+async function listen(): Promise<{ server: Server; port: number }> {
+  // node:net is loaded only when the probe runs, not by every process that imports the runtime.
+  const { createServer } = await import("node:net");
   return new Promise((resolve, reject) => {
     const server = createServer((socket) => socket.end());
     server.once("error", reject);

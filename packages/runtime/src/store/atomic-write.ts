@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { mkdir, open, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
@@ -14,6 +13,8 @@ function sleep(ms: number): Promise<void> {
  */
 export async function writeFileAtomic(file: string, content: string): Promise<void> {
   const dir = path.dirname(file);
+  // node:crypto is loaded on first use: a decision that writes nothing never pays for it.
+  const { randomBytes } = await import("node:crypto");
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { link, mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
@@ -67,6 +66,8 @@ function isStale(current: { info?: LockInfo; mtimeMs: number }, staleMs: number)
  * (atomic), and if what was renamed is not the lock judged stale, it is linked back.
  */
 async function breakStaleLock(lockFile: string, staleToken: string | undefined): Promise<void> {
+  // node:crypto is loaded on first use: a decision that writes nothing never pays for it.
+  const { randomBytes } = await import("node:crypto");
   const aside = `${lockFile}.stale-${randomBytes(6).toString("hex")}`;
   try {
     await rename(lockFile, aside);
@@ -93,6 +94,7 @@ export async function withFileLock<T>(
   const lockFile = `${file}.lock`;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
+  const { randomBytes } = await import("node:crypto");
   const info: LockInfo = {
     pid: process.pid,
     host: hostname(),
