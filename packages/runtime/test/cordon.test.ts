@@ -50,7 +50,10 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
   let port: number;
 
   beforeAll(async () => {
-    root = mkdtempSync(path.join(packageDir, ".tmp-cordon-"));
+    // A checkout may itself live under /tmp (CI clones anywhere): then use /var/tmp, which the cordon leaves
+    // read-only like any other host directory.
+    const base = /^\/tmp(\/|$)/.test(packageDir) ? "/var/tmp" : packageDir;
+    root = mkdtempSync(path.join(base, ".tmp-cordon-"));
     chmodSync(root, 0o755);
     workspace = path.join(root, "app");
     home = path.join(root, "home");
