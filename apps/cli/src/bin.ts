@@ -10,9 +10,12 @@ setFlagsFromString("--liftoff-only");
 // Node 22.1 and later can keep compiled code of the bundle between runs; Node 20 has no such cache.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-const { main } = await import("./main.js");
-const { formatError, toExitCode } = await import("./errors.js");
-const { processIo } = await import("./io.js");
+// Loaded side by side: one round of module loading instead of three.
+const [{ main }, { formatError, toExitCode }, { processIo }] = await Promise.all([
+  import("./main.js"),
+  import("./errors.js"),
+  import("./io.js"),
+]);
 
 // A reader that goes away (`slashi policy show | head`) is not an error worth a trace: stop quietly.
 for (const stream of [process.stdout, process.stderr]) {
