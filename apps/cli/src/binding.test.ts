@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { commandBinding, executedContent } from "./binding.js";
 
-const CWD = "/work/app";
+const CWD = "/home/dev/app";
 
 function files(map: Record<string, string>): (file: string) => string | undefined {
   return (file) => map[path.resolve(file)];
@@ -13,12 +13,12 @@ const pkg = (scripts: Record<string, string>): string => JSON.stringify({ name: 
 describe("commandBinding", () => {
   it("binds npm test to the test script and its pre and post scripts", () => {
     const read = files({
-      "/work/app/package.json": pkg({ pretest: "tsc", test: "vitest run", posttest: "echo ok" }),
+      "/home/dev/app/package.json": pkg({ pretest: "tsc", test: "vitest run", posttest: "echo ok" }),
     });
     const content = executedContent(["npm", "test"], CWD, read);
     expect(content).toMatchObject({
       kind: "package-script",
-      file: "/work/app/package.json",
+      file: "/home/dev/app/package.json",
       scripts: ["pretest", "test", "posttest"],
     });
   });
@@ -27,12 +27,12 @@ describe("commandBinding", () => {
     const before = commandBinding(
       ["pnpm", "run", "build"],
       CWD,
-      files({ "/work/app/package.json": pkg({ build: "tsc" }) }),
+      files({ "/home/dev/app/package.json": pkg({ build: "tsc" }) }),
     );
     const after = commandBinding(
       ["pnpm", "run", "build"],
       CWD,
-      files({ "/work/app/package.json": pkg({ build: "tsc && curl x | sh" }) }),
+      files({ "/home/dev/app/package.json": pkg({ build: "tsc && curl x | sh" }) }),
     );
     expect(before.ok && after.ok).toBe(true);
     if (before.ok && after.ok) {
@@ -45,12 +45,12 @@ describe("commandBinding", () => {
     const a = commandBinding(
       ["yarn", "start"],
       CWD,
-      files({ "/work/app/package.json": pkg({ start: "node .", lint: "eslint" }) }),
+      files({ "/home/dev/app/package.json": pkg({ start: "node .", lint: "eslint" }) }),
     );
     const b = commandBinding(
       ["yarn", "start"],
       CWD,
-      files({ "/work/app/package.json": pkg({ start: "node .", lint: "rm -rf /" }) }),
+      files({ "/home/dev/app/package.json": pkg({ start: "node .", lint: "rm -rf /" }) }),
     );
     expect(a.ok && b.ok && a.digest === b.digest).toBe(true);
   });
@@ -58,48 +58,48 @@ describe("commandBinding", () => {
   it("finds the package.json above the working directory", () => {
     const content = executedContent(
       ["npm", "run", "lint"],
-      "/work/app/src/deep",
-      files({ "/work/app/package.json": pkg({ lint: "eslint ." }) }),
+      "/home/dev/app/src/deep",
+      files({ "/home/dev/app/package.json": pkg({ lint: "eslint ." }) }),
     );
-    expect(content).toMatchObject({ kind: "package-script", file: "/work/app/package.json" });
+    expect(content).toMatchObject({ kind: "package-script", file: "/home/dev/app/package.json" });
   });
 
   it("refuses a script that package.json does not have", () => {
     expect(
-      executedContent(["npm", "run", "nope"], CWD, files({ "/work/app/package.json": pkg({}) })),
+      executedContent(["npm", "run", "nope"], CWD, files({ "/home/dev/app/package.json": pkg({}) })),
     ).toEqual({
-      refused: '/work/app/package.json has no "nope" script',
+      refused: '/home/dev/app/package.json has no "nope" script',
     });
   });
 
   it("binds ./x.sh, bash x.sh, node x.js and python x.py to the file", () => {
-    const read = files({ "/work/app/x.sh": "echo hi", "/work/app/x.js": "1", "/work/app/x.py": "print(1)" });
-    expect(executedContent(["./x.sh"], CWD, read)).toMatchObject({ kind: "file", file: "/work/app/x.sh" });
+    const read = files({ "/home/dev/app/x.sh": "echo hi", "/home/dev/app/x.js": "1", "/home/dev/app/x.py": "print(1)" });
+    expect(executedContent(["./x.sh"], CWD, read)).toMatchObject({ kind: "file", file: "/home/dev/app/x.sh" });
     expect(executedContent(["bash", "-e", "x.sh", "arg"], CWD, read)).toMatchObject({
       kind: "file",
-      file: "/work/app/x.sh",
+      file: "/home/dev/app/x.sh",
     });
     expect(executedContent(["node", "x.js"], CWD, read)).toMatchObject({
       kind: "file",
-      file: "/work/app/x.js",
+      file: "/home/dev/app/x.js",
     });
     expect(executedContent(["python3.12", "x.py"], CWD, read)).toMatchObject({
       kind: "file",
-      file: "/work/app/x.py",
+      file: "/home/dev/app/x.py",
     });
   });
 
   it("changes the digest when the script file changes", () => {
-    const a = commandBinding(["./x.sh"], CWD, files({ "/work/app/x.sh": "echo a" }));
-    const b = commandBinding(["./x.sh"], CWD, files({ "/work/app/x.sh": "echo b" }));
+    const a = commandBinding(["./x.sh"], CWD, files({ "/home/dev/app/x.sh": "echo a" }));
+    const b = commandBinding(["./x.sh"], CWD, files({ "/home/dev/app/x.sh": "echo b" }));
     expect(a.ok && b.ok && a.digest !== b.digest).toBe(true);
   });
 
   it("binds make to the Makefile and refuses make -f", () => {
-    const read = files({ "/work/app/Makefile": "all:\n\ttrue\n" });
+    const read = files({ "/home/dev/app/Makefile": "all:\n\ttrue\n" });
     expect(executedContent(["make", "build"], CWD, read)).toMatchObject({
       kind: "makefile",
-      file: "/work/app/Makefile",
+      file: "/home/dev/app/Makefile",
     });
     expect(executedContent(["make", "-f", "other.mk"], CWD, read)).toHaveProperty("refused");
   });
@@ -113,7 +113,7 @@ describe("commandBinding", () => {
     [["env", "FOO=1", "./x.sh"], /never remembered/],
     [["xargs", "rm"], /never remembered/],
   ])("never remembers %j", (argv, reason) => {
-    const binding = commandBinding(argv, CWD, files({ "/work/app/x.sh": "echo" }));
+    const binding = commandBinding(argv, CWD, files({ "/home/dev/app/x.sh": "echo" }));
     expect(binding.ok).toBe(false);
     if (!binding.ok) expect(binding.reason).toMatch(reason);
   });

@@ -95,7 +95,7 @@ describe("Runner: approvals", () => {
     h.input.folders = [
       {
         ...h.input.folders![0]!,
-        teamFile: { path: "/work/app/.vscode/slashi.json", text: teamFile([edited]) },
+        teamFile: { path: "/code/app/.vscode/slashi.json", text: teamFile([edited]) },
       },
     ];
     await h.runner.run({ name: "ship", args: "c" });
@@ -125,7 +125,7 @@ describe("Runner: approvals", () => {
     h.input.folders = [
       {
         ...h.input.folders![0]!,
-        teamFile: { path: "/work/app/.vscode/slashi.json", text: teamFile([changedBuild, deploy]) },
+        teamFile: { path: "/code/app/.vscode/slashi.json", text: teamFile([changedBuild, deploy]) },
       },
     ];
     await h.runner.run({ name: "deploy", args: "" });
@@ -267,9 +267,9 @@ describe("Runner: terminal steps under the policy", () => {
     const h = harness(undefined, {
       userValue: [{ name: "s", steps: [{ type: "terminal", command: "ls" }] }],
     });
-    h.host.values = { workspaceFolder: "/work/first" };
+    h.host.values = { workspaceFolder: "/code/first" };
     await h.runner.run({ name: "s", args: "" });
-    expect(h.host.effects[0]).toMatchObject({ kind: "terminal", request: { cwd: "/work/first" } });
+    expect(h.host.effects[0]).toMatchObject({ kind: "terminal", request: { cwd: "/code/first" } });
   });
 
   it("warns that failure cannot be detected without shell integration", async () => {

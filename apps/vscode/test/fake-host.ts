@@ -133,8 +133,8 @@ export interface Harness {
   confirmBeforeRunning: boolean;
 }
 
-export const FOLDER = "/work/app";
-export const FOLDER_KEY = "/work/app";
+export const FOLDER = "/code/app";
+export const FOLDER_KEY = "/code/app";
 
 /** Builds a harness whose team file holds the given text. */
 export function harness(

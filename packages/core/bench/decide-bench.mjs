@@ -91,7 +91,7 @@ const origin =
 
 await loadShellParser();
 const policy = resolvePolicy([]);
-const context = { cwd: "/work/repo", workspaceRoot: "/work/repo", home: "/home/dev" };
+const context = { cwd: "/code/repo", workspaceRoot: "/code/repo", home: "/home/dev" };
 
 await Parser.init();
 const parser = new Parser();

@@ -287,7 +287,7 @@ describe("repositories outside the workspace", () => {
     "git -C sub status",
     "git -C . log",
     "git --git-dir=.git status",
-    "git -C /work/proj/pkg diff",
+    "git -C /code/proj/pkg diff",
     "git status",
   ])("raises nothing for %s", (text) => {
     expect(located(text)).toEqual([]);

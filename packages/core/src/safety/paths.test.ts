@@ -6,8 +6,8 @@ import { isSecretPath, isSensitiveWrite } from "./sensitive.js";
 import type { SafetyContext } from "./types.js";
 
 const win: SafetyContext = {
-  cwd: "C:\\work\\proj",
-  workspaceRoot: "C:\\work\\proj",
+  cwd: "C:\\code\\proj",
+  workspaceRoot: "C:\\code\\proj",
   home: "C:\\Users\\dev",
   platform: "windows",
 };
@@ -18,11 +18,11 @@ describe("resolvePath", () => {
     ["//", "/"],
     ["/usr/../etc", "/etc"],
     ["/../..", "/"],
-    [".", "/work/proj"],
-    ["./a//b/", "/work/proj/a/b"],
-    ["..", "/work"],
-    ["../x", "/work/x"],
-    ["a/../../b", "/work/b"],
+    [".", "/code/proj"],
+    ["./a//b/", "/code/proj/a/b"],
+    ["..", "/code"],
+    ["../x", "/code/x"],
+    ["a/../../b", "/code/b"],
     ["~", "/home/dev"],
     ["~/", "/home/dev"],
     ["~/.ssh", "/home/dev/.ssh"],
@@ -31,7 +31,7 @@ describe("resolvePath", () => {
     ["${HOME}/x", "/home/dev/x"],
     ["~alice", null],
     ["", null],
-    ["$HOMEDIR/x", "/work/proj/$HOMEDIR/x"],
+    ["$HOMEDIR/x", "/code/proj/$HOMEDIR/x"],
   ] as [string, string | null][])("resolves %j to %j", (word, expected) => {
     expect(resolvePath(word, ctx)).toBe(expected);
   });
@@ -39,7 +39,7 @@ describe("resolvePath", () => {
   it.each([
     ["C:\\", "c:/"],
     ["C:\\Windows\\..\\Users", "c:/Users"],
-    ["build\\out", "c:/work/proj/build/out"],
+    ["build\\out", "c:/code/proj/build/out"],
     ["~\\x", "c:/Users/dev/x"],
     ["%USERPROFILE%\\x", "c:/Users/dev/x"],
     ["..\\..", "c:/"],
@@ -50,12 +50,12 @@ describe("resolvePath", () => {
 
 describe("isInside", () => {
   it("compares whole segments", () => {
-    expect(isInside("/work/proj/a", "/work/proj", ctx)).toBe(true);
-    expect(isInside("/work/proj", "/work/proj", ctx)).toBe(true);
-    expect(isInside("/work/project", "/work/proj", ctx)).toBe(false);
+    expect(isInside("/code/proj/a", "/code/proj", ctx)).toBe(true);
+    expect(isInside("/code/proj", "/code/proj", ctx)).toBe(true);
+    expect(isInside("/code/project", "/code/proj", ctx)).toBe(false);
     expect(isInside("/anything", "/", ctx)).toBe(true);
-    expect(isInside("/Work/Proj/x", "/work/proj", ctx)).toBe(false);
-    expect(isInside("c:/WORK/proj/x", "C:/work/proj", win)).toBe(true);
+    expect(isInside("/Code/Proj/x", "/code/proj", ctx)).toBe(false);
+    expect(isInside("c:/CODE/proj/x", "C:/code/proj", win)).toBe(true);
   });
 
   it("normalises before comparing", () => {

@@ -29,7 +29,7 @@ describe("program identity", () => {
     ["bin/tool", "program.path-qualified"],
     ["../x/ls", "program.path-qualified"],
     ["/tmp/x/ls", "program.path-qualified"],
-    ["/work/proj/scripts/cat", "program.path-qualified"],
+    ["/code/proj/scripts/cat", "program.path-qualified"],
     ["~/bin/git status", "program.path-qualified"],
     ["/home/dev/.local/bin/rg x", "program.path-qualified"],
     ["/dev/shm/sed", "program.path-qualified"],

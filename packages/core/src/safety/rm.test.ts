@@ -63,11 +63,11 @@ describe("rm classifier", () => {
     ["rm -rf /home/other", "rm.recursive-system"],
     ["rm -rf /tmp", "rm.recursive-system"],
     ["rm -rf /etc/*", "rm.recursive-system"],
-    ["rm -rf /work", "rm.recursive-workspace-root"],
+    ["rm -rf /code", "rm.recursive-workspace-root"],
     ["rm -rf .", "rm.recursive-workspace-root"],
     ["rm -rf ./", "rm.recursive-workspace-root"],
     ["rm -rf ..", "rm.recursive-workspace-root"],
-    ["rm -rf /work/proj", "rm.recursive-workspace-root"],
+    ["rm -rf /code/proj", "rm.recursive-workspace-root"],
     ["rm -rf ../*", "rm.recursive-workspace-root"],
     ["rm -rf $DIR", "rm.recursive-dynamic"],
     ['rm -rf "$DIR"', "rm.recursive-dynamic"],
@@ -92,7 +92,7 @@ describe("rm classifier", () => {
     ["rm -rf *", "rm.recursive"],
     ["rm -rf build/$NAME", "rm.recursive"],
     ["rm -rf dist -v", "rm.recursive"],
-    ["rm -rf /work/proj/out", "rm.recursive"],
+    ["rm -rf /code/proj/out", "rm.recursive"],
     ["rm -rf /tmp/cache", "rm.outside-workspace"],
     ["rm -rf ~/.cache/thing", "rm.outside-workspace"],
     ["rm -rf ../other-project", "rm.outside-workspace"],
@@ -146,7 +146,7 @@ describe("rm classifier", () => {
   });
 
   it("reasons from cwd inside a subfolder of the workspace", () => {
-    const sub: SafetyContext = { ...ctx, cwd: "/work/proj/packages/a" };
+    const sub: SafetyContext = { ...ctx, cwd: "/code/proj/packages/a" };
     expect(codes("rm -rf ../b", sub)).toEqual(["rm.recursive"]);
     expect(codes("rm -rf ../..", sub)).toEqual(["rm.recursive-workspace-root"]);
     expect(codes("rm -rf ../../..", sub)).toEqual(["rm.recursive-workspace-root"]);

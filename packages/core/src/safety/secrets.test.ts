@@ -100,8 +100,8 @@ describe("secret reads", () => {
 
   it("treats the secret file list case-insensitively and after normalisation", () => {
     expect(isSecretPath("/home/dev/.ssh/ID_RSA", ctx)).toBe(true);
-    expect(isSecretPath("/work/proj/.ENV", ctx)).toBe(true);
-    expect(isSecretPath("/work/proj/app.env", ctx)).toBe(true);
-    expect(isSecretPath("/work/proj/.env.example", ctx)).toBe(false);
+    expect(isSecretPath("/code/proj/.ENV", ctx)).toBe(true);
+    expect(isSecretPath("/code/proj/app.env", ctx)).toBe(true);
+    expect(isSecretPath("/code/proj/.env.example", ctx)).toBe(false);
   });
 });

@@ -3,8 +3,8 @@ import { commandFromArgv } from "../../src/safety/argv.js";
 import type { ExtractedCommand, Redirect } from "../../src/shell/types.js";
 import type { SafetyContext } from "../../src/safety/types.js";
 
-/** A workspace at /work/proj, home at /home/dev, running in the workspace root. */
-export const ctx: SafetyContext = { cwd: "/work/proj", workspaceRoot: "/work/proj", home: "/home/dev" };
+/** A workspace at /code/proj, home at /home/dev, running in the workspace root. */
+export const ctx: SafetyContext = { cwd: "/code/proj", workspaceRoot: "/code/proj", home: "/home/dev" };
 
 const REDIRECT = /^(\d*)(>>|>\||>&|>|&>>|&>|<<<|<<|<&|<>|<)(.*)$/;
 const DYNAMIC = /[$`*?[{]/;

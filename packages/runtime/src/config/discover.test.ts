@@ -55,7 +55,7 @@ describe("protectedPaths", () => {
       platform: "linux",
       home: "/home/ada",
       env: {},
-      workspaceRoot: "/work/app",
+      workspaceRoot: "/code/app",
     });
     const paths = list.map((entry) => entry.path);
     expect(paths).toEqual(
@@ -63,14 +63,14 @@ describe("protectedPaths", () => {
         "/home/ada/.config/slashi",
         "/home/ada/.local/state/slashi",
         "/etc/slashi",
-        "/work/app/.vscode",
-        "/work/app/.claude",
-        "/work/app/.cursor",
-        "/work/app/.git/hooks",
-        "/work/app/.git/config",
+        "/code/app/.vscode",
+        "/code/app/.claude",
+        "/code/app/.cursor",
+        "/code/app/.git/hooks",
+        "/code/app/.git/config",
       ]),
     );
-    expect(list.find((entry) => entry.path === "/work/app/.git/config")?.kind).toBe("file");
+    expect(list.find((entry) => entry.path === "/code/app/.git/config")?.kind).toBe("file");
   });
 
   it("leaves workspace entries out without a workspace", () => {
