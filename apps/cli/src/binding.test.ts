@@ -73,8 +73,15 @@ describe("commandBinding", () => {
   });
 
   it("binds ./x.sh, bash x.sh, node x.js and python x.py to the file", () => {
-    const read = files({ "/home/dev/app/x.sh": "echo hi", "/home/dev/app/x.js": "1", "/home/dev/app/x.py": "print(1)" });
-    expect(executedContent(["./x.sh"], CWD, read)).toMatchObject({ kind: "file", file: "/home/dev/app/x.sh" });
+    const read = files({
+      "/home/dev/app/x.sh": "echo hi",
+      "/home/dev/app/x.js": "1",
+      "/home/dev/app/x.py": "print(1)",
+    });
+    expect(executedContent(["./x.sh"], CWD, read)).toMatchObject({
+      kind: "file",
+      file: "/home/dev/app/x.sh",
+    });
     expect(executedContent(["bash", "-e", "x.sh", "arg"], CWD, read)).toMatchObject({
       kind: "file",
       file: "/home/dev/app/x.sh",
