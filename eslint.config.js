@@ -59,9 +59,12 @@ export default tseslint.config(
         {
           paths: coreForbiddenImports.map((name) => ({
             name,
-            message: "@slashi/core is pure: it never spawns, never touches the file system, never imports an adapter.",
+            message:
+              "@slashi/core is pure: it never spawns, never touches the file system, never imports an adapter.",
           })),
-          patterns: [{ group: ["@slashi/*/src/*", "**/apps/**"], message: "Import packages by their entry point." }],
+          patterns: [
+            { group: ["@slashi/*/src/*", "**/apps/**"], message: "Import packages by their entry point." },
+          ],
         },
       ],
     },

@@ -11,7 +11,10 @@ const app = dirname(here);
 const repo = dirname(dirname(app));
 const report = join(app, ".e2e-results.json");
 const write = (passed, failed, skipped = 0) =>
-  writeFileSync(report, JSON.stringify({ numPassedTests: passed, numFailedTests: failed, numPendingTests: skipped }));
+  writeFileSync(
+    report,
+    JSON.stringify({ numPassedTests: passed, numFailedTests: failed, numPendingTests: skipped }),
+  );
 
 if (!existsSync(join(repo, "e2e/host/node_modules/.bin/code-server"))) {
   const message = "VS Code host not installed (bash e2e/install-host.sh): end-to-end suites";

@@ -68,11 +68,16 @@ export function loadCases<I = unknown, E = unknown>(area: string): ConformanceCa
  * @param expectedFailures - ids listed in the adapter's baseline
  * @returns problems to report; empty when the run matches the baseline
  */
-export function compareWithBaseline(failedIds: Iterable<string>, expectedFailures: Iterable<string>): string[] {
+export function compareWithBaseline(
+  failedIds: Iterable<string>,
+  expectedFailures: Iterable<string>,
+): string[] {
   const failed = new Set(failedIds);
   const expected = new Set(expectedFailures);
   const problems: string[] = [];
-  for (const id of failed) if (!expected.has(id)) problems.push(`fails but is not an expected failure: ${id}`);
-  for (const id of expected) if (!failed.has(id)) problems.push(`passes now, remove it from the expected failures: ${id}`);
+  for (const id of failed)
+    if (!expected.has(id)) problems.push(`fails but is not an expected failure: ${id}`);
+  for (const id of expected)
+    if (!failed.has(id)) problems.push(`passes now, remove it from the expected failures: ${id}`);
   return problems.sort();
 }

@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { caseSchemaPath, casesDir, compareWithBaseline, listAreas, listCaseFiles, loadCases } from "../src/index.js";
+import {
+  caseSchemaPath,
+  casesDir,
+  compareWithBaseline,
+  listAreas,
+  listCaseFiles,
+  loadCases,
+} from "../src/index.js";
 
 const schema = JSON.parse(readFileSync(caseSchemaPath, "utf8"));
 const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);

@@ -97,7 +97,12 @@ export class SlashiError extends Error {
    * @param data - location and structured detail
    * @param options - standard `cause`
    */
-  constructor(code: SlashiErrorCode, message: string, data: SlashiErrorData = {}, options?: { cause?: unknown }) {
+  constructor(
+    code: SlashiErrorCode,
+    message: string,
+    data: SlashiErrorData = {},
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.code = code;
     this.data = data;

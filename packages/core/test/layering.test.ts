@@ -16,7 +16,8 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const importPattern = /(?:import|export)[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g;
+const importPattern =
+  /(?:import|export)[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g;
 
 describe("core layering", () => {
   const files = sourceFiles(srcDir);

@@ -84,7 +84,11 @@ export function parsePackManifest(
 }
 
 /** Runs the policy file checks on the manifest's `policy` and re-locates any error inside the manifest. */
-function checkPolicy(policy: PolicyDocument, document: JsoncDocument, options: ParsePolicyOptions = {}): void {
+function checkPolicy(
+  policy: PolicyDocument,
+  document: JsoncDocument,
+  options: ParsePolicyOptions = {},
+): void {
   try {
     validatePolicyDocument(policy, document.file, options);
   } catch (error) {
@@ -100,4 +104,3 @@ function checkPolicy(policy: PolicyDocument, document: JsoncDocument, options: P
     );
   }
 }
-
