@@ -30,6 +30,7 @@ import {
   userStateDir,
   workspaceKeyOf,
   type Workspace,
+  workspacePolicyApprovalKey,
 } from "@slashi/runtime";
 import { CliError, ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
@@ -77,11 +78,6 @@ export function slashiPaths(io: Pick<Io, "env">): Paths {
     commandApprovals: path.join(stateDir, SLASHI_FILES.commandApprovals),
     audit: path.join(stateDir, SLASHI_FILES.audit),
   };
-}
-
-/** The key under which `slashi trust` approves a workspace's policy file (by content digest). */
-export function workspacePolicyApprovalKey(workspaceKey: string): string {
-  return `workspace-policy:${workspaceKey}`;
 }
 
 /** `sha256:` + hex of text (node:crypto is loaded on first use: most decisions never need it). */

@@ -30,6 +30,7 @@ import {
   userConfigDir,
   userStateDir,
   workspaceKeyOf,
+  workspacePolicyApprovalKey,
 } from "@slashi/runtime";
 
 /** Slashi's files for this server process. */
@@ -77,11 +78,6 @@ export interface PolicyState {
 /** `sha256:` + hex. */
 export function digestOf(text: string | Buffer): string {
   return `sha256:${createHash("sha256").update(text).digest("hex")}`;
-}
-
-/** The key under which `slashi trust` approves a workspace's policy file (by content digest). */
-export function workspacePolicyApprovalKey(workspaceKey: string): string {
-  return `workspace-policy:${workspaceKey}`;
 }
 
 /** Slashi's files from the environment (`SLASHI_CONFIG_DIR`, `SLASHI_STATE_DIR`, XDG). */

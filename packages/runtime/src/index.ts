@@ -6,7 +6,7 @@ export { defaultManagedPolicyPath, SLASHI_FILES, userConfigDir, userStateDir } f
 export type { PathEnvironment } from "./config/paths.js";
 export { checkManagedPolicy } from "./config/managed-policy.js";
 export type { ManagedPolicyCheck, ManagedPolicyCheckOptions } from "./config/managed-policy.js";
-export { findWorkspace, workspaceKeyOf } from "./config/workspace.js";
+export { findWorkspace, workspaceKeyOf, workspacePolicyApprovalKey } from "./config/workspace.js";
 export type { Workspace } from "./config/workspace.js";
 export { discoverConfig } from "./config/discover.js";
 export type {

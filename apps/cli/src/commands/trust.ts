@@ -6,14 +6,13 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parsePolicy } from "@slashi/core";
-import { AuditLog, CommandApprovalFileStore, TrustFileStore } from "@slashi/runtime";
 import {
-  digestOf,
-  ensureParser,
-  resolveWorkspace,
-  slashiPaths,
+  AuditLog,
+  CommandApprovalFileStore,
+  TrustFileStore,
   workspacePolicyApprovalKey,
-} from "../context.js";
+} from "@slashi/runtime";
+import { digestOf, ensureParser, resolveWorkspace, slashiPaths } from "../context.js";
 import { ExitCode } from "../errors.js";
 import { println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";

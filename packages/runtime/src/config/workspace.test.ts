@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { findWorkspace, workspaceKeyOf } from "./workspace.js";
+import { findWorkspace, workspaceKeyOf, workspacePolicyApprovalKey } from "./workspace.js";
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-ws-")));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -56,5 +56,12 @@ describe("workspaceKeyOf", () => {
 
   it("keys a missing directory by its absolute path", () => {
     expect(workspaceKeyOf(path.join(root, "missing", "..", "gone"))).toBe(path.join(root, "gone"));
+  });
+});
+
+describe("workspacePolicyApprovalKey", () => {
+  it("gives one key per workspace that every host stores the policy approval under", () => {
+    expect(workspacePolicyApprovalKey("/code/app")).toBe("workspace-policy:/code/app");
+    expect(workspacePolicyApprovalKey("/code/app")).not.toBe(workspacePolicyApprovalKey("/code/other"));
   });
 });

@@ -70,3 +70,12 @@ export async function findWorkspace(cwd: string = process.cwd()): Promise<Worksp
     policyFile: path.join(root, SLASHI_FILES.workspacePolicy),
   };
 }
+
+/**
+ * The command-approval key under which a person approves a workspace's policy file (bound to its content digest),
+ * so its `allow` rules count. Every host reads and writes approvals under this one key.
+ * @param workspaceKey - {@link Workspace.key}
+ */
+export function workspacePolicyApprovalKey(workspaceKey: string): string {
+  return `workspace-policy:${workspaceKey}`;
+}
