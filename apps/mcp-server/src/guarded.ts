@@ -18,7 +18,7 @@ import {
 } from "./confirm.js";
 import { countedReasons, toolError, type ReasonOut } from "./results.js";
 import type { Services } from "./services.js";
-import { decideContext, digestOf } from "./setup.js";
+import { digestOf } from "./setup.js";
 
 /** What to run. */
 export interface GuardedRequest {
@@ -151,14 +151,7 @@ export async function prepare(
   } catch (error) {
     return refuse(ToolErrorCode.CONFIG_ERROR, `the policy could not be loaded: ${(error as Error).message}`);
   }
-  const context = decideContext({
-    shell: config.shell,
-    cwd,
-    workspace: config.workspace,
-    home: config.home,
-    protectedPaths: services.protectedPaths,
-    trusted: state.trusted,
-  });
+  const context = state.context({ cwd, shell: config.shell });
   const decision = decide(request.command, state.policy, context);
   const reasons = countedReasons(decision);
   const text = request.auditText ?? request.command;

@@ -3,33 +3,16 @@
  * closes (the client disconnected) or the process gets SIGTERM/SIGINT/SIGHUP, every running command is killed
  * with its whole process group before the process exits.
  */
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { loadShellParser } from "@slashi/core";
-import { defaultShell, findWorkspace } from "@slashi/runtime";
+import { defaultShell } from "@slashi/runtime";
 import { parseOptions, USAGE } from "./options.js";
 import { createServer } from "./server.js";
 import { LineTransport } from "./transport.js";
 import { Services, type Logger } from "./services.js";
-import { homeOf, serverPaths, workspaceOf } from "./setup.js";
+import { openServerSession } from "./setup.js";
 
 /** How long shutdown waits for killed commands (SIGTERM, then SIGKILL after the runner's 2 s grace). */
 const SHUTDOWN_GRACE_MS = 4000;
-
-/**
- * Loads the bash parser once. The bundle ships `web-tree-sitter.wasm` and `tree-sitter-bash.wasm` next to
- * `bin.js`; run from source, the packages' own copies are found.
- */
-async function ensureParser(): Promise<void> {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const runtime = path.join(here, "web-tree-sitter.wasm");
-  const grammar = path.join(here, "tree-sitter-bash.wasm");
-  if (existsSync(runtime) && existsSync(grammar))
-    await loadShellParser({ treeSitterWasm: runtime, bashWasm: grammar });
-  else await loadShellParser();
-}
 
 /** Everything `main` needs from the process. */
 export interface MainIo {
@@ -58,20 +41,22 @@ export async function main(io: MainIo): Promise<number> {
     io.stdout(`${io.version}\n`);
     return 0;
   }
-  const parser = ensureParser();
-  const home = homeOf(io.env);
-  const paths = serverPaths(io.env, home);
-  const workspace =
-    options.workspace !== undefined
-      ? workspaceOf(path.resolve(io.cwd, options.workspace))
-      : workspaceOf((await findWorkspace(io.cwd)).root);
+  const shell = options.shell ?? defaultShell(io.env);
+  const session = await openServerSession({
+    env: io.env,
+    cwd: io.cwd,
+    shell,
+    ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+  });
+  const workspace = session.workspace;
+  if (workspace === undefined) throw new Error("the server needs a workspace");
   const services = new Services(
     {
       workspace,
-      paths,
-      home,
+      paths: session.paths,
+      home: session.home,
       env: io.env,
-      shell: options.shell ?? defaultShell(io.env),
+      shell,
       cordon: options.cordon,
       defaultTimeoutMs: options.timeoutMs,
       maxTimeoutMs: options.maxTimeoutMs,
@@ -82,9 +67,11 @@ export async function main(io: MainIo): Promise<number> {
       confirmTimeoutMs: 600_000,
       progressIntervalMs: 1000,
     },
+    session,
     io.log,
   );
-  await parser;
+  // Loads the parser and the policy now, so the first call does not wait for them; errors show on each call.
+  await session.current().catch(() => undefined);
 
   let finish: (status: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => (finish = resolve));

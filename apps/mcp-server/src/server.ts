@@ -12,7 +12,6 @@ import { shellCommandDescription } from "./describe.js";
 import { guardedRun, resolveCwd } from "./guarded.js";
 import { allReasons, catchInternal, countedReasons, toolError } from "./results.js";
 import type { Services } from "./services.js";
-import { decideContext } from "./setup.js";
 import { listCommandsTool, runCommandTool } from "./slash-commands.js";
 
 /** The server's name and version as it introduces itself. */
@@ -151,18 +150,7 @@ export async function createServer(
         );
       }
       const cwd = resolveCwd(services, args.cwd);
-      const decision = decide(
-        args.command,
-        state.policy,
-        decideContext({
-          shell: config.shell,
-          cwd,
-          workspace: config.workspace,
-          home: config.home,
-          protectedPaths: services.protectedPaths,
-          trusted: state.trusted,
-        }),
-      );
+      const decision = decide(args.command, state.policy, state.context({ cwd, shell: config.shell }));
       const explanation = explanationOf(decision);
       return {
         content: [{ type: "text", text: explainDecision(decision) }],

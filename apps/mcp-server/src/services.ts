@@ -2,16 +2,21 @@
  * What every connection of the server shares: its configuration, the policy source, the audit log, the limit on
  * concurrent commands, and the set of commands running now (so shutdown can kill and wait for them).
  */
-import { AuditLog, type AuditEntry } from "@slashi/runtime";
+import {
+  AuditLog,
+  type AuditEntry,
+  type PolicySession,
+  type SlashiPaths,
+  type Workspace,
+} from "@slashi/runtime";
 import { Limiter } from "./limiter.js";
-import { PolicySource, protectedPathList, type ServerPaths, type ServerWorkspace } from "./setup.js";
 
 /** The server's settings (from the command line and the environment, never from a tool call). */
 export interface ServerConfig {
   /** The workspace served. */
-  workspace: ServerWorkspace;
+  workspace: Workspace;
   /** Slashi's files. */
-  paths: ServerPaths;
+  paths: SlashiPaths;
   /** The user's home directory. */
   home: string;
   /** The environment commands start from (secrets are scrubbed by the runner). */
@@ -36,8 +41,6 @@ export interface ServerConfig {
   confirmTimeoutMs: number;
   /** Progress notification interval while a command runs. */
   progressIntervalMs: number;
-  /** The managed policy file (default: the OS path). */
-  managedPolicyPath?: string;
 }
 
 /** Writes one line to stderr (stdout is the protocol). */
@@ -47,8 +50,8 @@ export type Logger = (message: string) => void;
 export class Services {
   /** Settings. */
   readonly config: ServerConfig;
-  /** Policy files, re-read when they change. */
-  readonly policy: PolicySource;
+  /** The policy session: policy files, re-read when they change. */
+  readonly policy: PolicySession;
   /** The audit log. */
   readonly audit: AuditLog;
   /** Concurrent command limit. */
@@ -62,15 +65,16 @@ export class Services {
 
   /**
    * @param config - settings
+   * @param policy - the policy session of the served workspace
    * @param log - stderr logger
    */
-  constructor(config: ServerConfig, log: Logger) {
+  constructor(config: ServerConfig, policy: PolicySession, log: Logger) {
     this.config = config;
     this.log = log;
-    this.policy = new PolicySource(config.paths, config.workspace, config.managedPolicyPath);
+    this.policy = policy;
     this.audit = new AuditLog({ file: config.paths.audit });
     this.limiter = new Limiter(config.maxConcurrent, config.maxQueued);
-    this.protectedPaths = protectedPathList(config.env, config.home, config.workspace.root);
+    this.protectedPaths = policy.protectedPaths;
   }
 
   /** Aborts when the server shuts down (client gone, signal): every running command is killed. */

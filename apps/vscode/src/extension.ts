@@ -3,18 +3,11 @@
  * lives in `@slashi/core`; this file only reads the editor's state and shows the answers.
  */
 import { realpathSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import * as vscode from "vscode";
 import { canonicalWorkspaceKey, loadShellParser, makeVisible, type SlashiError } from "@slashi/core";
-import {
-  SLASHI_FILES,
-  checkManagedPolicy,
-  defaultManagedPolicyPath,
-  protectedPaths,
-  userConfigDir,
-} from "@slashi/runtime";
-import { loadPackPresets } from "@slashi/registry-client";
+import { SLASHI_FILES } from "@slashi/runtime";
+import { loadInstalledPackLayers } from "@slashi/registry-client";
 import { MementoApprovalStore, type ApprovalStores } from "./approvals.js";
 import {
   buildCatalog,
@@ -25,7 +18,7 @@ import {
 } from "./catalog.js";
 import { parseRunArgument, parseTyped, type Invocation } from "./invocation.js";
 import { packManager, registerPackCommands } from "./packs.js";
-import { loadPolicy, type LoadedPolicy } from "./policy.js";
+import { ExtensionPolicy, type LoadedPolicy } from "./policy.js";
 import { Runner, type RunOutcome } from "./runner.js";
 import { readSecuritySettings, type Inspection, type SecuritySettings } from "./settings.js";
 import { VscodeHost, modalPrompter, type Prompter } from "./vscode-host.js";
@@ -164,29 +157,38 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
     }
   };
 
-  const policy = async (): Promise<LoadedPolicy> => {
-    const settings = securitySettings();
-    const managed = defaultManagedPolicyPath();
-    const loaded = await loadPolicy(
-      {
-        managed,
-        user: settings.policyFile || path.join(userConfigDir(), SLASHI_FILES.userPolicy),
-        userExplicit: settings.policyFile !== "",
+  // The runtime's policy session, with VS Code's Workspace Trust and the person's own policy-file setting.
+  const policySessions = new ExtensionPolicy({
+    files: {
+      read: async (file) => {
+        try {
+          return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file)));
+        } catch (error) {
+          // FileNotFound (or EntryNotFound): absent. Any other error fails the load (no policy: nothing runs).
+          if (error instanceof vscode.FileSystemError && /NotFound/.test(error.code)) return undefined;
+          throw error;
+        }
       },
-      {
-        read: async (file) => {
-          try {
-            return await readFile(file, "utf8");
-          } catch (error) {
-            if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-            throw error;
-          }
-        },
-        managedUsable: async (file) => checkManagedPolicy(file),
-        packLayers: async (names) => loadPackPresets(names, await packManager(settings.registries)),
+      signature: async (file) => {
+        try {
+          const s = await vscode.workspace.fs.stat(vscode.Uri.file(file));
+          return `${s.size}:${s.mtime}:${s.ctime}`;
+        } catch {
+          return "missing";
+        }
       },
-    );
-    for (const w of loaded.warnings) output.appendLine(`policy: ${w}`);
+    },
+    trusted: () => vscode.workspace.isTrusted,
+    policyFile: () => securitySettings().policyFile,
+    packLayers: loadInstalledPackLayers,
+    parser: {
+      treeSitterWasm: context.asAbsolutePath("dist/web-tree-sitter.wasm"),
+      bashWasm: context.asAbsolutePath("dist/tree-sitter-bash.wasm"),
+    },
+  });
+  const policy = async (root: string | undefined): Promise<LoadedPolicy> => {
+    const loaded = await policySessions.load(root);
+    if (loaded.ok) for (const w of loaded.snapshot.warnings) output.appendLine(`policy: ${w}`);
     return loaded;
   };
 
@@ -201,10 +203,7 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
         bashWasm: context.asAbsolutePath("dist/tree-sitter-bash.wasm"),
       })),
     confirmBeforeRunning: () => securitySettings().confirmBeforeRunning,
-    platform: process.platform === "win32" ? "windows" : "posix",
     home: process.env.HOME ?? process.env.USERPROFILE ?? "",
-    protectedPaths: (root) =>
-      protectedPaths(root === undefined ? {} : { workspaceRoot: root }).map((p) => p.path),
   });
 
   const run = async (invocation: Invocation): Promise<RunOutcome> => {

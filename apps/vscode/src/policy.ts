@@ -1,78 +1,112 @@
 /**
- * The policy that decides every terminal step: the same files the CLI and the MCP server read (the managed policy
- * an administrator installs, then the person's own policy file), resolved by the core. The path of the user's
- * file comes only from the user's own settings. Any error loads no policy at all, and terminal steps are then
- * refused (fail closed).
+ * The policy that decides every terminal step: the runtime's policy session, the same one the CLI, its hooks and
+ * the MCP server use (managed policy, the person's policy file, the workspace's `.vscode/slashi-policy.json`, the
+ * installed packs they extend, approvals from the shared stores). The extension passes its own file reader, the
+ * `slashi.policyFile` user setting and VS Code's Workspace Trust. Any error loads no policy at all, and terminal
+ * steps are then refused (fail closed). Nothing here imports `vscode`.
  */
 import {
+  decide,
+  isSlashiError,
   SlashiError,
   SlashiErrorCode,
-  isSlashiError,
-  parsePolicy,
-  resolvePolicy,
-  type PolicyLayer,
-  type ResolvedPolicy,
+  type Decision,
+  type ShellParserOptions,
 } from "@slashi/core";
-
-/** File access the loader needs. */
-export interface PolicyFiles {
-  /** Reads a UTF-8 file; `undefined` when it does not exist. Throws on other errors. */
-  read(path: string): Promise<string | undefined>;
-  /** Whether the managed policy at this path may be used (root-owned, not writable by others). */
-  managedUsable(path: string): Promise<{ usable: boolean; warning?: string }>;
-  /** Loads `pack` layers for names a policy `extends` that are not built-in presets. */
-  packLayers?(names: readonly string[]): Promise<PolicyLayer[]>;
-}
-
-/** Where the policy files are. */
-export interface PolicyPaths {
-  /** The managed policy path of this OS. */
-  managed: string;
-  /** The user's policy file: the `slashi.policyFile` user setting, or the default in the config dir. */
-  user: string;
-  /** True when the path came from the setting (then the file must exist). */
-  userExplicit: boolean;
-}
+import {
+  openPolicySession,
+  type PackLayerLoader,
+  type PathEnvironment,
+  type PolicyFileReader,
+  type PolicySession,
+  type PolicySnapshot,
+} from "@slashi/runtime";
 
 /** A loaded policy, or why there is none. */
-export type LoadedPolicy =
-  | { ok: true; policy: ResolvedPolicy; files: string[]; warnings: string[] }
-  | { ok: false; error: SlashiError; warnings: string[] };
+export type LoadedPolicy = { ok: true; snapshot: PolicySnapshot } | { ok: false; error: SlashiError };
 
-/** Loads and resolves the managed and user policy layers. Never throws: errors come back as `ok: false`. */
-export async function loadPolicy(paths: PolicyPaths, files: PolicyFiles): Promise<LoadedPolicy> {
-  const warnings: string[] = [];
-  try {
-    const layers: PolicyLayer[] = [];
-    const used: string[] = [];
-    const managed = await files.managedUsable(paths.managed);
-    if (managed.warning) warnings.push(managed.warning);
-    if (managed.usable) {
-      const text = await files.read(paths.managed);
-      if (text !== undefined) {
-        layers.push({ kind: "managed", source: paths.managed, document: parsePolicy(text, paths.managed) });
-        used.push(paths.managed);
-      }
-    }
-    const userText = await files.read(paths.user);
-    if (userText === undefined && paths.userExplicit) {
-      throw new SlashiError(
-        SlashiErrorCode.IO_FAILED,
-        `the policy file ${paths.user} (setting slashi.policyFile) does not exist`,
-        { file: paths.user },
-      );
-    }
-    if (userText !== undefined) {
-      layers.push({ kind: "user", source: paths.user, document: parsePolicy(userText, paths.user) });
-      used.push(paths.user);
-    }
-    const extended = layers.flatMap((l) => l.document.extends ?? []);
-    if (extended.length > 0 && files.packLayers) layers.push(...(await files.packLayers(extended)));
-    return { ok: true, policy: resolvePolicy(layers), files: used, warnings };
-  } catch (error) {
-    const e = isSlashiError(error)
-      ? error
-      : new SlashiError(SlashiErrorCode.IO_FAILED, `cannot load the policy: ${String(error)}`);
-    return { ok: false, error: e, warnings };
+/** What the extension gives the policy sessions. */
+export interface ExtensionPolicyOptions extends PathEnvironment {
+  /** Reads the policy files. */
+  files: PolicyFileReader;
+  /** VS Code's Workspace Trust, read at the moment of each decision. */
+  trusted: () => boolean;
+  /** The `slashi.policyFile` user setting (`""` for the default file in the config dir). */
+  policyFile: () => string;
+  /** Loads the installed packs a policy extends. */
+  packLayers?: PackLayerLoader;
+  /** Where the parser's wasm files are. */
+  parser?: ShellParserOptions;
+  /** The managed policy instead of the OS path (tests only). */
+  managedPolicyPath?: string;
+}
+
+/** The policy sessions of one window: one per workspace folder that terminal steps run in. */
+export class ExtensionPolicy {
+  readonly #options: ExtensionPolicyOptions;
+  readonly #sessions = new Map<string, Promise<PolicySession>>();
+
+  /** @param options - file reader, trust, settings */
+  constructor(options: ExtensionPolicyOptions) {
+    this.#options = options;
   }
+
+  /**
+   * The current policy for steps of a workspace folder (`undefined`: a window without a folder). Never throws:
+   * errors come back as `ok: false`.
+   */
+  async load(workspaceRoot: string | undefined): Promise<LoadedPolicy> {
+    const o = this.#options;
+    const policyFile = o.policyFile();
+    const key = JSON.stringify([workspaceRoot ?? null, policyFile]);
+    try {
+      let session = this.#sessions.get(key);
+      if (!session) {
+        session = openPolicySession({
+          ...(o.env === undefined ? {} : { env: o.env }),
+          ...(o.home === undefined ? {} : { home: o.home }),
+          ...(o.platform === undefined ? {} : { platform: o.platform }),
+          ...(o.managedPolicyPath === undefined ? {} : { managedPolicyPath: o.managedPolicyPath }),
+          ...(o.parser === undefined ? {} : { parser: o.parser }),
+          ...(o.packLayers === undefined ? {} : { packLayers: o.packLayers }),
+          ...(workspaceRoot === undefined
+            ? { workspaceRoot: null, ...(o.home === undefined ? {} : { cwd: o.home }) }
+            : { workspaceRoot, cwd: workspaceRoot }),
+          ...(policyFile === "" ? {} : { userPolicyFile: policyFile }),
+          files: o.files,
+          trusted: o.trusted,
+        });
+        this.#sessions.set(key, session);
+        session.catch(() => this.#sessions.delete(key));
+      }
+      return { ok: true, snapshot: await (await session).current() };
+    } catch (error) {
+      const e = isSlashiError(error)
+        ? error
+        : new SlashiError(SlashiErrorCode.IO_FAILED, `cannot load the policy: ${String(error)}`);
+      return { ok: false, error: e };
+    }
+  }
+}
+
+/** A terminal step as the policy sees it. */
+export interface TerminalStepCall {
+  /** The expanded command line. */
+  command: string;
+  /** The terminal's shell (path or name), `undefined` when unknown: an unknown shell is analysed as nothing. */
+  shell: string | undefined;
+  /** Absolute working directory, when the step sets one. */
+  cwd?: string;
+}
+
+/** The verdict for one terminal step under a loaded policy (the host-independent part of the extension's run). */
+export function decideTerminalStep(snapshot: PolicySnapshot, step: TerminalStepCall): Decision {
+  return decide(
+    step.command,
+    snapshot.policy,
+    snapshot.context({
+      shell: step.shell ?? "unknown-shell",
+      ...(step.cwd === undefined ? {} : { cwd: step.cwd }),
+    }),
+  );
 }

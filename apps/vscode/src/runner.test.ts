@@ -30,10 +30,9 @@ describe("Runner: trust gating", () => {
       host: h.host,
       stores: h.stores,
       catalog: () => catalog,
-      policy: async () => ({ ok: false, error: new Error("unused") as never, warnings: [] }),
+      policy: async () => ({ ok: false, error: new Error("unused") as never }),
       ensureParser: async () => {},
       confirmBeforeRunning: () => false,
-      platform: "posix",
       home: "/home/ada",
     });
     h.host.trusted = false;

@@ -12,7 +12,6 @@ import {
   checkOpenTarget,
   checkSharedCommand,
   coverageOf,
-  decide,
   dialectForShell,
   expandStep,
   findVariables,
@@ -38,7 +37,7 @@ import { approvalStateIn, storeFor, type ApprovalStores } from "./approvals.js";
 import { findCallee, findCommand, groupOf, type Catalog, type CommandEntry } from "./catalog.js";
 import type { RunnerHost } from "./host.js";
 import type { Invocation } from "./invocation.js";
-import type { LoadedPolicy } from "./policy.js";
+import { decideTerminalStep, type LoadedPolicy } from "./policy.js";
 import { promptCommand, type ApprovalPrompt } from "./prompt.js";
 
 /** Stable codes of outcomes the runner itself produces (core errors keep their own codes). */
@@ -78,18 +77,14 @@ export interface RunnerOptions {
   stores: ApprovalStores;
   /** The current catalog. */
   catalog: () => Catalog;
-  /** The person's policy (loaded on each terminal step, so edits apply at once). */
-  policy: () => Promise<LoadedPolicy>;
+  /** The person's policy for a workspace folder (loaded on each terminal step, so edits apply at once). */
+  policy: (workspaceRoot: string | undefined) => Promise<LoadedPolicy>;
   /** Loads the shell parser (once). */
   ensureParser: () => Promise<void>;
   /** The `slashi.confirmBeforeRunning` user setting. */
   confirmBeforeRunning: () => boolean;
-  /** Path syntax of this machine. */
-  platform: "posix" | "windows";
   /** The person's home directory. */
   home: string;
-  /** Paths terminal steps must never write (policy files, the team file, agent config). */
-  protectedPaths?: (workspaceRoot: string | undefined) => readonly string[];
   /** Clock for approval records. */
   clock?: Clock;
   /** Deepest nesting of `slash` steps. */
@@ -507,7 +502,7 @@ export class Runner {
     // The user's own commands run in the first workspace folder, when there is one.
     const root = entry.folder ?? context.values.workspaceFolder;
     const cwd = step.cwd !== undefined ? path.resolve(root ?? this.#o.home, step.cwd) : root;
-    const loaded = await this.#o.policy();
+    const loaded = await this.#o.policy(root);
     if (!loaded.ok) {
       throw refused(
         RunCode.POLICY_UNAVAILABLE,
@@ -515,15 +510,10 @@ export class Runner {
       );
     }
     await this.#o.ensureParser();
-    const decision = decide(step.command, loaded.policy, {
-      // An unknown shell is analysed as nothing: the policy asks.
-      shell: shell ?? "unknown-shell",
+    const decision = decideTerminalStep(loaded.snapshot, {
+      command: step.command,
+      shell,
       ...(cwd === undefined ? {} : { cwd }),
-      ...(root === undefined ? {} : { workspaceRoot: root }),
-      home: this.#o.home,
-      platform: this.#o.platform,
-      workspaceTrusted: host.isTrusted(),
-      ...(this.#o.protectedPaths ? { protectedPaths: this.#o.protectedPaths(root) } : {}),
     });
     const reasons = reasonLines(decision.reasons);
     host.log(

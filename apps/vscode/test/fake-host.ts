@@ -1,6 +1,6 @@
 // A RunnerHost made of plain objects: it records what the runner asked the editor to do, and answers prompts from
 // a script. Used by the unit tests and the contract tests.
-import { loadShellParser, parsePolicy, resolvePolicy, type InputStep, type Step } from "@slashi/core";
+import { loadShellParser, type InputStep, type Step } from "@slashi/core";
 import { MementoApprovalStore, type ApprovalStores, type KeyValueState } from "../src/approvals.js";
 import { buildCatalog, type Catalog, type CatalogInput, type CommandEntry } from "../src/catalog.js";
 import type {
@@ -10,7 +10,7 @@ import type {
   TerminalOutcome,
   TerminalRequest,
 } from "../src/host.js";
-import type { LoadedPolicy } from "../src/policy.js";
+import { ExtensionPolicy } from "../src/policy.js";
 import type { ApprovalPrompt, TerminalPrompt } from "../src/prompt.js";
 import { Runner } from "../src/runner.js";
 
@@ -168,28 +168,27 @@ export function harness(
     confirmBeforeRunning: false,
     runner: undefined as unknown as Runner,
   };
+  // The person's policy file holds `h.policyText`; no other policy file exists on this fake machine.
+  const userPolicy = "/home/ada/.config/slashi/policy.json";
+  const policy = new ExtensionPolicy({
+    env: { HOME: "/home/ada" },
+    home: "/home/ada",
+    platform: "linux",
+    managedPolicyPath: "/nonexistent/slashi/policy.json",
+    files: {
+      read: async (file) => (file === userPolicy ? h.policyText : undefined),
+      signature: async (file) => (file === userPolicy ? `text:${h.policyText ?? "missing"}` : "missing"),
+    },
+    trusted: () => host.isTrusted(),
+    policyFile: () => "",
+  });
   h.runner = new Runner({
     host,
     stores: approvalStores,
     catalog: () => h.catalog(),
-    policy: async (): Promise<LoadedPolicy> => {
-      await loadShellParser();
-      if (h.policyText === undefined) return { ok: true, policy: resolvePolicy([]), files: [], warnings: [] };
-      try {
-        const document = parsePolicy(h.policyText, "/home/ada/.config/slashi/policy.json");
-        return {
-          ok: true,
-          policy: resolvePolicy([{ kind: "user", source: "policy.json", document }]),
-          files: [],
-          warnings: [],
-        };
-      } catch (error) {
-        return { ok: false, error: error as never, warnings: [] };
-      }
-    },
+    policy: (root) => policy.load(root),
     ensureParser: () => loadShellParser(),
     confirmBeforeRunning: () => h.confirmBeforeRunning,
-    platform: "posix",
     home: "/home/ada",
     clock: { now: () => Date.parse("2026-11-29T12:00:00Z") },
     ...(observe ? { observe } : {}),

@@ -82,5 +82,5 @@ export { preparePublish, publishDocument, publishPack } from "./pack/publish.js"
 export type { PublishablePack } from "./pack/publish.js";
 export { scaffoldFiles, scaffoldPack } from "./pack/init.js";
 export type { ScaffoldOptions } from "./pack/init.js";
-export { loadPackPresets } from "./pack/presets.js";
+export { loadInstalledPackLayers, loadPackPresets } from "./pack/presets.js";
 export type { LoadPackPresetsOptions, PackPolicyIdentity } from "./pack/presets.js";

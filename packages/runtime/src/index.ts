@@ -2,11 +2,22 @@
 // Grouped by the folder that owns them.
 
 // config
-export { defaultManagedPolicyPath, SLASHI_FILES, userConfigDir, userStateDir } from "./config/paths.js";
-export type { PathEnvironment } from "./config/paths.js";
+export {
+  defaultManagedPolicyPath,
+  SLASHI_FILES,
+  slashiPaths,
+  userConfigDir,
+  userStateDir,
+} from "./config/paths.js";
+export type { PathEnvironment, SlashiPaths } from "./config/paths.js";
 export { checkManagedPolicy } from "./config/managed-policy.js";
 export type { ManagedPolicyCheck, ManagedPolicyCheckOptions } from "./config/managed-policy.js";
-export { findWorkspace, workspaceKeyOf, workspacePolicyApprovalKey } from "./config/workspace.js";
+export {
+  findWorkspace,
+  workspaceAt,
+  workspaceKeyOf,
+  workspacePolicyApprovalKey,
+} from "./config/workspace.js";
 export type { Workspace } from "./config/workspace.js";
 export { discoverConfig } from "./config/discover.js";
 export type {
@@ -17,6 +28,23 @@ export type {
 } from "./config/discover.js";
 export { protectedPaths, WORKSPACE_PROTECTED_ENTRIES } from "./config/protected-paths.js";
 export type { ProtectedPath, ProtectedPathOwner, ProtectedPathsOptions } from "./config/protected-paths.js";
+
+// session
+export {
+  nodePolicyFiles,
+  openPolicySession,
+  packPolicyApprovalKey,
+  PolicySession,
+} from "./session/policy-session.js";
+export { readLayersFile } from "./session/layers-file.js";
+export type {
+  DecideAt,
+  PackLayerLoader,
+  PackPolicyRef,
+  PolicyFileReader,
+  PolicySessionOptions,
+  PolicySnapshot,
+} from "./session/policy-session.js";
 
 // store
 export { withFileLock } from "./store/lock.js";

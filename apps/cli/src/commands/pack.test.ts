@@ -13,7 +13,6 @@ import { formatError, toExitCode } from "../errors.js";
 import type { Io } from "../io.js";
 import { parseArgs } from "../options.js";
 import { PACK_COMMANDS, PACK_HANDLERS } from "./pack-spec.js";
-import { packLayers } from "./pack-layers.js";
 import { splitSpec } from "./pack.js";
 
 const verdaccioBin = fileURLToPath(
@@ -166,21 +165,24 @@ describe.skipIf(!installed)("slashi pack", () => {
   });
 
   it("loads an extended pack's policy as a pack layer, approved only after pack approve", async () => {
-    const user = {
-      kind: "user" as const,
-      source: "policy.json",
-      document: { version: 1 as const, extends: ["recommended", name] },
-    };
-    const before = await packLayers([user], io());
-    expect(before).toEqual([expect.objectContaining({ kind: "pack", source: name, approved: false })]);
-    const approve = await pack(["pack", "approve", name, "--yes"]);
-    expect(approve.status).toBe(0);
-    expect(approve.out).toContain("deny  git push --force");
-    expect((await packLayers([user], io()))[0]?.approved).toBe(true);
-    expect((await pack(["pack", "approve", name, "--revoke"])).status).toBe(0);
-    expect((await packLayers([user], io()))[0]?.approved).toBe(false);
-    const missing = { ...user, document: { version: 1 as const, extends: ["@cli/absent"] } };
-    await expect(packLayers([missing], io())).rejects.toThrow(/slashi pack install @cli\/absent/);
+    const policyFile = path.join(root, "policy.json");
+    const packLayer = async () => (await loadSetup(io())).layers.find((l) => l.kind === "pack");
+    await writeFile(policyFile, JSON.stringify({ version: 1, extends: ["recommended", name] }));
+    try {
+      expect(await packLayer()).toEqual(
+        expect.objectContaining({ kind: "pack", source: name, approved: false }),
+      );
+      const approve = await pack(["pack", "approve", name, "--yes"]);
+      expect(approve.status).toBe(0);
+      expect(approve.out).toContain("deny  git push --force");
+      expect((await packLayer())?.approved).toBe(true);
+      expect((await pack(["pack", "approve", name, "--revoke"])).status).toBe(0);
+      expect((await packLayer())?.approved).toBe(false);
+      await writeFile(policyFile, JSON.stringify({ version: 1, extends: ["@cli/absent"] }));
+      await expect(loadSetup(io())).rejects.toThrow(/slashi pack install @cli\/absent/);
+    } finally {
+      await rm(policyFile);
+    }
   });
 
   it("decides with the pack's policy when the user policy extends the pack", async () => {

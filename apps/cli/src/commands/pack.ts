@@ -10,19 +10,18 @@ import {
   type UpdatePlan,
 } from "@slashi/registry-client";
 import { formatPattern } from "@slashi/core";
-import { CommandApprovalFileStore } from "@slashi/runtime";
+import { CommandApprovalFileStore, packPolicyApprovalKey } from "@slashi/runtime";
 import { CliError, ExitCode, UsageError } from "../errors.js";
 import { paint, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { choose } from "../prompt.js";
 import { slashiPaths } from "../context.js";
-import { packPolicyApprovalKey } from "./pack-layers.js";
 
 /** The pack manager for this process: registries from the config dir, packs in `<state dir>/packs`. */
 export async function packManager(io: Io): Promise<PackManager> {
   const paths = slashiPaths(io);
   return new PackManager({
-    packsDir: path.join(paths.stateDir, "packs"),
+    packsDir: paths.packs,
     registries: await loadRegistries(paths.configDir),
     tokenEnvironment: { env: io.env, ...(io.env.HOME ? { home: io.env.HOME } : {}) },
   });

@@ -5,8 +5,9 @@
  */
 import { PRESETS, SlashiError, SlashiErrorCode } from "@slashi/core";
 import type { PolicyLayer } from "@slashi/core";
+import type { PackLayerLoader } from "@slashi/runtime";
 import { packPolicyFingerprint } from "./describe.js";
-import type { PackManager } from "./manager.js";
+import { PackManager } from "./manager.js";
 
 /** The pack policy a person may approve. */
 export interface PackPolicyIdentity {
@@ -81,3 +82,12 @@ export async function loadPackPresets(
   }
   return layers;
 }
+
+/**
+ * The runtime policy session's pack loader: the installed packs in `packsDir` as `pack` layers. It reads only
+ * what is installed and never contacts a registry.
+ */
+export const loadInstalledPackLayers: PackLayerLoader = (names, options) =>
+  loadPackPresets(names, new PackManager({ packsDir: options.packsDir, registries: [] }), {
+    approved: options.approved,
+  });

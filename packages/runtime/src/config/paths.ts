@@ -108,3 +108,40 @@ export const SLASHI_FILES = {
   /** The workspace policy layer (may only restrict), relative to the workspace root. */
   workspacePolicy: ".vscode/slashi-policy.json",
 } as const;
+
+/** Slashi's files for one user: its two directories and the files in them. */
+export interface SlashiPaths {
+  /** The user config dir ({@link userConfigDir}). */
+  configDir: string;
+  /** The user state dir ({@link userStateDir}). */
+  stateDir: string;
+  /** The user policy file (`<config>/policy.json`). */
+  userPolicy: string;
+  /** Workspace trust store. */
+  trust: string;
+  /** Slash-command approvals store. */
+  approvals: string;
+  /** Shell-command, workspace-policy and pack-policy approvals store. */
+  commandApprovals: string;
+  /** The audit log. */
+  audit: string;
+  /** Where packs are installed. */
+  packs: string;
+}
+
+/** Every file of {@link SlashiPaths} from the environment (`SLASHI_CONFIG_DIR`, `SLASHI_STATE_DIR`, XDG). */
+export function slashiPaths(options: PathEnvironment = {}): SlashiPaths {
+  const configDir = userConfigDir(options);
+  const stateDir = userStateDir(options);
+  const p = (options.platform ?? process.platform) === "win32" ? path.win32 : path.posix;
+  return {
+    configDir,
+    stateDir,
+    userPolicy: p.join(configDir, SLASHI_FILES.userPolicy),
+    trust: p.join(stateDir, SLASHI_FILES.trust),
+    approvals: p.join(stateDir, SLASHI_FILES.approvals),
+    commandApprovals: p.join(stateDir, SLASHI_FILES.commandApprovals),
+    audit: p.join(stateDir, SLASHI_FILES.audit),
+    packs: p.join(stateDir, "packs"),
+  };
+}

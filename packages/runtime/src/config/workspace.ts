@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { canonicalWorkspaceKey } from "@slashi/core";
@@ -68,6 +68,21 @@ export async function findWorkspace(cwd: string = process.cwd()): Promise<Worksp
     isGitRoot,
     teamFile: path.join(root, SLASHI_FILES.teamFile),
     policyFile: path.join(root, SLASHI_FILES.workspacePolicy),
+  };
+}
+
+/**
+ * The workspace at an explicit root. Unlike {@link findWorkspace} the directory need not exist (a policy can be
+ * checked for a path on another machine); its key falls back to the absolute path.
+ */
+export function workspaceAt(root: string): Workspace {
+  const absolute = path.resolve(root);
+  return {
+    root: absolute,
+    key: workspaceKeyOf(absolute),
+    isGitRoot: existsSync(path.join(absolute, ".git")),
+    teamFile: path.join(absolute, SLASHI_FILES.teamFile),
+    policyFile: path.join(absolute, SLASHI_FILES.workspacePolicy),
   };
 }
 

@@ -1,0 +1,180 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { decide, SlashiErrorCode, validatePolicyDocument } from "@slashi/core";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { CommandApprovalFileStore } from "../store/command-approvals.js";
+import { TrustFileStore } from "../store/trust.js";
+import { openPolicySession, packPolicyApprovalKey, type PackLayerLoader } from "./policy-session.js";
+import { workspaceKeyOf, workspacePolicyApprovalKey } from "../config/workspace.js";
+
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-session-")));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+let n = 0;
+let dirs: { home: string; config: string; state: string; repo: string; env: NodeJS.ProcessEnv };
+
+beforeEach(() => {
+  const base = path.join(root, `case-${++n}`);
+  const home = path.join(base, "home");
+  const config = path.join(base, "config");
+  const state = path.join(base, "state");
+  const repo = path.join(base, "repo");
+  for (const d of [
+    home,
+    config,
+    state,
+    path.join(repo, ".git"),
+    path.join(repo, ".vscode"),
+    path.join(repo, "sub"),
+  ])
+    mkdirSync(d, { recursive: true });
+  dirs = {
+    home,
+    config,
+    state,
+    repo,
+    env: { HOME: home, SLASHI_CONFIG_DIR: config, SLASHI_STATE_DIR: state },
+  };
+});
+
+function open(extra: Parameters<typeof openPolicySession>[0] = {}) {
+  return openPolicySession({
+    cwd: path.join(dirs.repo, "sub"),
+    env: dirs.env,
+    home: dirs.home,
+    managedPolicyPath: path.join(dirs.home, "no-managed.json"),
+    ...extra,
+  });
+}
+
+function writePolicy(file: string, document: unknown): string {
+  const text = JSON.stringify(document);
+  writeFileSync(file, text);
+  return text;
+}
+
+const allowMake = {
+  version: 1,
+  extends: ["recommended"],
+  rules: [{ match: ["make", "deploy"], decision: "allow" }],
+};
+
+describe("openPolicySession", () => {
+  it("finds the workspace above the cwd and decides at the cwd", async () => {
+    const session = await open();
+    const snapshot = await session.current();
+    expect(session.workspace?.root).toBe(dirs.repo);
+    const context = snapshot.context();
+    expect(context.cwd).toBe(path.join(dirs.repo, "sub"));
+    expect(context.workspaceRoot).toBe(dirs.repo);
+    expect(context.home).toBe(dirs.home);
+    expect(context.protectedPaths).toContain(dirs.config);
+    expect(snapshot.context({ cwd: ".." }).cwd).toBe(dirs.repo);
+    expect(snapshot.trusted).toBe(false);
+  });
+
+  it("counts a workspace policy's allow rules only when trusted and its content approved", async () => {
+    const text = writePolicy(path.join(dirs.repo, ".vscode", "slashi-policy.json"), allowMake);
+    const session = await open();
+    const verdict = async () => {
+      const s = await session.current();
+      return decide("make deploy", s.policy, s.context()).decision;
+    };
+    expect(await verdict()).not.toBe("allow");
+    const key = workspaceKeyOf(dirs.repo);
+    await new TrustFileStore({ file: session.paths.trust }).put({
+      workspaceKey: key,
+      trusted: true,
+      at: new Date().toISOString(),
+    });
+    expect(await verdict()).not.toBe("allow");
+    await new CommandApprovalFileStore({ file: session.paths.commandApprovals }).put({
+      key: workspacePolicyApprovalKey(key),
+      digest: `sha256:${createHash("sha256").update(text).digest("hex")}`,
+      approvedAt: new Date().toISOString(),
+    });
+    expect(await verdict()).toBe("allow");
+  });
+
+  it("re-reads the user policy when it changes and keeps the snapshot when nothing did", async () => {
+    const file = path.join(dirs.config, "policy.json");
+    writePolicy(file, { version: 1, rules: [{ match: ["make", "deploy"], decision: "deny" }] });
+    const session = await open();
+    const first = await session.current();
+    expect(await session.current()).toBe(first);
+    expect(decide("make deploy", first.policy, first.context()).decision).toBe("deny");
+    writePolicy(file, {
+      version: 1,
+      rules: [
+        { match: ["make", "deploy"], decision: "ask" },
+        { match: ["ls"], decision: "ask" },
+      ],
+    });
+    const second = await session.current();
+    expect(second).not.toBe(first);
+    expect(decide("make deploy", second.policy, second.context()).decision).toBe("ask");
+  });
+
+  it("takes trust from the host when it passes it", async () => {
+    let trusted = true;
+    const session = await open({ trusted: () => trusted });
+    expect((await session.current()).trusted).toBe(true);
+    trusted = false;
+    const snapshot = await session.current();
+    expect(snapshot.trusted).toBe(false);
+    expect(snapshot.context().workspaceTrusted).toBe(false);
+  });
+
+  it("refuses an explicit user policy file that does not exist", async () => {
+    const session = await open({ userPolicyFile: path.join(dirs.config, "missing.json") });
+    await expect(session.current()).rejects.toMatchObject({ code: SlashiErrorCode.INVALID_POLICY });
+  });
+
+  it("loads the packs a policy extends through the loader, approved by the shared key", async () => {
+    writePolicy(path.join(dirs.config, "policy.json"), {
+      version: 1,
+      extends: ["recommended", "@acme/pack"],
+    });
+    const pack = validatePolicyDocument(
+      { version: 1, rules: [{ match: ["make", "deploy"], decision: "allow" }] },
+      "@acme/pack",
+    );
+    const asked: string[] = [];
+    const loader: PackLayerLoader = async (names, options) => {
+      asked.push(...names, options.packsDir);
+      const approved = await options.approved({ name: "@acme/pack", fingerprint: "sha256:abc" });
+      return [{ kind: "pack", source: "@acme/pack", document: pack, approved }];
+    };
+    const session = await open({ packLayers: loader });
+    const before = await session.current();
+    expect(asked).toEqual(["@acme/pack", path.join(dirs.state, "packs")]);
+    expect(decide("make deploy", before.policy, before.context()).decision).not.toBe("allow");
+    await new CommandApprovalFileStore({ file: session.paths.commandApprovals }).put({
+      key: packPolicyApprovalKey("@acme/pack"),
+      digest: "sha256:abc",
+      approvedAt: new Date().toISOString(),
+    });
+    const after = await session.current();
+    expect(decide("make deploy", after.policy, after.context()).decision).toBe("allow");
+  });
+
+  it("fails closed on an extended pack when the host has no pack loader", async () => {
+    writePolicy(path.join(dirs.config, "policy.json"), { version: 1, extends: ["@acme/pack"] });
+    const session = await open();
+    await expect(session.current()).rejects.toMatchObject({ code: SlashiErrorCode.PACK_NOT_FOUND });
+  });
+
+  it("decides without a workspace for a host that has none", async () => {
+    writePolicy(path.join(dirs.repo, ".vscode", "slashi-policy.json"), {
+      version: 1,
+      rules: [{ match: ["ls"], decision: "deny" }],
+    });
+    const session = await open({ workspaceRoot: null, trusted: () => true });
+    const snapshot = await session.current();
+    expect(session.workspace).toBeUndefined();
+    expect(snapshot.context().workspaceRoot).toBeUndefined();
+    expect(snapshot.layers.map((l) => l.kind)).toEqual([]);
+  });
+});
