@@ -53,6 +53,29 @@ describe("exec: Always allow", () => {
     rmSync(marker);
   });
 
+  it("lets an agent's hook run the remembered command, and asks again once what it runs changes", async () => {
+    const claude = async (): Promise<unknown> => {
+      const call = io(undefined);
+      call.stdin = Readable.from([
+        JSON.stringify({
+          hook_event_name: "PreToolUse",
+          tool_name: "Bash",
+          tool_input: { command: "./build.sh" },
+          cwd: ws,
+        }),
+      ]);
+      let out = "";
+      (call.stdout as PassThrough).on("data", (chunk: Buffer) => (out += chunk.toString()));
+      expect(await main(["hook", "claude"], call)).toBe(0);
+      return (JSON.parse(out) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput
+        .permissionDecision;
+    };
+    expect(await claude()).toBe("allow");
+    writeScript(`touch "${marker}"; echo edited by the agent`);
+    expect(await claude()).toBe("ask");
+    writeScript(`touch "${marker}"`);
+  });
+
   it("asks again once the script changes", async () => {
     writeScript(`touch "${marker}"; echo changed`);
     const third = io(undefined);

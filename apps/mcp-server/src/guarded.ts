@@ -6,8 +6,15 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { CallToolResult, InputRequiredResult, ServerContext } from "@modelcontextprotocol/server";
-import { decide, networkAllowed, type Decision, type ExtractedCommand } from "@slashi/core";
-import { probeCordon, runCommand, type AuditEntry, type RunResult } from "@slashi/runtime";
+import { decide, networkAllowed, type Decision } from "@slashi/core";
+import {
+  CommandApprovalFileStore,
+  probeCordon,
+  rememberedApproval,
+  runCommand,
+  type AuditEntry,
+  type RunResult,
+} from "@slashi/runtime";
 import { ToolErrorCode, type ToolErrorCodeValue } from "./codes.js";
 import {
   confirmationMessage,
@@ -46,25 +53,6 @@ export function resolveCwd(services: Services, cwd: string | undefined): string 
   return cwd === undefined || cwd === "" ? root : path.resolve(root, cwd);
 }
 
-/**
- * The argv to run without a shell, when the line is one plain command: no pipes, lists, substitutions,
- * redirections, assignments, expansions, tildes or function calls. `undefined` means the line needs the shell.
- */
-export function plainArgv(decision: Decision): string[] | undefined {
-  if (decision.commands.length !== 1 || decision.script.length > 0) return undefined;
-  const c = decision.commands[0] as ExtractedCommand;
-  const plain =
-    c.dynamic.length === 0 &&
-    (c.tildes?.length ?? 0) === 0 &&
-    c.redirects.length === 0 &&
-    c.assignments.length === 0 &&
-    c.context.length === 0 &&
-    c.callsFunction !== true &&
-    c.argv.length > 0 &&
-    c.text.trim() === decision.input.trim();
-  return plain ? [...c.argv] : undefined;
-}
-
 function progressTokenOf(ctx: ServerContext): string | number | undefined {
   const token = (ctx.mcpReq._meta as { progressToken?: unknown } | undefined)?.progressToken;
   return typeof token === "string" || typeof token === "number" ? token : undefined;
@@ -99,6 +87,8 @@ export interface Plan {
   network: boolean;
   /** The argv when no shell is needed. */
   argv: string[] | undefined;
+  /** The key of the remembered "Always allow" that answers its `ask`, when the person gave one. */
+  remembered?: string;
   /** The audit fields shared by its records. */
   base: AuditBase;
   /** Reasons that counted. */
@@ -173,6 +163,8 @@ export async function prepare(
     });
   }
   const network = config.cordon && networkAllowed(decision.commands, state.policy);
+  const store = new CommandApprovalFileStore({ file: config.paths.commandApprovals });
+  const remembered = await rememberedApproval(decision, cwd, store);
   return {
     ok: true,
     plan: {
@@ -181,7 +173,8 @@ export async function prepare(
       cwd,
       timeoutMs,
       network,
-      argv: plainArgv(decision),
+      argv: remembered.argv,
+      ...(remembered.approved && remembered.binding.ok ? { remembered: remembered.binding.key } : {}),
       base,
       reasons,
       policySignature: state.signature,
@@ -207,13 +200,25 @@ export async function approve(
   options: { title: string; identity?: Record<string, unknown>; force?: string },
 ): Promise<Approval | Refusal | { ok: false; inputRequired: InputRequiredResult }> {
   const { config } = services;
+  // An ask the person answered with "Always allow" (same argv, cwd and content) needs no form.
   const asking =
-    options.force === undefined ? plans.filter((p) => p.decision.decision === "ask") : [...plans];
+    options.force === undefined
+      ? plans.filter((p) => p.decision.decision === "ask" && p.remembered === undefined)
+      : [...plans];
   const recordAll = async (answer?: string): Promise<void> => {
     await Promise.all(
-      plans.map((p) =>
-        services.record({ event: "decision", ...p.base, ...(answer === undefined ? {} : { answer }) }),
-      ),
+      plans.map((p) => {
+        const remembered =
+          answer === undefined && p.remembered !== undefined
+            ? { answer: "remembered", fingerprint: p.remembered }
+            : {};
+        return services.record({
+          event: "decision",
+          ...p.base,
+          ...(answer === undefined ? {} : { answer }),
+          ...remembered,
+        });
+      }),
     );
   };
   if (asking.length === 0) {
@@ -330,6 +335,11 @@ async function executeApproved(
 ): Promise<CallToolResult> {
   const { config } = services;
   const { request, decision, cwd, timeoutMs, network, argv, base, reasons } = plan;
+  const how = answer
+    ? { answer }
+    : plan.remembered === undefined
+      ? {}
+      : { answer: "remembered", fingerprint: plan.remembered };
   const signal = AbortSignal.any([ctx.mcpReq.signal, services.shutdownSignal]);
   let release;
   try {
@@ -382,7 +392,7 @@ async function executeApproved(
     await services.record({
       event: "run",
       ...base,
-      ...(answer ? { answer } : {}),
+      ...how,
       cordon: config.cordon,
       exitCode: null,
     });
@@ -418,7 +428,7 @@ async function executeApproved(
     cordon: config.cordon,
     mode: argv ? "argv" : "shell",
     decision: decision.decision,
-    ...(answer ? { approval: answer } : {}),
+    ...(how.answer ? { approval: how.answer } : {}),
     reasons,
   };
   if (result.spawnError !== undefined) {

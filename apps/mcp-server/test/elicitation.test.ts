@@ -1,8 +1,9 @@
 // Asking the person, through the built server and the SDK client: push elicitation on 2025 sessions and the
 // input_required retry on 2026-07-28 sessions. Every refusal is checked by a marker file the command would
 // have created: nothing may run unless the person ticked the box.
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { CommandApprovalFileStore, commandBinding, readTextOrUndefined } from "@slashi/runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connect, makeSandbox, structured, type Connected, type Sandbox } from "./helpers.js";
 
@@ -96,6 +97,27 @@ describe("push elicitation (2025 sessions)", () => {
     expect(existsSync(file)).toBe(false);
     const again = await server.client.callTool({ name: "shell_command", arguments: { command } });
     expect(structured(again)).toMatchObject({ code: "SAFETY_DENIED" });
+  });
+
+  it("runs an ask command the person chose Always allow for (same argv, directory, content), without a form", async () => {
+    const cwd = realpathSync(sandbox.workspace);
+    const binding = commandBinding(["touch", "remembered"], cwd, readTextOrUndefined);
+    if (!binding.ok) throw new Error(binding.reason);
+    await new CommandApprovalFileStore({ file: path.join(sandbox.stateDir, "command-approvals.json") }).put({
+      key: binding.key,
+      digest: binding.digest,
+      approvedAt: new Date().toISOString(),
+    });
+    server = await connect(sandbox, { elicitation: false });
+    const { command, file } = touchCommand("remembered");
+    const result = await server.client.callTool({ name: "shell_command", arguments: { command } });
+    expect(structured(result)).toMatchObject({ status: "ran", decision: "ask", approval: "remembered" });
+    expect(existsSync(file)).toBe(true);
+    const other = await server.client.callTool({
+      name: "shell_command",
+      arguments: { command: "touch other" },
+    });
+    expect(structured(other)).toMatchObject({ code: "APPROVAL_UNAVAILABLE" });
   });
 
   it("refuses an ask command for a client without elicitation, and never runs it", async () => {

@@ -29,6 +29,12 @@ export type {
 export { protectedPaths, WORKSPACE_PROTECTED_ENTRIES } from "./config/protected-paths.js";
 export type { ProtectedPath, ProtectedPathOwner, ProtectedPathsOptions } from "./config/protected-paths.js";
 
+// approval
+export { commandBinding, executedContent } from "./approval/binding.js";
+export type { Binding, ExecutedContent, ReadText } from "./approval/binding.js";
+export { readTextOrUndefined, rememberedApproval } from "./approval/remembered.js";
+export type { RememberedApproval } from "./approval/remembered.js";
+
 // session
 export {
   nodePolicyFiles,
@@ -94,6 +100,7 @@ export {
   shellInvocation,
 } from "./runner/shell.js";
 export type { Invocation, ShellFamily } from "./runner/shell.js";
+export { plainArgv } from "./runner/plain-argv.js";
 export { runCommand } from "./runner/run-command.js";
 export type { RunRequest, RunResult } from "./runner/run-command.js";
 

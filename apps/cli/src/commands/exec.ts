@@ -4,53 +4,23 @@
  * terminal; then the command runs (argv when it needs no shell feature, the user's shell otherwise, inside
  * the cordon with `--cordon`), is audited, and slashi exits with its status.
  */
-import { readFileSync } from "node:fs";
-import { decide, networkAllowed, type Decision, type ExtractedCommand } from "@slashi/core";
+import { decide, networkAllowed } from "@slashi/core";
 import {
   AuditLog,
   CommandApprovalFileStore,
   defaultShell,
   probeCordon,
+  rememberedApproval,
   runCommand,
+  type Binding,
   type RunResult,
 } from "@slashi/runtime";
-import { commandBinding, type Binding } from "../binding.js";
 import { ensureParser, loadSetup, type Setup } from "../context.js";
 import { ExitCode, UsageError } from "../errors.js";
 import { paint, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { choose } from "../prompt.js";
 import { commandText, countedReasons, setupOptions } from "./check.js";
-
-/** Reads a file as text for the binding; `undefined` when it cannot be read. */
-export function readTextOrUndefined(file: string): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The argv to run without a shell, when the line is one plain command: no pipes, lists, substitutions,
- * redirections, assignments, expansions or tildes. `undefined` means the line needs the shell.
- */
-export function plainArgv(decision: Decision): string[] | undefined {
-  // Commands inside a `bash -c` payload are decided too, but what runs is the outer command.
-  const top = decision.commands.filter((c) => !c.context.includes("shell-c"));
-  if (top.length !== 1 || decision.script.length > 0) return undefined;
-  const c = top[0] as ExtractedCommand;
-  const plain =
-    c.dynamic.length === 0 &&
-    (c.tildes?.length ?? 0) === 0 &&
-    c.redirects.length === 0 &&
-    c.assignments.length === 0 &&
-    c.context.every((where) => where === "wrapped") &&
-    !c.callsFunction &&
-    c.argv.length > 0 &&
-    c.text.trim() === decision.input.trim();
-  return plain ? [...c.argv] : undefined;
-}
 
 /** Options of one run under the policy (shared by `exec` and `run`). */
 export interface GuardedRun {
@@ -128,23 +98,18 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
     return ExitCode.RUN_DENIED;
   }
 
-  const argv = plainArgv(decision);
   const cwd = context.cwd as string;
+  const store = new CommandApprovalFileStore({ file: setup.paths.commandApprovals });
+  const remembered = await rememberedApproval(decision, cwd, store);
+  const { argv } = remembered;
   let binding: Binding | undefined;
   let answer: string | undefined;
   let approvedBy: string | undefined;
   if (decision.decision === "ask") {
-    const store = new CommandApprovalFileStore({ file: setup.paths.commandApprovals });
-    binding = argv
-      ? commandBinding(argv, cwd, readTextOrUndefined)
-      : {
-          ok: false,
-          reason:
-            "a command line that needs the shell (pipes, lists, redirections, expansions) is approved once at a time",
-        };
+    binding = remembered.binding;
     if (run.preApproved !== undefined) {
       approvedBy = run.preApproved;
-    } else if (binding.ok && (await store.isApproved(binding.key, binding.digest))) {
+    } else if (remembered.approved && binding.ok) {
       approvedBy = binding.key;
     } else if (run.cordon && setup.policy.skipConfirmInCordon && (await probeCordon({ env: io.env })).ok) {
       approvedBy = "cordon";
@@ -163,7 +128,7 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
       );
       return ExitCode.RUN_NEEDS_APPROVAL;
     } else {
-      const changed = binding.ok && (await store.get(binding.key)) !== undefined;
+      const { changed } = remembered;
       println(io.stderr, `${paint(io, "yellow", "approval needed")}: ${run.command}`);
       println(io.stderr, `  in ${cwd}${run.cordon ? " (inside the cordon)" : ""}`);
       if (changed) println(io.stderr, "  it was always-allowed before, but what it runs has changed since");

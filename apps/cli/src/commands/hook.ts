@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { decide } from "@slashi/core";
-import { AuditLog } from "@slashi/runtime";
+import { AuditLog, CommandApprovalFileStore, rememberedApproval } from "@slashi/runtime";
 import { ensureParser, loadSetup } from "../context.js";
 import { ExitCode, formatError } from "../errors.js";
 import {
@@ -19,6 +19,14 @@ import {
 import { println, readAll, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { blockedByTrust, countedReasons, UNTRUSTED_NOTE } from "./check.js";
+
+/** The reason a hook gives when a remembered "Always allow" answered the policy's ask. */
+const REMEMBERED_REASON = {
+  code: "approval.remembered",
+  severity: "allow",
+  message:
+    "you chose Always allow for this exact command in this directory, and what it runs has not changed",
+};
 
 function block(agent: Agent, io: Io, error: unknown): number {
   const message = formatError(error).replace(/^slashi: /, "");
@@ -47,11 +55,22 @@ async function hook(agent: Agent, io: Io): Promise<number> {
     const setup = await loadSetup(io, { cwd });
     await parser;
     const decision = decide(call.command, setup.policy, setup.context);
-    const reasons = countedReasons(decision);
+    // An ask the person answered with "Always allow" for this exact argv, cwd and content is allowed, as in exec.
+    const remembered =
+      decision.decision === "ask"
+        ? await rememberedApproval(
+            decision,
+            cwd,
+            new CommandApprovalFileStore({ file: setup.paths.commandApprovals }),
+          )
+        : undefined;
+    const allowedBy = remembered?.approved && remembered.binding.ok ? remembered.binding.key : undefined;
+    const verdict = allowedBy === undefined ? decision.decision : "allow";
+    const reasons = allowedBy === undefined ? countedReasons(decision) : [REMEMBERED_REASON];
     const answer = hookAnswer(agent, {
-      decision: decision.decision,
+      decision: verdict,
       reasons,
-      ...(blockedByTrust(decision) ? { note: UNTRUSTED_NOTE } : {}),
+      ...(allowedBy === undefined && blockedByTrust(decision) ? { note: UNTRUSTED_NOTE } : {}),
     });
     const audit = await new AuditLog({ file: setup.paths.audit }).append({
       event: "decision",
@@ -59,7 +78,8 @@ async function hook(agent: Agent, io: Io): Promise<number> {
       source: `agent:${agent}`,
       text: call.command,
       decision: decision.decision,
-      reasons,
+      reasons: countedReasons(decision),
+      ...(allowedBy === undefined ? {} : { answer: "remembered", fingerprint: allowedBy }),
       cwd,
     });
     if (!audit.written) println(io.stderr, `slashi: warning: ${audit.warning}`);

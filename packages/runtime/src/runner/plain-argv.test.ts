@@ -1,6 +1,6 @@
 import { decide, loadShellParser, resolvePolicy } from "@slashi/core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { plainArgv } from "./exec.js";
+import { plainArgv } from "./plain-argv.js";
 
 const policy = resolvePolicy([]);
 const argvOf = (line: string): string[] | undefined =>
@@ -27,5 +27,12 @@ describe("plainArgv", () => {
     "echo $(date)",
   ])("needs the shell for %s", (line) => {
     expect(argvOf(line)).toBeUndefined();
+  });
+});
+
+describe("plainArgv: runners", () => {
+  it("runs a wrapped command as one argv, the runner included", () => {
+    expect(argvOf("sudo ls -l")).toEqual(["sudo", "ls", "-l"]);
+    expect(argvOf("bash -c 'ls'")).toEqual(["bash", "-c", "ls"]);
   });
 });

@@ -1,0 +1,63 @@
+/**
+ * "Always allow" of one shell command, the same for every host: the binding (exact argv, cwd and the content it
+ * executes, see binding.ts), looked up in and written to the command-approval store. A remembered approval only
+ * answers an `ask`: a `deny` is never lifted, and a line that needs the shell is never remembered.
+ */
+import { readFileSync } from "node:fs";
+import type { Decision } from "@slashi/core";
+import { plainArgv } from "../runner/plain-argv.js";
+import type { CommandApprovalFileStore } from "../store/command-approvals.js";
+import { commandBinding, type Binding, type ReadText } from "./binding.js";
+
+/** Reads a file as text for the binding; `undefined` when it cannot be read. */
+export function readTextOrUndefined(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the store says about one decided command line. */
+export interface RememberedApproval {
+  /** The argv it runs as, or `undefined` when it needs the shell. */
+  argv: string[] | undefined;
+  /** The binding that "Always allow" would store, or why it may not be stored. */
+  binding: Binding;
+  /** True when the store holds this binding with this content digest: the `ask` is answered. */
+  approved: boolean;
+  /** True when the store holds this binding with another digest: what it runs changed since. */
+  changed: boolean;
+}
+
+/**
+ * Looks up the remembered approval of a decided command line at `cwd`.
+ * @param read - reads a file (default: the file system)
+ */
+export async function rememberedApproval(
+  decision: Decision,
+  cwd: string,
+  store: CommandApprovalFileStore,
+  read: ReadText = readTextOrUndefined,
+): Promise<RememberedApproval> {
+  const argv = plainArgv(decision);
+  if (decision.decision !== "ask") {
+    const reason = `a ${decision.decision} is never answered by a remembered approval`;
+    return { argv, binding: { ok: false, reason }, approved: false, changed: false };
+  }
+  const binding: Binding = argv
+    ? commandBinding(argv, cwd, read)
+    : {
+        ok: false,
+        reason:
+          "a command line that needs the shell (pipes, lists, redirections, expansions) is approved once at a time",
+      };
+  if (!binding.ok) return { argv, binding, approved: false, changed: false };
+  const stored = await store.get(binding.key);
+  return {
+    argv,
+    binding,
+    approved: stored?.digest === binding.digest,
+    changed: stored !== undefined && stored.digest !== binding.digest,
+  };
+}
