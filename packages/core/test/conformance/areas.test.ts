@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 
 /** Area folder → the harness files in this folder that run its cases. */
 const harnesses: Record<string, string[]> = {
+  enkaidu: ["enkaidu.test.ts"],
   expansion: ["expansion.test.ts"],
   fingerprint: ["fingerprint.test.ts"],
   policy: ["decide.test.ts"],
