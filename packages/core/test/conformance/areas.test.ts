@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 const harnesses: Record<string, string[]> = {
   expansion: ["expansion.test.ts"],
   fingerprint: ["fingerprint.test.ts"],
+  oracle: ["oracle.test.ts"],
   policy: ["decide.test.ts"],
   quoting: ["quoting.test.ts"],
   shell: ["shell-extraction.test.ts", "decide.test.ts"],
