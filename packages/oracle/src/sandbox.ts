@@ -30,6 +30,8 @@ const RUN_DIR = "/run/oracle";
 const WRITABLE = ["/home", "/tmp", "/run", "/dev/shm"];
 /** Canary files start with this access time, older than their modification time, so a read moves it. */
 const OLD_ATIME = new Date("2000-01-01T00:00:00Z");
+/** A sandbox that only starts: whether bubblewrap works here at all (and as which user). */
+const PROBE = ["bwrap", "--ro-bind", "/", "/", "--tmpfs", "/home", "--unshare-net", "--unshare-pid", "true"];
 /** A user without privileges for the sandbox when the host runs as root: the process limit holds only then. */
 const NOBODY = 65534;
 
@@ -81,53 +83,21 @@ let prefixCache: string[] | undefined;
 function sandboxPrefix(): string[] {
   if (prefixCache !== undefined) return prefixCache;
   const dropped = dropPrivileges();
-  const probe = [
-    "bwrap",
-    "--ro-bind",
-    "/",
-    "/",
-    "--tmpfs",
-    "/home",
-    "--unshare-net",
-    "--unshare-pid",
-    "true",
-  ];
-  prefixCache = dropped.length > 0 && run([...dropped, ...probe]).ok ? dropped : [];
+  prefixCache = dropped.length > 0 && run([...dropped, ...PROBE]).ok ? dropped : [];
   return prefixCache;
 }
 
 function bwrapArgs(runDir: string, outDir: string): string[] {
+  const mounts =
+    "--ro-bind / / --tmpfs /home --tmpfs /tmp --tmpfs /run --dev /dev --tmpfs /dev/shm --proc /proc";
+  const namespaces =
+    "--unshare-net --unshare-pid --unshare-ipc --unshare-uts --die-with-parent --new-session";
   return [
     "bwrap",
-    "--ro-bind",
-    "/",
-    "/",
-    "--tmpfs",
-    "/home",
-    "--tmpfs",
-    "/tmp",
-    "--tmpfs",
-    "/run",
-    "--dev",
-    "/dev",
-    "--tmpfs",
-    "/dev/shm",
-    "--proc",
-    "/proc",
-    "--ro-bind",
-    runDir,
-    RUN_DIR,
-    "--bind",
-    outDir,
-    `${RUN_DIR}/out`,
-    "--unshare-net",
-    "--unshare-pid",
-    "--unshare-ipc",
-    "--unshare-uts",
-    "--die-with-parent",
-    "--new-session",
-    "--chdir",
-    "/",
+    ...mounts.split(" "),
+    ...["--ro-bind", runDir, RUN_DIR, "--bind", outDir, `${RUN_DIR}/out`],
+    ...namespaces.split(" "),
+    ...["--chdir", "/"],
   ];
 }
 
@@ -146,7 +116,7 @@ export function oracleAvailability(): Availability {
   }
   if (!existsSync("/home")) return { available: false, reason: "/home does not exist", processLimit: false };
   const prefix = sandboxPrefix();
-  const probe = run([...prefix, "bwrap", "--ro-bind", "/", "/", "--tmpfs", "/home", "--unshare-net", "true"]);
+  const probe = run([...prefix, ...PROBE]);
   if (!probe.ok) {
     return { available: false, reason: `bwrap cannot start: ${probe.output.trim()}`, processLimit: false };
   }
