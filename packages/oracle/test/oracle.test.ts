@@ -5,10 +5,11 @@
 //
 // Needs Linux with bubblewrap; skipped with a message elsewhere, failing when CI is set.
 // SLASHI_ORACLE_SEED replays or explores another seed (default: the fixed seed below, so CI is repeatable);
-// SLASHI_ORACLE_RUNS raises the number of allowed lines (default and minimum 5000).
+// SLASHI_ORACLE_RUNS raises the number of allowed lines (default and minimum 5000); SLASHI_ORACLE_REPORT names a
+// file to write every violating line to (JSON: line, tags, violations), to turn findings into cases.
 // Violations in a class that a live case of packages/conformance/cases/oracle names (one still listed in
 // packages/core/test/conformance/oracle.expected-failures.json) are reported but tolerated; any other fails.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { loadCases } from "@slashi/conformance";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -58,6 +59,7 @@ const PROBES: { line: string; expect: Violation["kind"][] }[] = [
   { line: "git config core.pager cat", expect: ["changes-protected"] },
   { line: "test -v 'a[$(pwned)]'", expect: ["runs-unlisted"] },
   { line: "sleep 60 & echo started", expect: [] },
+  { line: "sleep 60", expect: [] },
   { line: "ls ~/.ssh", expect: [] },
 ];
 
@@ -130,6 +132,8 @@ describe.runIf(availability.available)("execution oracle (bubblewrap)", () => {
   });
 
   afterAll(() => {
+    const report = process.env.SLASHI_ORACLE_REPORT;
+    if (report) writeFileSync(report, JSON.stringify({ seed: SEED, findings }, null, 1));
     console.log(
       `oracle: seed ${SEED}, ${generated} lines generated, ${allowed.length} allowed and run, ` +
         `${findings.length} violating, ${seconds.toFixed(1)} s`,
@@ -138,6 +142,11 @@ describe.runIf(availability.available)("execution oracle (bubblewrap)", () => {
 
   it("sees each kind of violation in lines made to commit it, and none in a benign one", () => {
     expect(probeFindings.map((kinds) => kinds.sort())).toEqual(PROBES.map((p) => [...p.expect].sort()));
+  });
+
+  it("kills a line that outlives its timeout", () => {
+    const i = PROBES.findIndex((p) => p.line === "sleep 60");
+    expect(runs[i]?.status).toBe(137);
   });
 
   it(`runs at least ${RUNS} allowed lines, each to its end`, () => {
