@@ -50,7 +50,7 @@ if (!availability.available) {
 const PROBES: { line: string; expect: Violation["kind"][] }[] = [
   { line: "cat README.md", expect: [] },
   { line: "cat ~/.netrc", expect: ["prints-secret", "reads-secret"] },
-  { line: "wc -c ~/.ssh/id_rsa > /dev/null", expect: ["reads-secret"] },
+  { line: "wc -l ~/.ssh/id_rsa > /dev/null", expect: ["reads-secret"] },
   { line: "base64 -w0 ~/.aws/credentials", expect: ["prints-secret", "reads-secret"] },
   { line: "cat .env", expect: ["prints-secret"] },
   { line: "printenv GITHUB_TOKEN", expect: ["prints-secret"] },
