@@ -8,6 +8,7 @@ const harnesses: Record<string, string[]> = {
   enkaidu: ["enkaidu.test.ts"],
   expansion: ["expansion.test.ts"],
   fingerprint: ["fingerprint.test.ts"],
+  oracle: ["oracle.test.ts"],
   policy: ["decide.test.ts"],
   quoting: ["quoting.test.ts"],
   shell: ["shell-extraction.test.ts", "decide.test.ts"],
