@@ -2,7 +2,6 @@
  * What every deciding command needs, from the runtime's policy session: the shell parser (from the wasm files
  * shipped next to the bundle), the workspace, the policy layers resolved into one policy, and the decision context.
  */
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -14,6 +13,7 @@ import {
 } from "@slashi/core";
 import {
   findWorkspace,
+  bundledParserFiles,
   openPolicySession,
   readLayersFile,
   slashiPaths as runtimePaths,
@@ -94,12 +94,9 @@ export async function resolveWorkspace(cwd: string, root?: string): Promise<Work
   }
 }
 
-/** The parser's wasm files shipped next to the bundle, when there (run from source, the packages' own copies). */
+/** The parser's wasm files shipped next to the bundle, when there. */
 function parserFiles(): ShellParserOptions | undefined {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const treeSitterWasm = path.join(here, "web-tree-sitter.wasm");
-  const bashWasm = path.join(here, "tree-sitter-bash.wasm");
-  return existsSync(treeSitterWasm) && existsSync(bashWasm) ? { treeSitterWasm, bashWasm } : undefined;
+  return bundledParserFiles(path.dirname(fileURLToPath(import.meta.url)));
 }
 
 /** The installed packs a policy extends; the registry client is loaded only when some policy names a pack. */

@@ -6,23 +6,24 @@
  * directories and the workspace the server was started in, and re-read when they change.
  */
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ShellParserOptions } from "@slashi/core";
-import { openPolicySession, type PackLayerLoader, type PolicySession } from "@slashi/runtime";
+import {
+  bundledParserFiles,
+  openPolicySession,
+  type PackLayerLoader,
+  type PolicySession,
+} from "@slashi/runtime";
 
 /** `sha256:` + hex. */
 export function digestOf(text: string | Buffer): string {
   return `sha256:${createHash("sha256").update(text).digest("hex")}`;
 }
 
-/** The parser's wasm files shipped next to the bundle, when there (run from source, the packages' own copies). */
+/** The parser's wasm files shipped next to the bundle, when there. */
 function parserFiles(): ShellParserOptions | undefined {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const treeSitterWasm = path.join(here, "web-tree-sitter.wasm");
-  const bashWasm = path.join(here, "tree-sitter-bash.wasm");
-  return existsSync(treeSitterWasm) && existsSync(bashWasm) ? { treeSitterWasm, bashWasm } : undefined;
+  return bundledParserFiles(path.dirname(fileURLToPath(import.meta.url)));
 }
 
 /** The installed packs a policy extends; the registry client is loaded only when some policy names a pack. */

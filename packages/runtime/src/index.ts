@@ -39,6 +39,7 @@ export type { RememberedApproval } from "./approval/remembered.js";
 
 // session
 export {
+  bundledParserFiles,
   nodePolicyFiles,
   openPolicySession,
   packPolicyApprovalKey,

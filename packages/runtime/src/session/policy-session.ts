@@ -6,6 +6,7 @@
  * change (checked on access, no watchers), so an edited policy applies to the next decision.
  */
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
@@ -148,6 +149,17 @@ export const nodePolicyFiles: PolicyFileReader = {
     }
   },
 };
+
+/**
+ * The shell parser's wasm files a bundle ships next to itself (`web-tree-sitter.wasm`, `tree-sitter-bash.wasm`),
+ * or `undefined` when they are not there (run from source: the packages' own copies are found).
+ * @param dir - the bundle's directory
+ */
+export function bundledParserFiles(dir: string): ShellParserOptions | undefined {
+  const treeSitterWasm = path.join(dir, "web-tree-sitter.wasm");
+  const bashWasm = path.join(dir, "tree-sitter-bash.wasm");
+  return existsSync(treeSitterWasm) && existsSync(bashWasm) ? { treeSitterWasm, bashWasm } : undefined;
+}
 
 /** `sha256:` + hex of a text. */
 function digestOf(text: string): string {
