@@ -232,8 +232,9 @@ export {
   checkEnkaidu,
   enkaiduPolicyDocument,
   enkaiduSettingsFrom,
+  nativePolicyFromEnkaidu,
 } from "./policy/enkaidu.js";
-export type { EnkaiduOs, EnkaiduShellSettings, EnkaiduSources } from "./policy/enkaidu.js";
+export type { EnkaiduImport, EnkaiduOs, EnkaiduShellSettings, EnkaiduSources } from "./policy/enkaidu.js";
 export { PolicyReasonCode, stricter } from "./policy/evaluate.js";
 export { explain, explainDecision, explainStructured, explanationOf } from "./policy/explain.js";
 export type { ExplainedCommand, Explanation } from "./policy/explain.js";
