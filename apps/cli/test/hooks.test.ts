@@ -1,9 +1,11 @@
 // Hook round trips through the built binary: recorded-shape payloads of Claude Code, Gemini CLI and Cursor on
 // stdin, the host's documented JSON on stdout.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, isolatedEnv, slashi, tempDir } from "./helpers.js";
+import { execa } from "execa";
+import { assertBuilt, BIN, isolatedEnv, slashi, tempDir } from "./helpers.js";
 
 const FIXTURES = new URL("./fixtures/hooks/", import.meta.url);
 const tmp = tempDir("slashi-hooks-");
@@ -112,10 +114,10 @@ describe("slashi hook gemini", () => {
     expect(String(out.reason)).toMatch(/denies/);
   });
 
-  it("leaves ask to Gemini's own confirmation: no decision, a system message", async () => {
+  it("answers ask with decision ask, which Gemini CLI confirms even in YOLO mode", async () => {
     const { code, out } = await hook("gemini", payload("gemini-shell-ask.json"));
     expect(code).toBe(0);
-    expect(out.decision).toBeUndefined();
+    expect(out.decision).toBe("ask");
     expect(String(out.systemMessage)).toMatch(/asks a person/);
   });
 
@@ -201,5 +203,79 @@ describe("fixtures", () => {
     const names = readdirSync(FIXTURES);
     for (const agent of ["claude", "gemini", "cursor"])
       expect(names.some((n) => n.startsWith(agent))).toBe(true);
+  });
+});
+
+describe("a repository cannot make the hook hang", () => {
+  const posix = process.platform !== "win32";
+
+  async function blockedFast(
+    setup: (policyFile: string) => void,
+  ): Promise<{ code: number; stderr: string; elapsed: number }> {
+    const box = tempDir("slashi-hooks-hang-");
+    try {
+      const project = path.join(box.dir, "project");
+      mkdirSync(path.join(project, ".git"), { recursive: true });
+      mkdirSync(path.join(project, ".vscode"), { recursive: true });
+      setup(path.join(project, ".vscode", "slashi-policy.json"));
+      const input = JSON.stringify({
+        session_id: "s",
+        cwd: project,
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "ls" },
+      });
+      const started = Date.now();
+      const result = await slashi(["hook", "claude"], { env: isolatedEnv(box.dir), input, cwd: project });
+      return { code: result.exitCode ?? -1, stderr: String(result.stderr), elapsed: Date.now() - started };
+    } finally {
+      box.remove();
+    }
+  }
+
+  it.runIf(posix)("blocks at once when the workspace policy is a symlink to /dev/zero", async () => {
+    const { code, stderr, elapsed } = await blockedFast((policyFile) => symlinkSync("/dev/zero", policyFile));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/FILE_UNSAFE/);
+    // The process start-up dominates; reading /dev/zero to its end would never finish.
+    expect(elapsed).toBeLessThan(5000);
+  });
+
+  it.runIf(posix)("blocks at once when the workspace policy is a FIFO nobody writes to", async () => {
+    const { code, stderr } = await blockedFast((policyFile) => execFileSync("mkfifo", [policyFile]));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/FILE_UNSAFE/);
+  });
+
+  it("blocks when stdin never ends, once the deadline passes", async () => {
+    const box = tempDir("slashi-hooks-stdin-");
+    try {
+      const child = execa(process.execPath, [BIN, "hook", "claude"], {
+        env: isolatedEnv(box.dir, { SLASHI_HOOK_DEADLINE_MS: "300" }),
+        extendEnv: false,
+        reject: false,
+        stdin: "pipe",
+      });
+      child.stdin?.write('{"tool_name": "Bash", ');
+      const result = await child;
+      expect(result.exitCode).toBe(2);
+      expect(String(result.stderr)).toMatch(/no decision within 300 ms/);
+      expect(String(result.stdout)).toBe("");
+    } finally {
+      box.remove();
+    }
+  });
+
+  it("blocks a payload larger than the input limit", async () => {
+    const result = await slashi(["hook", "gemini"], {
+      env,
+      input: JSON.stringify({
+        tool_name: "run_shell_command",
+        tool_input: { command: "x".repeat(1100 * 1024) },
+      }),
+      cwd: tmp.dir,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(String(result.stderr)).toMatch(/FILE_UNSAFE/);
   });
 });
