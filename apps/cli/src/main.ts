@@ -45,6 +45,8 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   "hook gemini": async () => (await import("./commands/hook.js")).hookGemini,
   "hook cursor": async () => (await import("./commands/hook.js")).hookCursor,
   "hook install": async () => (await import("./commands/hook-install.js")).hookInstall,
+  "hook uninstall": async () => (await import("./commands/hook-install.js")).hookUninstall,
+  "hook status": async () => (await import("./commands/hook-install.js")).hookStatus,
   ...PACK_HANDLERS,
 };
 

@@ -1,7 +1,7 @@
 // Hook round trips through the built binary: recorded-shape payloads of Claude Code, Gemini CLI and Cursor on
 // stdin, the host's documented JSON on stdout.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execa } from "execa";
@@ -277,5 +277,88 @@ describe("a repository cannot make the hook hang", () => {
     });
     expect(result.exitCode).toBe(2);
     expect(String(result.stderr)).toMatch(/FILE_UNSAFE/);
+  });
+});
+
+describe("slashi hook install, status and uninstall", () => {
+  function settings(file: string): {
+    hooks: Record<string, { hooks?: { command: string }[]; command?: string }[]>;
+  } {
+    return JSON.parse(readFileSync(file, "utf8")) as {
+      hooks: Record<string, { hooks?: { command: string }[]; command?: string }[]>;
+    };
+  }
+
+  it("writes a command with absolute paths that blocks without slashi on PATH, and checks it", async () => {
+    const box = tempDir("slashi-install-");
+    try {
+      const project = path.join(box.dir, "project");
+      mkdirSync(path.join(project, ".git"), { recursive: true });
+      const boxEnv = isolatedEnv(box.dir);
+      const result = await slashi(["hook", "install", "claude"], { env: boxEnv, cwd: project });
+      expect(result.exitCode).toBe(0);
+      expect(String(result.stdout)).toMatch(/answers deny/);
+      const command = settings(path.join(project, ".claude", "settings.json")).hooks.PreToolUse?.[0]
+        ?.hooks?.[0]?.command as string;
+      expect(command).toMatch(/^\/bin\/sh -c '/);
+      expect(command).toContain(realpathSync(process.execPath));
+      expect(command).toContain(realpathSync(BIN));
+      // The agent runs it with its own PATH, which need not name slashi or node.
+      const denied = await execa("/bin/sh", ["-c", command], {
+        input: payload("claude-bash-deny.json"),
+        env: { ...boxEnv, PATH: "/nonexistent" },
+        extendEnv: false,
+        cwd: project,
+        reject: false,
+      });
+      expect(denied.exitCode).toBe(0);
+      expect(JSON.parse(String(denied.stdout))).toMatchObject({
+        hookSpecificOutput: { permissionDecision: "deny" },
+      });
+
+      const status = await slashi(["hook", "status", "--json"], { env: boxEnv, cwd: project });
+      expect(status.exitCode).toBe(0);
+      const states = (
+        JSON.parse(String(status.stdout)) as { hooks: { agent: string; scope: string; commands: string[] }[] }
+      ).hooks;
+      expect(states.find((s) => s.agent === "claude" && s.scope === "project")?.commands).toEqual([command]);
+
+      const removed = await slashi(["hook", "uninstall", "claude"], { env: boxEnv, cwd: project });
+      expect(removed.exitCode).toBe(0);
+      expect(settings(path.join(project, ".claude", "settings.json")).hooks.PreToolUse).toEqual([]);
+      expect((await slashi(["hook", "status"], { env: boxEnv, cwd: project })).exitCode).toBe(1);
+    } finally {
+      box.remove();
+    }
+  });
+
+  it("refuses to finish, and puts the settings back, when the command does not answer right", async () => {
+    const box = tempDir("slashi-install-");
+    try {
+      const project = path.join(box.dir, "project");
+      mkdirSync(path.join(project, ".git"), { recursive: true });
+      mkdirSync(path.join(project, ".gemini"), { recursive: true });
+      const file = path.join(project, ".gemini", "settings.json");
+      const before = '{ "theme": "dark" }\n';
+      writeFileSync(file, before);
+      const boxEnv = isolatedEnv(box.dir);
+      for (const program of ["/bin/true", path.join(box.dir, "missing-slashi")]) {
+        const result = await slashi(["hook", "install", "gemini", "--command", program], {
+          env: boxEnv,
+          cwd: project,
+        });
+        expect(result.exitCode).toBe(1);
+        expect(String(result.stderr)).toMatch(/does not answer correctly/);
+        expect(readFileSync(file, "utf8")).toBe(before);
+      }
+      const cursor = await slashi(["hook", "install", "cursor", "--command", "/bin/true"], {
+        env: boxEnv,
+        cwd: project,
+      });
+      expect(cursor.exitCode).toBe(1);
+      expect(() => readFileSync(path.join(project, ".cursor", "hooks.json"))).toThrow();
+    } finally {
+      box.remove();
+    }
   });
 });

@@ -5,7 +5,10 @@
  * - Claude Code `PreToolUse`: stdin `{session_id, transcript_path, cwd, permission_mode, hook_event_name,
  *   tool_name, tool_input: {command, description?, timeout?, run_in_background?}, tool_use_id?}`; answer
  *   `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"|"ask"|"deny",
- *   "permissionDecisionReason": "…"}}`. Exit 2 blocks (stderr goes to Claude).
+ *   "permissionDecisionReason": "…"}}`. Exit 2 blocks (stderr goes to Claude); any other non-zero status is a
+ *   non-blocking error, which is why `hook install` wraps the command (`guardedCommand` in install.ts). Checked in the
+ *   published `@anthropic-ai/claude-code` 2.1.332 (the `claude` binary of its platform package): `PreToolUse`
+ *   `hookSpecificOutput.permissionDecision` `allow`/`deny`/`ask`/`defer`, `status===2` → blocking error.
  * - Gemini CLI `BeforeTool`: stdin `{session_id, transcript_path, cwd, hook_event_name, timestamp, tool_name,
  *   tool_input: {command, …}}`; answer `{"decision": "allow"|"ask"|"deny", "reason": "…"}`. The published
  *   0.61 hook runner (`@google/gemini-cli` bundle, `HookAggregator.mergeWithOrDecision` and the scheduler's
