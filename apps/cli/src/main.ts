@@ -47,6 +47,7 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   "hook install": async () => (await import("./commands/hook-install.js")).hookInstall,
   "hook uninstall": async () => (await import("./commands/hook-install.js")).hookUninstall,
   "hook status": async () => (await import("./commands/hook-install.js")).hookStatus,
+  doctor: async () => (await import("./commands/doctor.js")).doctorCommand,
   ...PACK_HANDLERS,
 };
 

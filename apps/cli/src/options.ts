@@ -381,6 +381,16 @@ export const COMMANDS: readonly CommandSpec[] = [
       "The written command blocks the agent's call whenever slashi cannot answer (missing, crashed, not JSON). After writing, the command is run once with a call every policy denies; without the right answer the previous file is put back and the exit status is 1.",
   },
   {
+    path: ["doctor"],
+    summary: "check that Slashi guards what you think it guards, with a fix for each problem",
+    usage: ["doctor [--json]"],
+    flags: [CWD_FLAG, JSON_FLAG],
+    operands: "none",
+    examples: ["slashi doctor", "slashi doctor --json"],
+    details:
+      "Checks slashi and slashi-mcp on PATH, the hooks of Claude Code, Gemini CLI and Cursor (project and user; each one run with a call every policy denies), MCP configurations that name slashi-mcp, the cordon, the policy layers and what they extend, installed packs against their lockfile, and the stores. Exit 0 when nothing is wrong, 1 otherwise.",
+  },
+  {
     path: ["hook", "uninstall"],
     summary: "remove the slashi hook from an agent's settings (with a backup)",
     usage: ["hook uninstall claude|gemini|cursor [--project | --user]"],
