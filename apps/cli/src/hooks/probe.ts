@@ -14,21 +14,15 @@ export const PROBE_TIMEOUT_MS = 25_000;
 
 /** The tool call an agent would send for {@link PROBE_LINE}, in its own shape. */
 export function probePayload(agent: Agent, cwd: string): string {
+  const claude = agent === "claude";
   switch (agent) {
     case "claude":
-      return JSON.stringify({
-        session_id: "slashi-probe",
-        cwd,
-        hook_event_name: "PreToolUse",
-        tool_name: "Bash",
-        tool_input: { command: PROBE_LINE },
-      });
     case "gemini":
       return JSON.stringify({
         session_id: "slashi-probe",
         cwd,
-        hook_event_name: "BeforeTool",
-        tool_name: "run_shell_command",
+        hook_event_name: claude ? "PreToolUse" : "BeforeTool",
+        tool_name: claude ? "Bash" : "run_shell_command",
         tool_input: { command: PROBE_LINE },
       });
     case "cursor":
