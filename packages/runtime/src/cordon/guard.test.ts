@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { restoreGuarded, snapshotGuarded } from "./guard.js";
+import { acquireGuard, releaseGuard, restoreGuarded, snapshotGuarded } from "./guard.js";
 
 describe("snapshotGuarded / restoreGuarded", () => {
   let root: string;
@@ -126,5 +126,20 @@ describe("snapshotGuarded / restoreGuarded", () => {
     expect(restored).toContain(flood);
     expect(existsSync(flood)).toBe(false);
     expect(readFileSync(path.join(workspace, ".git", "config"), "utf8")).toBe("[core]\n\tbare = false\n");
+  });
+
+  it("gives overlapping runs the snapshot from before the first, and restores when the last ends", async () => {
+    const first = await acquireGuard(workspace);
+    // The first run plants a hook; a run that starts now must not take the planted hook as the state to keep.
+    writeFileSync(path.join(workspace, ".git", "hooks", "post-merge"), "#!/bin/sh\nid\n");
+    const second = await acquireGuard(workspace);
+    expect(second).toBe(first);
+    expect(await releaseGuard(first)).toEqual([]);
+    expect(await releaseGuard(second)).toEqual([path.join(workspace, ".git", "hooks", "post-merge")]);
+    expect(existsSync(path.join(workspace, ".git", "hooks", "post-merge"))).toBe(false);
+    // Once none is running, the next run takes a new snapshot.
+    const third = await acquireGuard(workspace);
+    expect(third).not.toBe(first);
+    expect(await releaseGuard(third)).toEqual([]);
   });
 });

@@ -247,3 +247,43 @@ export async function restoreGuarded(before: GuardSnapshot): Promise<string[]> {
   }
   return changed;
 }
+
+/** Cordoned runs of this process going on per workspace, and the snapshot taken before the first began. */
+const active = new Map<string, { snapshot: GuardSnapshot; runs: number }>();
+
+/**
+ * Starts guarding `workspace` for one cordoned run. Runs that overlap in one process share the snapshot taken
+ * when none was running: a snapshot taken while another run could already have planted something would put
+ * it back later. Pair with {@link releaseGuard}.
+ */
+export async function acquireGuard(workspace: string): Promise<GuardSnapshot> {
+  const current = active.get(workspace);
+  if (current !== undefined) {
+    current.runs += 1;
+    return current.snapshot;
+  }
+  const entry = { snapshot: await snapshotGuarded(workspace), runs: 1 };
+  // Another run may have started while this one took its snapshot: join it, its snapshot is older.
+  const raced = active.get(workspace);
+  if (raced !== undefined) {
+    raced.runs += 1;
+    return raced.snapshot;
+  }
+  active.set(workspace, entry);
+  return entry.snapshot;
+}
+
+/**
+ * Ends one run's guard. The last of overlapping runs puts everything back ({@link restoreGuarded}) once no
+ * run in the workspace is alive, so nothing can swap a directory for a link while it is being restored;
+ * earlier ones return `[]`.
+ */
+export async function releaseGuard(snapshot: GuardSnapshot): Promise<string[]> {
+  const current = active.get(snapshot.workspace);
+  if (current !== undefined && current.snapshot === snapshot) {
+    current.runs -= 1;
+    if (current.runs > 0) return [];
+    active.delete(snapshot.workspace);
+  }
+  return restoreGuarded(snapshot);
+}

@@ -64,8 +64,10 @@ async function prove(program: string, options: ProofOptions): Promise<void> {
   // Another run may have added its own meanwhile: keep both.
   const latest = await readProofs(file);
   latest.proven[identity] = new Date().toISOString();
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  await writeFile(file, `${JSON.stringify(latest, null, 2)}\n`, { mode: 0o600 }).catch(() => undefined);
+  // Remembering is an optimisation: a state directory that cannot be written means proving again next time.
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 })
+    .then(() => writeFile(file, `${JSON.stringify(latest, null, 2)}\n`, { mode: 0o600 }))
+    .catch(() => undefined);
 }
 
 /**

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { execa } from "execa";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
-import { restoreGuarded, snapshotGuarded, type GuardSnapshot } from "../cordon/guard.js";
+import { acquireGuard, releaseGuard, type GuardSnapshot } from "../cordon/guard.js";
 import type { CordonPolicy, ResolvedCordon } from "../cordon/policy.js";
 import { proveCordon, type ProofOptions } from "../cordon/proof.js";
 import { wrapInCordon } from "../cordon/wrap.js";
@@ -256,7 +256,7 @@ export async function runUnproven(request: RunRequest): Promise<RunResult> {
     extraInput = wrapped.extraInput;
     invocation = { file: wrapped.file, args: wrapped.args };
     env.TMPDIR = "/tmp";
-    guarded = await snapshotGuarded(cordon.workspace);
+    guarded = await acquireGuard(cordon.workspace);
   }
 
   const posix = process.platform !== "win32";
@@ -364,7 +364,7 @@ export async function runUnproven(request: RunRequest): Promise<RunResult> {
   request.signal?.removeEventListener("abort", onAbort);
 
   // bubblewrap has exited, and with it its PID namespace: nothing of the run is left to change them again.
-  const restoredProtected = guarded !== undefined ? await restoreGuarded(guarded) : [];
+  const restoredProtected = guarded !== undefined ? await releaseGuard(guarded) : [];
   const createdProtected: string[] = [];
   for (const entry of cordon?.unprotected ?? []) {
     if (await pathExists(entry)) createdProtected.push(entry);
