@@ -4,7 +4,7 @@
  */
 import { isSlashiError, SlashiErrorCode } from "../errors.js";
 import type { ExtractedCommand, ShellAnalysis, ShellLanguage } from "../shell/types.js";
-import { analyze, classify, classifyScript, languageForShell } from "./deps.js";
+import { analyze, classify, classifyLine, classifyScript, languageForShell } from "./deps.js";
 import { evaluateAnalysis, PolicyReasonCode } from "./evaluate.js";
 import { dynamicEffective, startsWithWords } from "./pattern.js";
 import type { DecideContext, Decision, ResolvedPolicy } from "./types.js";
@@ -78,7 +78,7 @@ export function decide(command: string, policy: ResolvedPolicy, context: DecideC
     };
   }
   const analysis = analyzeOrIncomplete(command, language);
-  return evaluateAnalysis(command, analysis, policy, { context, classify, classifyScript });
+  return evaluateAnalysis(command, analysis, policy, { context, classify, classifyScript, classifyLine });
 }
 
 /**
