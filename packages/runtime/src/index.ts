@@ -9,6 +9,8 @@ export type { ManagedPolicyCheck, ManagedPolicyCheckOptions } from "./config/man
 export { findWorkspace, workspaceKeyOf, workspacePolicyApprovalKey } from "./config/workspace.js";
 export type { Workspace } from "./config/workspace.js";
 export { discoverConfig } from "./config/discover.js";
+export { enkaiduOs, isEnkaiduConfigPath, readEnkaiduPolicy } from "./config/enkaidu.js";
+export type { ReadEnkaiduOptions } from "./config/enkaidu.js";
 export type {
   ConfigDiscovery,
   DiscoveredLayerKind,

@@ -103,6 +103,11 @@ const table = [
     "fish, PowerShell or cmd text beyond plain words, which the analyser does not parse.",
   ],
   ["shell.too-long", "ask", "The script is too long to analyse."],
+  [
+    "shell.evaluated-word",
+    "ask",
+    "bash evaluates a word as code (an array subscript, arithmetic, `${!name}`, a name given to `test -v`, `printf -v`, `read`, `unset`, `declare -n`…) and it is not a plain literal.",
+  ],
   // program identity
   [
     "program.path-qualified",
@@ -238,6 +243,11 @@ const table = [
     "An option makes a usually read-only tool run another program (`find -exec`, `rg --pre`, `tar --to-command`, `rsync -e`, `ssh -o ProxyCommand`…).",
   ],
   ["tool.find-delete", "ask", "`find -delete` removes every file it matches."],
+  [
+    "tool.state-change",
+    "ask",
+    "An option of a read-only tool changes state: `date -s`/`--set` sets the clock, `printf -v` sets a variable.",
+  ],
   [
     "tool.find-dynamic",
     "ask",
