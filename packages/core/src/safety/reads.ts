@@ -83,7 +83,6 @@ export const METADATA_ONLY: ReadonlySet<string> = new Set([
   "stat",
   "du",
   "df",
-  "file",
   "test",
   "[",
   "cd",
