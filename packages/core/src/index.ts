@@ -137,8 +137,8 @@ export type { ContextVariable, TemplatePart, VariableKind, VariableReference } f
 
 // quoting
 export { buildCmdArguments, buildCmdCommandLine, CMD_INVOCATION_FLAGS } from "./quoting/cmd.js";
-export { dialectForShell, isQuoteDialect, QUOTE_DIALECTS } from "./quoting/dialect.js";
-export type { QuoteDialect } from "./quoting/dialect.js";
+export { dialectForShell, grammarForShell, isQuoteDialect, QUOTE_DIALECTS } from "./quoting/dialect.js";
+export type { QuoteDialect, ShellGrammar } from "./quoting/dialect.js";
 export { POWERSHELL_SINGLE_QUOTES } from "./quoting/powershell.js";
 export { quote, quoteForShell } from "./quoting/quote.js";
 export type { UnquotableReason } from "./quoting/refusal.js";
@@ -234,8 +234,9 @@ export {
   checkEnkaidu,
   enkaiduPolicyDocument,
   enkaiduSettingsFrom,
+  nativePolicyFromEnkaidu,
 } from "./policy/enkaidu.js";
-export type { EnkaiduOs, EnkaiduShellSettings, EnkaiduSources } from "./policy/enkaidu.js";
+export type { EnkaiduImport, EnkaiduOs, EnkaiduShellSettings, EnkaiduSources } from "./policy/enkaidu.js";
 export { PolicyReasonCode, stricter } from "./policy/evaluate.js";
 export { explain, explainDecision, explainStructured, explanationOf } from "./policy/explain.js";
 export type { ExplainedCommand, Explanation } from "./policy/explain.js";

@@ -11,7 +11,9 @@ import {
   enkaiduPolicyDocument,
   enkaiduSettingsFrom,
   enkaiduSubCommands,
+  nativePolicyFromEnkaidu,
 } from "./enkaidu.js";
+import { parsePolicy } from "./parse.js";
 import type { EnkaiduShellSettings } from "./enkaidu.js";
 import { resolvePolicy } from "./resolve.js";
 
@@ -154,5 +156,34 @@ describe("an Enkaidu layer in decide", () => {
   it("keeps Slashi's own findings: an approved command does not lift them", () => {
     expect(decide("ls ~/.ssh/id_rsa && ls", policy).decision).not.toBe("allow");
     expect(decide("ls `id`", policy).decision).not.toBe("allow");
+  });
+});
+
+describe("nativePolicyFromEnkaidu", () => {
+  beforeAll(() => loadShellParser());
+  const settings = enkaiduSettingsFrom({ config: EXAMPLE, os: "unix" });
+  const { document, changes } = nativePolicyFromEnkaidu(settings);
+
+  it("writes a native file that validates, with the same lists", () => {
+    expect(parsePolicy(JSON.stringify(document), "policy.json")).toEqual(document);
+    expect(document).toMatchObject({
+      allowedCommands: ["ls", "ops", "ruby"],
+      approvedCommands: ["ls"],
+      networkAllowedCommands: ["ops test"],
+    });
+    expect(document.restrictedTerms).toEqual(["rm", "eval", "--expression", "-e", "deploy"]);
+  });
+
+  it("says every change of meaning", () => {
+    expect(changes.join("\n")).toMatch(/whole words/);
+    expect(changes.join("\n")).toMatch(/"\$\(", "\|", ";" are not terms/);
+    expect(changes.join("\n")).toMatch(/forbidden substrings/);
+  });
+
+  it("decides the imported file as the docs say: words, not substrings", () => {
+    const policy = resolvePolicy([{ kind: "user", source: "policy.json", document }]);
+    expect(decide("ls format", policy).decision).toBe("allow");
+    expect(decide("ops deploy", policy).decision).toBe("ask");
+    expect(decide("curl https://x.test", policy).decision).toBe("deny");
   });
 });

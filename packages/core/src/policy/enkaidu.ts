@@ -252,3 +252,62 @@ export function enkaiduPolicyDocument(settings: EnkaiduShellSettings): PolicyDoc
     enkaidu: settings,
   };
 }
+
+/** The outcome of {@link nativePolicyFromEnkaidu}. */
+export interface EnkaiduImport {
+  /** A native policy file with the same lists, read with Slashi's semantics. */
+  document: PolicyDocument;
+  /** Each way the native file means something else than the Enkaidu settings did, in plain words. */
+  changes: string[];
+}
+
+/** Enkaidu's built-in terms that are structure (splitting the line), not words. */
+const STRUCTURE_TERMS = new Set(["|", ";", "$("]);
+
+/**
+ * Writes Enkaidu settings as a native policy file (`extends: ["recommended"]`, `allowedCommands`,
+ * `approvedCommands`, `restrictedTerms`, network and cordon settings) and says where its meaning differs: native
+ * keys match argv words rather than raw text, and Slashi decides structure (pipes, lists, substitutions,
+ * redirects) by what each part does.
+ */
+export function nativePolicyFromEnkaidu(settings: EnkaiduShellSettings): EnkaiduImport {
+  const changes: string[] = [];
+  const terms: string[] = [];
+  const dropped: string[] = [];
+  for (const term of settings.restrictedTerms) {
+    const word = term.trim().replace(/=$/, "");
+    if (STRUCTURE_TERMS.has(term.trim())) dropped.push(term.trim());
+    else if (word !== "" && !terms.includes(word)) terms.push(word);
+  }
+  changes.push(
+    `restricted terms match whole words of a command, not text anywhere in the line: "rm" still matches rm and /bin/rm, but no longer "format" or "term"`,
+  );
+  if (dropped.length > 0) {
+    changes.push(
+      `${dropped.map((t) => `"${t}"`).join(", ")} are not terms: every command inside a pipeline, list or substitution is decided on its own and must pass allowedCommands`,
+    );
+  }
+  if (!settings.executeThroughShell) {
+    changes.push(
+      `the forbidden substrings (${ENKAIDU_FORBIDDEN_SUBSTRINGS[settings.os].join(" ")}) no longer refuse a line: a redirect, a background command or a ".." path is decided by what it does (a write outside the workspace asks or is denied), and hosts run the line through a shell`,
+    );
+  }
+  changes.push(
+    `commands the recommended preset allows (read-only tools such as cat or grep on ordinary files) run without asking even when they are not approved; every other allowed command still asks`,
+  );
+  return {
+    document: {
+      version: 1,
+      extends: ["recommended"],
+      allowedCommands: settings.allowedCommands,
+      ...(settings.approvedCommands.length > 0 ? { approvedCommands: settings.approvedCommands } : {}),
+      ...(terms.length > 0 ? { restrictedTerms: terms } : {}),
+      ...(settings.networkAllowedCommands.length > 0
+        ? { networkAllowedCommands: settings.networkAllowedCommands }
+        : {}),
+      ...(settings.allowNetwork ? { allowNetwork: true } : {}),
+      ...(settings.skipConfirmWithCordon ? { skipConfirmInCordon: true } : {}),
+    },
+    changes,
+  };
+}

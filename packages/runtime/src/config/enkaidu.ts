@@ -49,7 +49,9 @@ export async function readEnkaiduPolicy(
   const os = enkaiduOs(options.platform ?? process.platform);
   if (file === undefined) return enkaiduPolicyDocument(enkaiduSettingsFrom({ env, os }));
   const text = await readConfigText(file);
-  const { LineCounter, parseDocument } = await import("yaml");
+  // yaml is CommonJS under Node: bundlers hand its exports over as `default` only.
+  const loaded = await import("yaml");
+  const { LineCounter, parseDocument } = ("default" in loaded ? loaded.default : loaded) as typeof loaded;
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const syntax = document.errors[0];
