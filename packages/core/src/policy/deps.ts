@@ -2,15 +2,16 @@
  * The policy's seams to the other core modules: shell analysis, safety classification and shell dialects.
  * Kept in one place so the decision logic can be tested with hand-built commands.
  */
-import { dialectForShell } from "../quoting/dialect.js";
+import { dialectForShell, type ShellGrammar } from "../quoting/dialect.js";
 import { classifyCommand } from "../safety/classify.js";
 import { detectForkBomb } from "../safety/destroy.js";
+import { classifyLine as classifyWholeLine } from "../safety/line.js";
 import type { Finding, SafetyContext } from "../safety/types.js";
 import { analyzeShell, MAX_SCRIPT_LENGTH } from "../shell/analyze.js";
 import type { ExtractedCommand, ShellAnalysis, ShellLanguage } from "../shell/types.js";
 
-/** Analyses a script into commands. */
-export type AnalyzeFn = (script: string, language?: ShellLanguage) => ShellAnalysis;
+/** Analyses a script into commands, for the shell grammar that will run it. */
+export type AnalyzeFn = (script: string, language?: ShellLanguage, grammar?: ShellGrammar) => ShellAnalysis;
 /** Classifies one command. */
 export type ClassifyFn = (command: ExtractedCommand, context: SafetyContext) => Finding[];
 
@@ -22,6 +23,12 @@ export type ClassifyScriptFn = (script: string) => Finding[];
 
 /** The real classifier. */
 export const classify: ClassifyFn = classifyCommand;
+
+/** Classifies what only the whole line shows: secret read plus network send, decoded bytes run as code. */
+export type ClassifyLineFn = (script: string, analysis: ShellAnalysis, context: SafetyContext) => Finding[];
+
+/** The real line classifier. */
+export const classifyLine: ClassifyLineFn = classifyWholeLine;
 
 /**
  * Scripts longer than this are not scanned for fork bombs; the policy asks for them instead. It is the shell
