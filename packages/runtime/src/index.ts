@@ -55,6 +55,15 @@ export type {
   PolicySnapshot,
 } from "./session/policy-session.js";
 
+// fs
+export {
+  DEFAULT_READ_LIMIT,
+  readBoundedFile,
+  readBoundedText,
+  readStreamBounded,
+} from "./fs/bounded-read.js";
+export type { BoundedReadOptions, UnsafeFileReason } from "./fs/bounded-read.js";
+
 // store
 export { withFileLock } from "./store/lock.js";
 export type { LockInfo, LockOptions } from "./store/lock.js";
@@ -106,6 +115,9 @@ export type { Invocation, ShellFamily } from "./runner/shell.js";
 export { plainArgv } from "./runner/plain-argv.js";
 export { runCommand } from "./runner/run-command.js";
 export type { RunRequest, RunResult } from "./runner/run-command.js";
+
+// fs
+export { nodeFileSystemPort } from "./fs/file-system-port.js";
 
 // cordon
 export { cordonAvailability } from "./cordon/availability.js";

@@ -1,8 +1,11 @@
 import type { ExtractedCommand, ShellAnalysis } from "../shell/types.js";
 import { invocationOf } from "./argv.js";
+import { classifyContainers } from "./containers.js";
 import { classifyDestroyers, detectForkBomb } from "./destroy.js";
+import { classifyEnvironment } from "./environment.js";
 import { classifyGit } from "./git.js";
 import { classifyInline } from "./inline.js";
+import { classifyLine } from "./line.js";
 import { classifyNetwork } from "./network.js";
 import { classifyProgram } from "./program.js";
 import { classifyRemoval } from "./rm.js";
@@ -27,8 +30,8 @@ function tidy(findings: readonly Finding[]): Finding[] {
 
 /**
  * Runs every safety classifier over one extracted command: program identity, removals, git, option-level
- * rules, inline code, destroyers, network and supply chain, writes (redirections, output options,
- * destinations), secret reads and self-protection. Pure: no file system, no environment.
+ * rules, inline code, destroyers, network and supply chain, the environment, containers, writes (redirections,
+ * output options, destinations), secret reads and self-protection. Pure: no file system, no environment.
  * @param command - one simple command from `analyzeShell`, or built with `commandFromArgv`
  * @param context - where it runs (cwd, workspace root, home, protected paths)
  * @returns findings, `deny` ones first; empty when nothing stands out
@@ -51,6 +54,8 @@ export function classifyCommand(command: ExtractedCommand, context: SafetyContex
     append(findings, classifyInline(invocation));
     append(findings, classifyDestroyers(invocation, context));
     append(findings, classifyNetwork(invocation));
+    append(findings, classifyEnvironment(invocation));
+    append(findings, classifyContainers(invocation, context));
     append(writes, argumentWrites(invocation, context));
   }
   if (writes.length > 0) append(findings, classifyWrites(writes, command, context));
@@ -64,7 +69,8 @@ function append<T>(to: T[], more: readonly T[]): void {
 }
 
 /**
- * Classifies every command of an analysed script, plus what only the script text shows (fork bombs).
+ * Classifies every command of an analysed script, plus what only the script text shows (fork bombs) and what
+ * only the whole line shows (a secret read with a network send, decoded bytes run as code, `/dev/tcp`).
  * The analyser's own findings are not repeated here.
  * @param analysis - the result of `analyzeShell`
  * @param context - where the script runs
@@ -79,6 +85,7 @@ export function classifyAnalysis(
   if (script !== undefined) {
     const bomb = detectForkBomb(script);
     if (bomb !== undefined) findings.unshift(bomb);
+    append(findings, classifyLine(script, analysis, context));
   }
   return tidy(findings);
 }

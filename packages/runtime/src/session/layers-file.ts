@@ -2,9 +2,9 @@
  * A what-if layers file: a JSON array of `{ kind, source?, file? | document?, approved? }`, to decide under
  * exactly these layers (`slashi check --layers`). A `file` is relative to the layers file.
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import {
+  isSlashiError,
   parsePolicy,
   SlashiError,
   SlashiErrorCode,
@@ -12,13 +12,15 @@ import {
   type PolicyLayer,
   type PolicyLayerKind,
 } from "@slashi/core";
+import { readBoundedText } from "../fs/bounded-read.js";
 
 const LAYER_KINDS: readonly string[] = ["managed", "user", "workspace", "pack"];
 
 async function readPolicyText(file: string, what: string): Promise<string> {
   try {
-    return await readFile(file, "utf8");
+    return await readBoundedText(file);
   } catch (error) {
+    if (isSlashiError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT")
       throw new SlashiError(SlashiErrorCode.INVALID_POLICY, `${what} ${file} does not exist`, { file });

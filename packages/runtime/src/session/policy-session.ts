@@ -7,10 +7,11 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import {
+  isSlashiError,
   loadShellParser,
   parsePolicy,
   PRESETS,
@@ -23,6 +24,7 @@ import {
   type ShellParserOptions,
 } from "@slashi/core";
 import { checkManagedPolicy } from "../config/managed-policy.js";
+import { readBoundedText } from "../fs/bounded-read.js";
 import {
   defaultManagedPolicyPath,
   slashiPaths,
@@ -130,8 +132,10 @@ export interface PolicySnapshot {
 export const nodePolicyFiles: PolicyFileReader = {
   async read(file) {
     try {
-      return await readFile(file, "utf8");
+      // Bounded: a FIFO or a huge file in place of a policy cannot block or exhaust the host.
+      return await readBoundedText(file);
     } catch (error) {
+      if (isSlashiError(error)) throw error;
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw new SlashiError(
         SlashiErrorCode.IO_FAILED,
