@@ -148,6 +148,16 @@ const table = [
   ],
   ["tool.find-delete", "ask", "`find -delete` removes every file it matches."],
   [
+    "tool.directory-code",
+    "ask",
+    "A tool that runs the code or configuration of the directory it works in (git hooks and fsmonitor, npm scripts and `.npmrc`, Makefiles, `build.rs`, `conftest.py`, JavaScript config files) works outside a trusted workspace, or loads such a file from there.",
+  ],
+  [
+    "tool.unknown-directory",
+    "ask",
+    'The command runs in a directory only known when the line runs (`cd "$(…)" && cat x`, `cd -`, a `cd` in a loop), so the files it reads or loads cannot be checked.',
+  ],
+  [
     "tool.find-dynamic",
     "ask",
     "A `find` word is computed at run time, so an action such as `-exec` or `-delete` could be spliced in.",
