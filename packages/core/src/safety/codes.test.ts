@@ -8,7 +8,7 @@ describe("SAFETY_CODES", () => {
     expect(new Set(codes).size).toBe(codes.length);
     for (const info of SAFETY_CODES) {
       expect(info.code).toMatch(
-        /^(program|rm|git|tool|inline|destroy|net|supply|write|secret|self)\.[a-z0-9-]+$/,
+        /^(shell|program|rm|git|tool|inline|destroy|net|supply|write|secret|self)\.[a-z0-9-]+$/,
       );
       expect(["deny", "ask"]).toContain(info.severity);
       expect(info.description.length).toBeGreaterThan(20);
@@ -18,6 +18,7 @@ describe("SAFETY_CODES", () => {
 
   it("keeps the hard denials few and named", () => {
     expect(SAFETY_CODES.filter((c) => c.severity === "deny").map((c) => c.code)).toEqual([
+      "shell.download-to-shell",
       "rm.recursive-root",
       "rm.recursive-system",
       "rm.recursive-home",
@@ -43,6 +44,11 @@ describe("SAFETY_CODES", () => {
   it("cannot be changed at run time", () => {
     expect(Object.isFrozen(SAFETY_CODES)).toBe(true);
     expect(Object.isFrozen(SAFETY_CODES[0])).toBe(true);
+  });
+
+  it("lists every shell analysis finding code", () => {
+    const listed = new Set(SAFETY_CODES.map((c) => c.code));
+    for (const code of Object.values(core.ShellFindingCode)) expect(listed).toContain(code);
   });
 
   it("gives each code its listed severity", () => {

@@ -12,6 +12,97 @@ export interface SafetyCodeInfo {
 }
 
 const table = [
+  // shell analysis: syntax a static reader cannot follow (raised by shell/analyze, not by a classifier)
+  [
+    "shell.parse-error",
+    "ask",
+    "The script does not parse as bash (or the parser skipped text), so it may hide commands.",
+  ],
+  [
+    "shell.unknown-construct",
+    "ask",
+    "A node or word construct the analyser does not handle; the analysis is incomplete.",
+  ],
+  [
+    "shell.dynamic-command",
+    "ask",
+    "The command word, or the program behind runners, is computed when the script runs.",
+  ],
+  [
+    "shell.brace-expansion-command",
+    "ask",
+    "Brace expansion in command position (`{rm,-rf,/}`) turns into a different command.",
+  ],
+  ["shell.ifs", "ask", "A word uses `$IFS`, a common way to hide spaces and commands."],
+  ["shell.prompt-expansion", "ask", "`${x@P}` prompt expansion runs command substitutions."],
+  ["shell.eval", "ask", "`eval` runs text as a new command line."],
+  ["shell.source", "ask", "`source` or `.` runs a file's commands in the current shell."],
+  [
+    "shell.alias-defined",
+    "ask",
+    "The script defines or uses an alias, which changes what a later command runs.",
+  ],
+  [
+    "shell.function-shadow",
+    "ask",
+    "A command calls a function defined in the script, so the function's body runs instead.",
+  ],
+  [
+    "shell.env-poison",
+    "ask",
+    "Sets a variable that decides what later programs run or load (`PATH`, `LD_PRELOAD`, `BASH_ENV`…).",
+  ],
+  [
+    "shell.pipe-to-shell",
+    "ask",
+    "A program reads its code from a pipe, a redirect, a heredoc or a here-string.",
+  ],
+  [
+    "shell.download-to-shell",
+    "deny",
+    'A download is run as a program (`curl … | sh`, `bash <(curl …)`, `eval "$(wget …)"`).',
+  ],
+  [
+    "shell.nested-too-deep",
+    "ask",
+    "Shell payloads nest deeper than the analyser follows; the innermost are not analysed.",
+  ],
+  [
+    "shell.unparsed-payload",
+    "ask",
+    "A `-c`, `eval`, alias, `env -S` or heredoc payload is computed at run time or encoded.",
+  ],
+  [
+    "shell.unicode-space",
+    "ask",
+    "A word contains non-ASCII white space, which bash does not treat as a separator.",
+  ],
+  [
+    "shell.carriage-return",
+    "ask",
+    "The script contains a carriage return, which bash reads as part of a word.",
+  ],
+  [
+    "shell.control-character",
+    "ask",
+    "The command word contains a control character that hides what a reader sees.",
+  ],
+  [
+    "shell.unknown-runner-option",
+    "ask",
+    "A runner (`env`, `timeout`, `sudo`…) has an option the analyser does not know.",
+  ],
+  [
+    "shell.interactive-shell",
+    "ask",
+    "A runner starts an interactive shell, whose commands are not in the script.",
+  ],
+  [
+    "shell.unsupported-syntax",
+    "ask",
+    "fish, PowerShell or cmd text beyond plain words, which the analyser does not parse.",
+  ],
+  ["shell.too-long", "ask", "The script is too long to analyse."],
   // program identity
   [
     "program.path-qualified",

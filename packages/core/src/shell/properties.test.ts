@@ -109,6 +109,9 @@ describe("shell analysis properties", () => {
 
   it("reads plain scripts without the parser exactly as the parser does", () => {
     expect(analyzeShell("A% ;").commands.map((c) => c.argv)).toEqual([["A%"]]);
+    // `1=/.` is a command word (a path ending in `.`), not an assignment: both paths read its program.
+    expect(analyzeShell("1=/.").findings).toEqual(analyzeShellParsed("1=/.").findings);
+    expect(analyzeShellParsed("1=/.").findings.map((f) => f.code)).toEqual(["shell.source"]);
     fc.assert(
       fc.property(plainScript, (s) => {
         const parsed = analyzeShellParsed(s);

@@ -2,11 +2,12 @@
  * Unwrapping runners: programs that run another program (`sudo`, `env`, `timeout`, `xargs`, `watch`…).
  * The effective command is what finally runs; the runners are recorded outermost first.
  */
+import type { SafetyCode } from "../safety/codes.js";
 import { basename, hasOption, optionValue, scanOptions, type OptionSpec, type Word } from "./options.js";
 
 /** A problem met while unwrapping, reported by the analyser as a finding. */
 export interface UnwrapProblem {
-  code: string;
+  code: SafetyCode;
   message: string;
 }
 

@@ -1,0 +1,951 @@
+/**
+ * The tree walk of shell analysis: statements, pipelines, compound commands, simple commands and the words
+ * inside them, in source order, with the redirects each command inherits. Payloads go to `payloads.ts`, the
+ * parser-free reading of plain scripts to `plain-script.ts`, redirect nodes to `redirects.ts`.
+ */
+import type { Language, Node, Tree } from "web-tree-sitter";
+import { joinContext } from "./context.js";
+import { isDangerousVariable } from "./env-vars.js";
+import { checkWords, FindingList, ShellFindingCode } from "./findings.js";
+import type { Word } from "./options.js";
+import { bashParserOrThrow } from "./parser.js";
+import { anyDownloader, backticksIn, checkPipeToShell, programSemantics } from "./payloads.js";
+import { readPlainScript } from "./plain-script.js";
+import {
+  groupWords,
+  NO_REDIRECTS,
+  readRedirect,
+  REDIRECT_TYPES,
+  type RedirectInfo,
+  type Suffix,
+  type Tail,
+} from "./redirects.js";
+import { unwrapRunners, type UnwrapResult } from "./runners.js";
+import { hasSkippedText, LEAF_TYPES, SNode } from "./snode.js";
+import type { Assignment, CommandContext, ExtractedCommand, ShellLanguage } from "./types.js";
+import { evaluateWord, WordValue } from "./words.js";
+
+/** How deep `bash -c`, `eval` and heredoc payloads may nest before analysis gives up. */
+export const MAX_PAYLOAD_DEPTH = 8;
+
+/** Scripts longer than this are not parsed (analysis is incomplete). */
+export const MAX_SCRIPT_LENGTH = 1_000_000;
+
+/** `{rm,-rf,/}` at the start of a command: tree-sitter reads it as a broken group, bash as brace expansion. */
+const BRACE_COMMAND = /(?:^|[\n;&|(`]|\$\()[ \t]*\{[^\s}]*(?:,|\.\.)/;
+
+const BACKTICK = "`";
+
+interface Scope {
+  src: string;
+  depth: number;
+  language: ShellLanguage;
+}
+
+/** Collects the analysis of one script, including nested payloads. */
+export class Analysis {
+  readonly commands: ExtractedCommand[] = [];
+  readonly list = new FindingList();
+  readonly assignments: Assignment[] = [];
+  readonly functions = new Set<string>();
+  readonly aliases = new Set<string>();
+  /** Whether plain scripts skip the parser (tests turn it off to compare both paths). */
+  plainEnabled = true;
+
+  /** Parses and walks a bash script (the top level or a payload). */
+  script(src: string, context: readonly CommandContext[], depth: number): void {
+    if (depth > MAX_PAYLOAD_DEPTH) {
+      this.list.add(
+        ShellFindingCode.nestedTooDeep,
+        `shell payloads nest deeper than ${MAX_PAYLOAD_DEPTH} levels; the innermost are not analysed`,
+        undefined,
+        true,
+      );
+      return;
+    }
+    if (src.length > MAX_SCRIPT_LENGTH) {
+      this.list.add(ShellFindingCode.tooLong, "the script is too long to analyse", undefined, true);
+      return;
+    }
+    if (this.plain(src, context, depth)) return;
+    const parser = bashParserOrThrow();
+    let tree: Tree | null = null;
+    try {
+      tree = parser.parse(src);
+      if (!tree) {
+        this.list.add(ShellFindingCode.parseError, "the shell parser returned no tree", undefined, true);
+        return;
+      }
+      const rawRoot = tree.rootNode;
+      if (rawRoot.hasError) {
+        this.list.add(
+          ShellFindingCode.parseError,
+          `the script does not parse as bash (${describeError(rawRoot)}); it may hide commands`,
+          undefined,
+          true,
+        );
+      }
+      if (src.includes("\r")) {
+        this.list.add(
+          ShellFindingCode.carriageReturn,
+          "the script contains a carriage return: bash reads it as part of a word, which can hide a command",
+        );
+      }
+      if (BRACE_COMMAND.test(src)) {
+        this.list.add(
+          ShellFindingCode.braceExpansionCommand,
+          "a command starts with brace expansion ({a,b}), which bash turns into a different command",
+        );
+      }
+      const scope: Scope = { src, depth, language: "bash" };
+      const root = SNode.copy(tree, src, parser.language as Language);
+      if (hasSkippedText(root)) {
+        this.list.add(
+          ShellFindingCode.parseError,
+          "the parser skipped part of the script; it may hide commands",
+          undefined,
+          true,
+        );
+      }
+      this.walk(root, scope, context, NO_REDIRECTS, undefined);
+    } finally {
+      tree?.delete();
+    }
+  }
+
+  /**
+   * Walks a statement or any node that may contain statements.
+   * @returns the simple command the node is, when it is one (for pipelines)
+   */
+  walk(
+    node: SNode,
+    scope: Scope,
+    context: readonly CommandContext[],
+    inherited: readonly RedirectInfo[],
+    tail: Tail | undefined,
+  ): ExtractedCommand | undefined {
+    switch (node.type) {
+      case "command":
+        return this.command(node, scope, context, inherited, tail);
+      case "declaration_command":
+      case "unset_command":
+        return this.declaration(node, scope, context, inherited, tail);
+      case "redirected_statement":
+        return this.redirected(node, scope, context, inherited, tail);
+      case "pipeline":
+        this.pipeline(node, scope, context, inherited, tail);
+        return undefined;
+      case "list":
+        this.sequence(node, scope, joinContext(context, "list"), inherited, tail);
+        return undefined;
+      case "program":
+        this.sequence(node, scope, context, inherited, undefined);
+        return undefined;
+      case "negated_command":
+        return this.sequence(node, scope, context, inherited, tail);
+      case "subshell":
+        this.absorb(node, scope, joinContext(context, "subshell"), inherited, tail);
+        return undefined;
+      case "compound_statement":
+        this.absorb(node, scope, joinContext(context, "group"), inherited, tail);
+        return undefined;
+      case "while_statement":
+      case "for_statement":
+      case "c_style_for_statement":
+        this.absorb(node, scope, joinContext(context, "loop"), inherited, tail);
+        return undefined;
+      case "if_statement":
+      case "test_command":
+        this.absorb(node, scope, joinContext(context, "conditional"), inherited, tail);
+        return undefined;
+      case "case_statement":
+        this.absorb(node, scope, joinContext(context, "case"), inherited, tail);
+        return undefined;
+      case "function_definition":
+        this.functionDefinition(node, scope, context, inherited, tail);
+        return undefined;
+      case "variable_assignment":
+        if (!isValidAssignment(node)) return this.assignmentWord(node, scope, context, inherited, tail);
+        this.standaloneAssignment(node, scope, context);
+        return undefined;
+      case "variable_assignments":
+        for (const child of node.namedChildren) this.standaloneAssignment(child, scope, context);
+        return undefined;
+      case "command_substitution": {
+        const first = node.children[0];
+        const kind: CommandContext = first?.type === BACKTICK ? "backtick" : "command-substitution";
+        this.sequence(node, scope, joinContext(context, kind), NO_REDIRECTS, undefined);
+        return undefined;
+      }
+      case "process_substitution":
+        this.sequence(node, scope, joinContext(context, "process-substitution"), NO_REDIRECTS, undefined);
+        return undefined;
+      case "comment":
+        return undefined;
+      case "ERROR":
+        this.list.incomplete = true;
+        this.children(node, scope, context, inherited);
+        return undefined;
+      default:
+        if (LEAF_TYPES.has(node.type)) return undefined;
+        if (!KNOWN_TYPES.has(node.type) && node.isNamed) {
+          this.list.add(
+            ShellFindingCode.unknownConstruct,
+            `the shell construct "${node.type}" is not analysed`,
+            undefined,
+            true,
+          );
+        }
+        this.children(node, scope, context, inherited);
+        return undefined;
+    }
+  }
+
+  /**
+   * `1=x` standing alone: not an assignment in bash (a name cannot start with a digit) but a command word,
+   * read like any other simple command.
+   */
+  private assignmentWord(
+    node: SNode,
+    scope: Scope,
+    context: readonly CommandContext[],
+    inherited: readonly RedirectInfo[],
+    tail: Tail | undefined,
+  ): ExtractedCommand {
+    const value = evaluateWord(node.children, scope.src);
+    const redirects = tail && tail.redirects.length ? [...inherited, ...tail.redirects] : inherited;
+    const { cmd, unwrapped } = this.emit(node.text, [value], [], redirects, context);
+    const from = this.commands.length;
+    for (const child of node.children) if (child.isNamed) this.nested(child, scope, context);
+    const to = this.commands.length;
+    if (tail) this.walkTail(tail, scope, context);
+    programSemantics(this, cmd, unwrapped.effective, scope.depth, context, {
+      nestedDownload: anyDownloader(this.commands, from, to),
+      redirectDownload: anyDownloader(this.commands, to, this.commands.length),
+      stdinRedirects: redirects,
+    });
+    return cmd;
+  }
+
+  /** Walks every child (statements and words alike) for nested commands. */
+  private children(
+    node: SNode,
+    scope: Scope,
+    context: readonly CommandContext[],
+    inherited: readonly RedirectInfo[],
+  ): void {
+    for (const child of node.children) {
+      if (child.isNamed) this.walk(child, scope, context, inherited, undefined);
+    }
+  }
+
+  /** Statements in order; the tail goes to the last one. */
+  private sequence(
+    node: SNode,
+    scope: Scope,
+    context: readonly CommandContext[],
+    inherited: readonly RedirectInfo[],
+    tail: Tail | undefined,
+  ): ExtractedCommand | undefined {
+    const kids = node.children;
+    let last = -1;
+    if (tail) {
+      for (let i = kids.length - 1; i >= 0; i--) {
+        const k = kids[i] as SNode;
+        if (k.isNamed && k.type !== "comment") {
+          last = i;
+          break;
+        }
+      }
+    }
+    let result: ExtractedCommand | undefined;
+    for (let i = 0; i < kids.length; i++) {
+      const child = kids[i] as SNode;
+      if (!child.isNamed) continue;
+      result = this.walk(child, scope, context, inherited, i === last ? tail : undefined);
+    }
+    return result;
+  }
+
+  /** A compound statement: its redirects (and any tail) apply to every command inside. */
+  private absorb(
+    node: SNode,
+    scope: Scope,
+    context: readonly CommandContext[],
+    inherited: readonly RedirectInfo[],
+    tail: Tail | undefined,
+  ): void {
+    const all = tail && tail.redirects.length ? [...inherited, ...tail.redirects] : inherited;
+    this.children(node, scope, context, all);
+    if (tail) this.walkTail(tail, scope, context);
+  }
+
+  private walkTail(tail: Tail, scope: Scope, context: readonly CommandContext[]): void {
+    for (const info of tail.redirects) this.redirectNested(info, scope, context);
+    for (const group of tail.args) for (const node of group) this.nested(node, scope, context);
+  }
+
+  private pipeline(
+    node: SNode,
+    scope: Scope,
+    outer: readonly CommandContext[],
+    inherited: readonly RedirectInfo[],
+    tail: Tail | undefined,
+  ): void {
+    let elements = node.namedChildren.filter((c) => c.type !== "comment");
+    // tree-sitter-bash reads `a | b | c && d` as a pipeline holding a list: pipeline(a, list(pipeline(b, c), d)).
+    // bash reads list(pipeline(a, b, c), d). Re-associate so every element of the pipeline is seen together.
+    const chain: SNode[] = [];
+    let last = elements[elements.length - 1];
+    while (last && last.type === "list") {
+      chain.push(last);
+      last = last.namedChildren.find((c) => c.type !== "comment");
+    }
+    let context = joinContext(outer, "pipeline");
+    if (chain.length > 0 && last) {
+      elements = [...elements.slice(0, -1), ...(last.type === "pipeline" ? last.namedChildren : [last])];
+      elements = elements.filter((c) => c.type !== "comment");
+      context = joinContext(joinContext(outer, "list"), "pipeline");
+    }
+    const heads: (ExtractedCommand | undefined)[] = [];
+    const ranges: [number, number][] = [];
+    for (let k = 0; k < elements.length; k++) {
+      const from = this.commands.length;
+      const isLast = k === elements.length - 1 && chain.length === 0;
+      heads.push(this.walk(elements[k] as SNode, scope, context, inherited, isLast ? tail : undefined));
+      ranges.push([from, this.commands.length]);
+    }
+    checkPipeToShell(this, heads, ranges, scope.depth);
+    if (chain.length === 0) return;
+    const listContext = joinContext(outer, "list");
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const items = (chain[i] as SNode).namedChildren.filter((c) => c.type !== "comment").slice(1);
+      for (let k = 0; k < items.length; k++) {
+        const isLast = i === 0 && k === items.length - 1;
+        this.walk(items[k] as SNode, scope, listContext, inherited, isLast ? tail : undefined);
+      }
+    }
+  }
+
+  private redirected(
+    node: SNode,
+    scope: Scope,
+    context: readonly CommandContext[],
+    inherited: readonly RedirectInfo[],
+    tail: Tail | undefined,
+  ): ExtractedCommand | undefined {
+    const first = node.namedChildren[0];
+    const body = first && !REDIRECT_TYPES.has(first.type) ? first : undefined;
+    const own: RedirectInfo[] = [];
+    const extraArgs: SNode[][] = [];
+    const suffixes: Suffix[] = [];
+    for (const child of node.children) {
+      if (child === body) continue;
+      if (
+        child.type === "file_redirect" ||
+        child.type === "herestring_redirect" ||
+        child.type === "heredoc_redirect"
+      ) {
+        this.parseRedirect(child, scope, own, extraArgs, suffixes);
+      } else if (child.isNamed && child.type !== "comment") {
+        this.walk(child, scope, context, inherited, undefined);
+      }
+    }
+    if (suffixes.length) for (const info of own) if (info.body) info.deferred = true;
+    const combined: Tail = {
+      redirects: tail ? [...own, ...tail.redirects] : own,
+      args: tail ? [...extraArgs, ...tail.args] : extraArgs,
+    };
+    let result: ExtractedCommand | undefined;
+    const from = this.commands.length;
+    if (!body) {
+      // Only redirects (`> file`): a simple command with no words, which still opens its files.
+      let end = node.startIndex;
+      for (const info of combined.redirects) end = Math.max(end, info.start + info.redirect.text.length);
+      const values = combined.args.map((g) => evaluateWord(g, scope.src));
+      for (const g of combined.args) end = Math.max(end, (g[g.length - 1] as SNode).endIndex);
+      const { cmd } = this.emit(
+        src(scope).slice(node.startIndex, end),
+        values,
+        [],
+        combined.redirects,
+        context,
+      );
+      result = cmd;
+      this.walkTail(combined, scope, context);
+    } else {
+      result = this.walk(
+        body,
+        scope,
+        suffixes.length && suffixes[0]?.operator !== "|" ? joinContext(context, "list") : context,
+        inherited,
+        combined,
+      );
+    }
+    const to = this.commands.length;
+    for (const suffix of suffixes) {
+      const op = suffix.operator;
+      if (op === "|" || op === "|&") {
+        const pipeContext = joinContext(context, "pipeline");
+        if (result) result.context = joinContext(result.context, "pipeline") as CommandContext[];
+        const heads: (ExtractedCommand | undefined)[] = [result];
+        const ranges: [number, number][] = [[from, to]];
+        for (const element of suffix.nodes) {
+          const start = this.commands.length;
+          if (element.type === "pipeline") {
+            for (const child of element.namedChildren) {
+              const s = this.commands.length;
+              heads.push(this.walk(child, scope, pipeContext, NO_REDIRECTS, undefined));
+              ranges.push([s, this.commands.length]);
+            }
+          } else {
+            heads.push(this.walk(element, scope, pipeContext, NO_REDIRECTS, undefined));
+            ranges.push([start, this.commands.length]);
+          }
+        }
+        checkPipeToShell(this, heads, ranges, scope.depth);
+      } else {
+        const listContext = op === "&&" || op === "||" ? joinContext(context, "list") : context;
+        for (const element of suffix.nodes) this.walk(element, scope, listContext, NO_REDIRECTS, undefined);
+      }
+    }
+    for (const info of own) {
+      if (info.deferred) this.redirectNested(info, scope, result ? result.context : context);
+    }
+    return suffixes.length ? undefined : result;
+  }
+
+  /** Reads one redirect node; an `ERROR` node on a heredoc opener line is walked and marks the analysis incomplete. */
+  private parseRedirect(
+    node: SNode,
+    scope: Scope,
+    redirects: RedirectInfo[],
+    extraArgs: SNode[][],
+    suffixes: Suffix[],
+  ): void {
+    readRedirect(node, scope.src, { redirects, extraArgs, suffixes }, (error) => {
+      this.list.incomplete = true;
+      this.walk(error, scope, [], NO_REDIRECTS, undefined);
+    });
+  }
+
+  /** Walks a redirect for nested commands: `$(…)` in targets and live heredoc bodies. */
+  private redirectNested(info: RedirectInfo, scope: Scope, context: readonly CommandContext[]): void {
+    if (info.redirect.op === "<<" || info.redirect.op === "<<-") {
+      if (info.body && !info.quoted) this.heredocBody(info.body, scope, joinContext(context, "heredoc"));
+      return;
+    }
+    for (const target of info.targets) this.nested(target, scope, context);
+  }
+
+  /** An unquoted heredoc body: `$(…)` and backticks inside still run. */
+  private heredocBody(body: SNode, scope: Scope, context: readonly CommandContext[]): void {
+    const kids = body.namedChildren;
+    for (const child of kids) {
+      if (child.type === "heredoc_content") backticksIn(this, child.text, scope.depth, context);
+      else this.nested(child, scope, context);
+    }
+    if (kids.length === 0) backticksIn(this, body.text, scope.depth, context);
+  }
+
+  /** Walks any node that is not a statement (a word, a value) for `$(…)`, backticks and `<(…)`. */
+  nested(node: SNode, scope: Scope, context: readonly CommandContext[]): void {
+    const type = node.type;
+    if (type === "command_substitution" || type === "process_substitution") {
+      this.walk(node, scope, context, NO_REDIRECTS, undefined);
+      return;
+    }
+    if (type === "heredoc_body") {
+      this.heredocBody(node, scope, context);
+      return;
+    }
+    if (type === "ERROR") this.list.incomplete = true;
+    if (LEAF_TYPES.has(type)) return;
+    if (type !== "ERROR" && !mayContainCommand(node)) return;
+    for (const child of node.children) {
+      if (!child.isNamed) continue;
+      if (STATEMENT_TYPES.has(child.type)) this.walk(child, scope, context, NO_REDIRECTS, undefined);
+      else this.nested(child, scope, context);
+    }
+  }
+
+  private functionDefinition(
+    node: SNode,
+    scope: Scope,
+    context: readonly CommandContext[],
+    inherited: readonly RedirectInfo[],
+    tail: Tail | undefined,
+  ): void {
+    const name = node.namedChildren[0];
+    if (name) this.functions.add(evaluateWord([name], scope.src).text);
+    const inner = joinContext(context, "function");
+    // Redirects written after the body apply to every command of the body whenever the function runs.
+    const own: RedirectInfo[] = [];
+    const extraArgs: SNode[][] = [];
+    const suffixes: Suffix[] = [];
+    for (const child of node.children) {
+      if (REDIRECT_TYPES.has(child.type)) this.parseRedirect(child, scope, own, extraArgs, suffixes);
+    }
+    let redirects: readonly RedirectInfo[] = inherited;
+    if (own.length || tail) redirects = [...inherited, ...own, ...(tail ? tail.redirects : [])];
+    for (const child of node.children) {
+      if (child.isNamed && child !== name && !REDIRECT_TYPES.has(child.type)) {
+        this.walk(child, scope, inner, redirects, undefined);
+      }
+    }
+    for (const info of own) this.redirectNested(info, scope, context);
+    if (tail) this.walkTail(tail, scope, context);
+  }
+
+  private standaloneAssignment(node: SNode, scope: Scope, context: readonly CommandContext[]): void {
+    const assignment = this.assignment(node, scope, false);
+    if (!assignment) return;
+    this.assignments.push(assignment);
+    this.checkAssignment(assignment, node.text);
+    const value = assignmentValue(node);
+    if (value) this.nested(value, scope, context);
+  }
+
+  /** Reads a `variable_assignment` node. */
+  private assignment(node: SNode, scope: Scope, exported: boolean): Assignment | undefined {
+    const nameNode = node.namedChildren[0];
+    if (!nameNode) return undefined;
+    let name = nameNode.text;
+    if (nameNode.type === "subscript") name = nameNode.namedChildren[0]?.text ?? name;
+    const valueNode = assignmentValue(node);
+    let value: string | null = "";
+    if (valueNode) {
+      if (valueNode.type === "array") {
+        const word = evaluateWord([valueNode], scope.src);
+        value = word.dynamic || valueNode.namedChildren.length > 0 ? valueNode.text : "";
+        if (/[$`]/.test(valueNode.text)) value = null;
+      } else {
+        const word = evaluateWord([valueNode], scope.src);
+        value = word.dynamic ? null : word.value;
+      }
+    }
+    return { name, value, exported };
+  }
+
+  private checkAssignment(assignment: Assignment, text: string): void {
+    if (isDangerousVariable(assignment.name)) {
+      this.list.add(
+        ShellFindingCode.envPoison,
+        `sets ${assignment.name}, which changes what later programs run or load`,
+        text,
+      );
+    }
+  }
+
+  private command(
+    node: SNode,
+    scope: Scope,
+    context: readonly CommandContext[],
+    inherited: readonly RedirectInfo[],
+    tail: Tail | undefined,
+  ): ExtractedCommand {
+    const src = scope.src;
+    const assignmentNodes: SNode[] = [];
+    const wordNodes: SNode[] = [];
+    const own: RedirectInfo[] = [];
+    const extraArgs: SNode[][] = [];
+    const suffixes: Suffix[] = [];
+    const others: SNode[] = [];
+    let named = false;
+    for (const child of node.children) {
+      const type = child.type;
+      if (type === "variable_assignment" && !named && isValidAssignment(child)) assignmentNodes.push(child);
+      else if (type === "variable_assignment" && !named) {
+        // `1=x` is not an assignment in bash (a name cannot start with a digit): it is the command word.
+        named = true;
+        wordNodes.push(...child.children);
+      } else if (REDIRECT_TYPES.has(type)) this.parseRedirect(child, scope, own, extraArgs, suffixes);
+      else if (type === "command_name") {
+        named = true;
+        wordNodes.push(child);
+      } else if (named && type !== "comment") wordNodes.push(child);
+      else if (child.isNamed && type !== "comment") others.push(child);
+    }
+    const groups = groupWords(wordNodes, src);
+    if (tail) for (const g of tail.args) groups.push(g);
+    for (const g of extraArgs) groups.push(g);
+    const values: WordValue[] = groups.map((g) => evaluateWord(g, src));
+    const assignments: Assignment[] = [];
+    for (const a of assignmentNodes) {
+      const parsed = this.assignment(a, scope, true);
+      if (parsed) assignments.push(parsed);
+    }
+    const tailRedirects = tail ? tail.redirects : NO_REDIRECTS;
+    const allRedirects: readonly RedirectInfo[] =
+      own.length === 0 && tailRedirects.length === 0
+        ? inherited
+        : inherited.length === 0 && tailRedirects.length === 0
+          ? own
+          : [...inherited, ...own, ...tailRedirects];
+    // The command's text runs to its last word or its last own redirect, whichever ends later.
+    let end = node.endIndex;
+    for (const info of own) end = Math.max(end, info.start + info.redirect.text.length);
+    for (const info of tailRedirects) end = Math.max(end, info.start + info.redirect.text.length);
+    for (const group of groups) end = Math.max(end, (group[group.length - 1] as SNode).endIndex);
+    const text = src.slice(node.startIndex, end);
+
+    const { cmd, unwrapped } = this.emit(text, values, assignments, allRedirects, context);
+
+    // Nested commands in source order: assignment values, words, redirect targets, other children; then
+    // heredoc bodies, which sit after the command line in the source.
+    const beforeNested = this.commands.length;
+    const items: { start: number; node: SNode; redirect?: RedirectInfo }[] = [];
+    for (const a of assignmentNodes) {
+      const value = assignmentValue(a);
+      if (value && mayContainCommand(value)) items.push({ start: value.startIndex, node: value });
+    }
+    for (const g of groups) {
+      for (const n of g) if (mayContainCommand(n)) items.push({ start: n.startIndex, node: n });
+    }
+    const heredocs: RedirectInfo[] = [];
+    const redirectInfos = tail ? [...own, ...tail.redirects] : own;
+    for (const info of redirectInfos) {
+      if (info.body) {
+        if (!info.deferred) heredocs.push(info);
+      } else if (info.node) items.push({ start: info.start, node: info.node, redirect: info });
+    }
+    for (const other of others) items.push({ start: other.startIndex, node: other });
+    items.sort((x, y) => x.start - y.start);
+    let redirectStart = -1;
+    for (const item of items) {
+      if (item.redirect) {
+        if (redirectStart < 0) redirectStart = this.commands.length;
+        this.redirectNested(item.redirect, scope, context);
+      } else if (STATEMENT_TYPES.has(item.node.type))
+        this.walk(item.node, scope, context, NO_REDIRECTS, undefined);
+      else this.nested(item.node, scope, context);
+    }
+    if (redirectStart < 0) redirectStart = this.commands.length;
+    const heredocStart = this.commands.length;
+    const deferredBodies = suffixes.length > 0;
+    if (!deferredBodies) for (const info of heredocs) this.redirectNested(info, scope, context);
+    const redirectEnd = this.commands.length;
+
+    programSemantics(this, cmd, unwrapped.effective, scope.depth, context, {
+      nestedDownload: anyDownloader(this.commands, beforeNested, redirectStart),
+      redirectDownload:
+        anyDownloader(this.commands, redirectStart, redirectEnd) ||
+        anyDownloader(this.commands, heredocStart, redirectEnd),
+      stdinRedirects: allRedirects,
+    });
+
+    for (const suffix of suffixes) {
+      const listContext =
+        suffix.operator === "&&" || suffix.operator === "||" ? joinContext(context, "list") : context;
+      for (const element of suffix.nodes) this.walk(element, scope, listContext, NO_REDIRECTS, undefined);
+    }
+    if (deferredBodies) for (const info of heredocs) this.redirectNested(info, scope, context);
+    return cmd;
+  }
+
+  /** Builds, records and checks one simple command from its evaluated words. */
+  private emit(
+    text: string,
+    values: readonly WordValue[],
+    assignments: Assignment[],
+    allRedirects: readonly RedirectInfo[],
+    context: readonly CommandContext[],
+  ): { cmd: ExtractedCommand; unwrapped: UnwrapResult } {
+    const argv = values.map((w) => w.text);
+    const dynamic: number[] = [];
+    const tildes: number[] = [];
+    for (let k = 0; k < values.length; k++) {
+      if ((values[k] as WordValue).dynamic) dynamic.push(k);
+      if ((values[k] as WordValue).tilde) tildes.push(k);
+    }
+    const argWords: Word[] = values.map((w) => ({ text: w.text, dynamic: w.dynamic }));
+    const unwrapped = unwrapRunners(argWords);
+    const effective = unwrapped.effective.map((w) => w.text);
+    const effectiveDynamic: number[] = [];
+    unwrapped.effective.forEach((w, k) => {
+      if (w.dynamic) effectiveDynamic.push(k);
+    });
+    for (const a of unwrapped.assignments) assignments.push({ name: a.name, value: a.value, exported: true });
+    const staticProgram = unwrapped.effective.length === 0 || !unwrapped.effective[0]?.dynamic;
+    const cmdContext = unwrapped.wrappers.length ? joinContext(context, "wrapped") : context;
+    const cmd: ExtractedCommand = {
+      text,
+      argv,
+      dynamic,
+      assignments,
+      redirects: allRedirects.map((r) => r.redirect),
+      wrappers: unwrapped.wrappers,
+      effective,
+      staticProgram,
+      context: cmdContext as CommandContext[],
+      lookupOnly: unwrapped.lookupOnly,
+      effectiveDynamic,
+      tildes,
+    };
+    const start0 = argv.length - effective.length;
+    if (effective.length && effective.every((w, k) => w === argv[start0 + k])) cmd.effectiveStart = start0;
+    if (unwrapped.appendsArguments) cmd.appendsArguments = true;
+    this.commands.push(cmd);
+
+    checkWords(this.list, values, staticProgram, unwrapped.problems, text);
+    for (const a of assignments) this.checkAssignment(a, text);
+    return { cmd, unwrapped };
+  }
+
+  /**
+   * Handles a script of plain words joined by `|`, `&&`, `||`, `;` and `&` (`git log -5 | head -2 && ls`)
+   * without the parser. Returns false, having done nothing, for anything else.
+   */
+  private plain(src: string, context: readonly CommandContext[], depth: number): boolean {
+    if (!this.plainEnabled) return false;
+    const statements = readPlainScript(src);
+    if (!statements) return false;
+    const scope: Scope = { src, depth, language: "bash" };
+    for (const statement of statements) {
+      const listContext = statement.length > 1 ? joinContext(context, "list") : context;
+      for (const item of statement) {
+        const pipeContext = item.length > 1 ? joinContext(listContext, "pipeline") : listContext;
+        const heads: ExtractedCommand[] = [];
+        const ranges: [number, number][] = [];
+        for (const element of item) {
+          const from = this.commands.length;
+          const values = element.words.map((token) => {
+            const value = new WordValue();
+            value.value = token.text;
+            value.source = token.text;
+            return value;
+          });
+          const text = src.slice(element.start, element.end);
+          const redirects = element.redirects.map((r) => ({ ...r, targets: [] }));
+          const { cmd, unwrapped } = this.emit(text, values, [], redirects, pipeContext);
+          programSemantics(this, cmd, unwrapped.effective, scope.depth, pipeContext, {
+            nestedDownload: false,
+            redirectDownload: false,
+            stdinRedirects: redirects,
+          });
+          heads.push(cmd);
+          ranges.push([from, this.commands.length]);
+        }
+        if (item.length > 1) checkPipeToShell(this, heads, ranges, scope.depth);
+      }
+    }
+    return true;
+  }
+
+  private declaration(
+    node: SNode,
+    scope: Scope,
+    context: readonly CommandContext[],
+    inherited: readonly RedirectInfo[],
+    tail: Tail | undefined,
+  ): ExtractedCommand {
+    const src = scope.src;
+    const kids = node.children;
+    const keyword = kids[0]?.text ?? "";
+    const argv: string[] = [keyword];
+    const dynamic: number[] = [];
+    const assignments: Assignment[] = [];
+    let exported = keyword === "export";
+    const valueNodes: SNode[] = [];
+    const own: RedirectInfo[] = [];
+    const extraArgs: SNode[][] = [];
+    const suffixes: Suffix[] = [];
+    const pending: { node: SNode; assignment?: boolean }[] = [];
+    for (let i = 1; i < kids.length; i++) {
+      const child = kids[i] as SNode;
+      const type = child.type;
+      if (type === "file_redirect" || type === "herestring_redirect" || type === "heredoc_redirect") {
+        this.parseRedirect(child, scope, own, extraArgs, suffixes);
+        continue;
+      }
+      if (!child.isNamed) continue;
+      if (type === "variable_assignment") pending.push({ node: child, assignment: true });
+      else pending.push({ node: child });
+    }
+    for (const p of pending) {
+      if (!p.assignment && /^[-+][a-zA-Z]*x/.test(p.node.text)) exported = true;
+    }
+    for (const p of pending) {
+      if (p.assignment) {
+        const a = this.assignment(p.node, scope, exported);
+        const word = evaluateWord([p.node], src);
+        if (a) {
+          assignments.push(a);
+          argv.push(a.value === null ? p.node.text : `${a.name}=${a.value}`);
+          if (a.value === null) dynamic.push(argv.length - 1);
+        } else {
+          argv.push(word.text);
+        }
+        const value = assignmentValue(p.node);
+        if (value) valueNodes.push(value);
+      } else {
+        const word = evaluateWord([p.node], src);
+        argv.push(word.text);
+        if (word.dynamic) dynamic.push(argv.length - 1);
+        valueNodes.push(p.node);
+      }
+    }
+    const redirects = [...inherited, ...own, ...(tail ? tail.redirects : [])];
+    const cmd: ExtractedCommand = {
+      text: node.text,
+      argv,
+      dynamic,
+      assignments,
+      redirects: redirects.map((r) => r.redirect),
+      wrappers: [],
+      effective: argv.slice(),
+      staticProgram: true,
+      context: context as CommandContext[],
+      lookupOnly: false,
+      effectiveDynamic: dynamic.slice(),
+      tildes: [],
+      effectiveStart: 0,
+    };
+    this.commands.push(cmd);
+    for (const a of assignments) this.checkAssignment(a, cmd.text);
+    for (const v of valueNodes) this.nested(v, scope, context);
+    for (const info of own) this.redirectNested(info, scope, context);
+    if (tail) this.walkTail(tail, scope, context);
+    return cmd;
+  }
+
+  /** Cross-checks function and alias definitions against the commands that call them. */
+  finish(): void {
+    if (this.functions.size === 0 && this.aliases.size === 0) return;
+    for (const cmd of this.commands) {
+      const program = cmd.effective[0];
+      if (program === undefined || !cmd.staticProgram) continue;
+      const first = cmd.argv[0];
+      if (this.functions.has(program) || (first !== undefined && this.functions.has(first))) {
+        cmd.callsFunction = true;
+        this.list.add(
+          ShellFindingCode.functionShadow,
+          `${program} is a function defined in this script; calling it runs the function's body instead of the program`,
+          cmd.text,
+        );
+      }
+      if (this.aliases.has(program) || (first !== undefined && this.aliases.has(first))) {
+        this.list.add(
+          ShellFindingCode.aliasDefined,
+          `${program} is an alias defined in this script`,
+          cmd.text,
+        );
+      }
+    }
+  }
+}
+
+/** False when a word node's text holds no `$` and no backtick, so nothing inside it can run. */
+function mayContainCommand(node: SNode): boolean {
+  const src = node.src;
+  for (let i = node.startIndex; i < node.endIndex; i++) {
+    const c = src.charCodeAt(i);
+    if (c === 0x24 || c === 0x60 || c === 0x3c || c === 0x3e) return true;
+  }
+  return false;
+}
+
+/** True when an assignment's name is one bash accepts (`NAME`, `NAME[i]`), not `1=x`. */
+function isValidAssignment(node: SNode): boolean {
+  const name = node.children[0];
+  if (!name) return false;
+  const text = name.type === "subscript" ? (name.children[0]?.text ?? "") : name.text;
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(text);
+}
+
+/** The text a scope was parsed from. */
+function src(scope: Scope): string {
+  return scope.src;
+}
+
+/** The value node of a `variable_assignment` (after `=` or `+=`), if any. */
+function assignmentValue(node: SNode): SNode | undefined {
+  const kids = node.children;
+  for (let i = 0; i < kids.length; i++) {
+    const t = (kids[i] as SNode).type;
+    if (t === "=" || t === "+=") return kids[i + 1];
+  }
+  return undefined;
+}
+
+function describeError(root: Node): string {
+  let found: Node | null = null;
+  const stack: Node[] = [root];
+  while (stack.length && !found) {
+    const n = stack.pop() as Node;
+    if (n.type === "ERROR" || n.isMissing) {
+      found = n;
+      break;
+    }
+    if (n.hasError) for (let i = n.childCount - 1; i >= 0; i--) stack.push(n.child(i) as Node);
+  }
+  if (!found) return "syntax error";
+  const where = `line ${found.startPosition.row + 1}, column ${found.startPosition.column + 1}`;
+  return found.isMissing ? `missing "${found.type}" at ${where}` : `unexpected text at ${where}`;
+}
+
+const STATEMENT_TYPES: ReadonlySet<string> = new Set([
+  "command",
+  "declaration_command",
+  "unset_command",
+  "redirected_statement",
+  "pipeline",
+  "list",
+  "negated_command",
+  "subshell",
+  "compound_statement",
+  "while_statement",
+  "for_statement",
+  "c_style_for_statement",
+  "if_statement",
+  "case_statement",
+  "function_definition",
+  "test_command",
+  "variable_assignment",
+  "variable_assignments",
+  "command_substitution",
+  "process_substitution",
+]);
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set([
+  ...STATEMENT_TYPES,
+  "program",
+  "comment",
+  "do_group",
+  "elif_clause",
+  "else_clause",
+  "case_item",
+  "arithmetic_expansion",
+  "expansion",
+  "simple_expansion",
+  "string",
+  "raw_string",
+  "ansi_c_string",
+  "translated_string",
+  "concatenation",
+  "word",
+  "number",
+  "string_content",
+  "heredoc_body",
+  "heredoc_content",
+  "heredoc_start",
+  "heredoc_end",
+  "heredoc_redirect",
+  "herestring_redirect",
+  "file_redirect",
+  "file_descriptor",
+  "variable_name",
+  "special_variable_name",
+  "subscript",
+  "array",
+  "binary_expression",
+  "unary_expression",
+  "ternary_expression",
+  "postfix_expression",
+  "parenthesized_expression",
+  "test_operator",
+  "regex",
+  "extglob_pattern",
+  "brace_expression",
+  "command_name",
+]);
