@@ -79,6 +79,9 @@ const READ_ONLY_PROGRAMS = [
   "expr",
   "sleep",
   "cd",
+  "pushd",
+  "popd",
+  "dirs",
   "reset",
 ];
 

@@ -6,7 +6,7 @@
  * directory's configuration (git hooks and fsmonitor, npm scripts and `.npmrc`, Makefiles, `build.rs`,
  * `conftest.py`, JavaScript config files…) is trusted only inside a trusted workspace: anywhere else it asks.
  */
-import type { WorkingDirectory } from "../shell/directory.js";
+import { runnerDirectory, type WorkingDirectory } from "../shell/directory.js";
 import type { ExtractedCommand } from "../shell/types.js";
 import { operands, parseOptions, type Invocation, type OptionSpec, type ParsedArg } from "./argv.js";
 import { finding } from "./codes.js";
@@ -45,41 +45,6 @@ export function directoriesOf(
     if (!out.includes(at)) out.push(at);
   }
   return out;
-}
-
-/** The directory a runner option moves the command to (`env -C dir`, `sudo -D dir`), as written. */
-function runnerDirectory(command: ExtractedCommand): { word: string; dynamic: boolean } | null | undefined {
-  if (command.wrappers.length === 0) return undefined;
-  const end = command.effectiveStart ?? command.argv.length;
-  let found: { word: string; dynamic: boolean } | null | undefined;
-  let runner = "";
-  for (let i = 0; i < end; i++) {
-    const word = command.argv[i]!;
-    const dynamic = command.dynamic.includes(i);
-    const base = word.slice(word.lastIndexOf("/") + 1);
-    if (command.wrappers.includes(base)) {
-      runner = base;
-      continue;
-    }
-    if (runner !== "env" && runner !== "sudo") continue;
-    const letter = runner === "env" ? "C" : "D";
-    const glued = new RegExp(`^-[A-Za-z]*${letter}(.+)$`).exec(word);
-    if (
-      word === "--chdir" ||
-      (word.length > 1 && word.startsWith("-") && word.endsWith(letter) && !word.startsWith("--"))
-    ) {
-      const next = command.argv[i + 1];
-      found = next === undefined ? null : { word: next, dynamic: command.dynamic.includes(i + 1) };
-      i++;
-    } else if (word.startsWith("--chdir=")) {
-      found = { word: word.slice("--chdir=".length), dynamic };
-    } else if (glued !== null && !word.startsWith("--")) {
-      found = { word: glued[1]!, dynamic };
-    } else if (dynamic) {
-      found = null;
-    }
-  }
-  return found;
 }
 
 /**

@@ -34,7 +34,10 @@ type State =
 /** A point in the walk to compare with later ({@link DirectoryTracker.mark}). */
 export interface DirectoryMark {
   readonly state: State;
-  readonly depth: number;
+  /** Index into the tracker's log of states. */
+  readonly log: number;
+  /** Count of directory-stack operations so far. */
+  readonly stackOps: number;
   readonly stamped: number;
 }
 
@@ -42,6 +45,7 @@ export interface DirectoryMark {
 export interface DirectorySave {
   readonly state: State;
   readonly stack: readonly State[];
+  readonly log: number;
 }
 
 /** More alternatives than this and the directory counts as unknown (each one is decided on its own). */
@@ -50,7 +54,7 @@ const MAX_CANDIDATES = 4;
 const START: State = { unknown: undefined, candidates: [[]] };
 
 /** Programs whose run changes the shell's directory in ways the words do not show. */
-const OPAQUE_CHANGERS = new Set(["eval", "source", ".", "exec"]);
+const OPAQUE_CHANGERS = new Set(["eval", "source", "."]);
 
 /** Builtins whose assignments stay in the shell (`export CDPATH=…`). */
 const DECLARERS = new Set(["export", "declare", "typeset", "readonly", "local"]);
@@ -63,19 +67,73 @@ function same(a: readonly DirectoryStep[], b: readonly DirectoryStep[]): boolean
 }
 
 /**
+ * The directory a runner option moves the command to (`env -C dir`, `sudo -D dir`), as written: `undefined`
+ * when no runner moves it, `null` when one does but the directory cannot be read.
+ */
+export function runnerDirectory(
+  command: ExtractedCommand,
+): { word: string; dynamic: boolean } | null | undefined {
+  if (command.wrappers.length === 0) return undefined;
+  const end = command.effectiveStart ?? command.argv.length;
+  let found: { word: string; dynamic: boolean } | null | undefined;
+  let runner = "";
+  for (let i = 0; i < end; i++) {
+    const word = command.argv[i]!;
+    const dynamic = command.dynamic.includes(i);
+    const base = word.slice(word.lastIndexOf("/") + 1);
+    if (command.wrappers.includes(base)) {
+      runner = base;
+      continue;
+    }
+    if (runner !== "env" && runner !== "sudo") continue;
+    const letter = runner === "env" ? "C" : "D";
+    const glued = new RegExp(`^-[A-Za-z]*${letter}(.+)$`).exec(word);
+    if (
+      word === "--chdir" ||
+      (word.length > 1 && word.startsWith("-") && word.endsWith(letter) && !word.startsWith("--"))
+    ) {
+      const next = command.argv[i + 1];
+      found = next === undefined ? null : { word: next, dynamic: command.dynamic.includes(i + 1) };
+      i++;
+    } else if (word.startsWith("--chdir=")) {
+      found = { word: word.slice("--chdir=".length), dynamic };
+    } else if (glued !== null && !word.startsWith("--")) {
+      found = { word: glued[1]!, dynamic };
+    } else if (dynamic) {
+      found = null;
+    }
+  }
+  return found;
+}
+
+/**
  * Follows the directory through one line. The analyser calls {@link stamp} for each simple command it emits
  * (in the order the shell runs them), {@link apply} after it, {@link save}/{@link restore} around anything that
  * runs in a subshell, and {@link mark} with {@link uncertainSince} or {@link unknownSince} where a command may
  * not have run, or may run again.
  */
 export class DirectoryTracker {
-  private state: State = START;
+  private current: State = START;
   private stack: readonly State[] = [];
+  /** Every state the shell passed through, in order: a command cut short may have stopped at any of them. */
+  private readonly log: State[] = [START];
+  /** pushd/popd operations so far, and whether one of them may not have run. */
+  private stackOps = 0;
+  private stackUncertain = false;
   private readonly stamped: ExtractedCommand[] = [];
   /** `CDPATH`, `HOME` or `OLDPWD` was assigned in the line: `cd` operands it steers are unknown. */
   private steered = new Set<string>();
   /** Some directory change was seen anywhere in the line. */
   changed = false;
+
+  private get state(): State {
+    return this.current;
+  }
+
+  private set state(next: State) {
+    this.current = next;
+    this.log.push(next);
+  }
 
   /** A standalone assignment (`CDPATH=x`, `export HOME=/`): later `cd` operands it steers are unknown. */
   assign(name: string): void {
@@ -138,7 +196,12 @@ export class DirectoryTracker {
       const literal = !dynamic && word.startsWith("~") && !tilde.has(i + 1) ? `./${word}` : word;
       operands.push({ word: literal, dynamic });
     }
+    if (program === "pushd" || program === "popd") this.stackOps++;
     if (program === "popd") {
+      if (this.stackUncertain) {
+        this.setUnknown("an earlier pushd or popd may not have run, so popd's directory is unknown");
+        return;
+      }
       if (option !== undefined || operands.length > 0) {
         this.setUnknown(
           `popd ${option ?? operands[0]!.word} changes the directory stack in a way not followed`,
@@ -201,41 +264,66 @@ export class DirectoryTracker {
     if (this.state.unknown === undefined) this.state = { unknown: reason };
   }
 
+  /**
+   * A payload (`env -C dir sh -c '…'`) starts where the runner that launches it moves to. Call after
+   * {@link save}, before walking the payload.
+   */
+  enterRunner(cmd: ExtractedCommand): void {
+    const moved = runnerDirectory(cmd);
+    if (moved === undefined) return;
+    if (moved === null) {
+      this.setUnknown("a runner moves the payload to a directory that cannot be read");
+      return;
+    }
+    const state = this.current;
+    if (state.unknown !== undefined) return;
+    const absolute = !moved.dynamic && (moved.word.startsWith("/") || moved.word.startsWith("~"));
+    this.state = {
+      unknown: undefined,
+      candidates: state.candidates.map((c) => (absolute ? [moved] : [...c, moved])),
+    };
+  }
+
   /** The state to return to after a subshell (`( … )`, `$( … )`, a pipeline element, a background job). */
   save(): DirectorySave {
-    return { state: this.state, stack: this.stack };
+    return { state: this.current, stack: this.stack, log: this.log.length };
   }
 
   /** Returns to a saved state: what the subshell did to its directory stays inside it. */
   restore(saved: DirectorySave): void {
-    this.state = saved.state;
+    this.current = saved.state;
     this.stack = saved.stack;
+    this.log.length = saved.log;
   }
 
   /** The current point, for {@link uncertainSince} and {@link unknownSince}. */
   mark(): DirectoryMark {
-    return { state: this.state, depth: this.stack.length, stamped: this.stamped.length };
+    return {
+      state: this.current,
+      log: this.log.length,
+      stackOps: this.stackOps,
+      stamped: this.stamped.length,
+    };
   }
 
   /**
-   * What ran since `mark` may have stopped early (a failed `cd` before `;`, the left side of `||`, a branch
-   * of `if`): the directory is now either the one at `mark` or the current one.
+   * What ran since `mark` may have stopped anywhere (a failed `cd` before `;`, the left side of `||`, a
+   * branch of `if`): the directory is now any one the shell passed through since `mark`.
    */
   uncertainSince(mark: DirectoryMark): void {
-    const now = this.state;
-    const then = mark.state;
-    if (now === then) return;
-    if (this.stack.length !== mark.depth) {
-      this.setUnknown("pushd or popd may not have run, so the directory stack is unknown");
+    if (this.log.length === mark.log) return;
+    if (this.stackOps !== mark.stackOps) this.stackUncertain = true;
+    const seen = [mark.state, ...this.log.slice(mark.log)];
+    const unknown = seen.find((s) => s.unknown !== undefined);
+    if (unknown !== undefined) {
+      if (this.current !== unknown) this.state = unknown;
       return;
     }
-    if (now.unknown !== undefined) return;
-    if (then.unknown !== undefined) {
-      this.state = then;
-      return;
+    const candidates: (readonly DirectoryStep[])[] = [];
+    for (const s of seen) {
+      if (s.unknown !== undefined) continue;
+      for (const c of s.candidates) if (!candidates.some((k) => same(k, c))) candidates.push(c);
     }
-    const candidates = [...then.candidates];
-    for (const c of now.candidates) if (!candidates.some((k) => same(k, c))) candidates.push(c);
     this.state =
       candidates.length > MAX_CANDIDATES
         ? { unknown: "too many earlier directory changes may or may not have happened" }
@@ -247,7 +335,7 @@ export class DirectoryTracker {
    * and everything after it runs in a directory the words do not fix.
    */
   unknownSince(mark: DirectoryMark, reason: string): void {
-    if (this.state === mark.state && this.stack.length === mark.depth) return;
+    if (this.log.length === mark.log) return;
     const cwd: WorkingDirectory = { kind: "unknown", reason };
     for (let i = mark.stamped; i < this.stamped.length; i++) this.stamped[i]!.cwd = cwd;
     this.setUnknown(reason);
@@ -259,7 +347,7 @@ export class DirectoryTracker {
    * every command after the definition does too (it may follow a call).
    */
   functionBodySince(mark: DirectoryMark, saved: DirectorySave): void {
-    const changes = this.state !== mark.state || this.stack.length !== mark.depth;
+    const changes = this.log.length !== mark.log;
     this.restore(saved);
     this.bodies.push([mark.stamped, this.stamped.length]);
     if (changes) this.setUnknown("a function defined in the line changes the directory when it is called");
