@@ -128,7 +128,9 @@ describe("conformance through the built binary (slashi check --jsonl)", () => {
     // The cases assume a trusted workspace (the core harness's default context), unless they say otherwise.
     const trust = new TrustFileStore({ file: path.join(tmp.dir, "state", "trust.json") });
     const untrusted = new Set(
-      cases.filter((c) => c.input.workspaceTrusted === false).map((c) => c.input.workspaceRoot ?? WORKSPACE_ROOT),
+      cases
+        .filter((c) => c.input.workspaceTrusted === false)
+        .map((c) => c.input.workspaceRoot ?? WORKSPACE_ROOT),
     );
     for (const root of new Set(cases.map((c) => c.input.workspaceRoot ?? WORKSPACE_ROOT))) {
       if (untrusted.has(root)) continue;

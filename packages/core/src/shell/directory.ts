@@ -236,12 +236,17 @@ export class DirectoryTracker {
       this.setUnknown(reason);
       return;
     }
-    const state = this.state;
+    this.moveTo(target);
+  }
+
+  /** Applies one directory change to every candidate (an absolute or home target starts over). */
+  private moveTo(step: DirectoryStep): void {
+    const state = this.current;
     if (state.unknown !== undefined) return;
-    const absolute = !target.dynamic && (target.word.startsWith("/") || target.word.startsWith("~"));
+    const absolute = !step.dynamic && (step.word.startsWith("/") || step.word.startsWith("~"));
     this.state = {
       unknown: undefined,
-      candidates: state.candidates.map((c) => (absolute ? [target] : [...c, target])),
+      candidates: state.candidates.map((c) => (absolute ? [step] : [...c, step])),
     };
   }
 
@@ -275,13 +280,7 @@ export class DirectoryTracker {
       this.setUnknown("a runner moves the payload to a directory that cannot be read");
       return;
     }
-    const state = this.current;
-    if (state.unknown !== undefined) return;
-    const absolute = !moved.dynamic && (moved.word.startsWith("/") || moved.word.startsWith("~"));
-    this.state = {
-      unknown: undefined,
-      candidates: state.candidates.map((c) => (absolute ? [moved] : [...c, moved])),
-    };
+    this.moveTo(moved);
   }
 
   /** The state to return to after a subshell (`( … )`, `$( … )`, a pipeline element, a background job). */
