@@ -13,7 +13,7 @@
 // listed in contract.expected-failures.json, which may only shrink.
 import { readFileSync } from "node:fs";
 import { compareWithBaseline, loadCases, type ConformanceCase } from "@slashi/conformance";
-import { makeApprovalRecord, type CommandDefinition, type Step } from "@slashi/core";
+import { makeApprovalRecord, renderStep, type CommandDefinition, type Step } from "@slashi/core";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PackCommandInput } from "../src/catalog.js";
 import type { RunOutcome } from "../src/runner.js";
@@ -152,9 +152,45 @@ async function steps(input: Record<string, unknown>): Promise<unknown> {
       if (outcome.status === "refused") return { ok: false };
       return { ok: true, kind: effect?.kind === "openExternal" ? "url" : "file" };
     }
+    case "loadTeamFile":
+      return loadTeamFile(input);
     default:
       return { notApplicable: input.op };
   }
+}
+
+/**
+ * loadTeamFile: the team file text goes through the catalog (the extension's loader); a file it refuses gives the
+ * problem's code and position. With `run`, the command runs with the case's arguments (a workspace-settings command
+ * `/test` stands in for any callee) and each of its own steps is rendered as the runner expanded it.
+ */
+async function loadTeamFile(input: Record<string, unknown>): Promise<unknown> {
+  const run = input.run as { name: string; args: string; dialect: string } | undefined;
+  const ran: Step[] = [];
+  const h = harness(
+    input.text as string,
+    {
+      workspaceValue: [{ name: "test", steps: [{ type: "notify", message: "tested" }] }],
+      workspaceSettings: { label: "settings.json", key: FOLDER_KEY, folder: FOLDER },
+    },
+    (entry, _index, step) => {
+      if (entry.name === run?.name) ran.push(step);
+    },
+  );
+  const { entries, problems } = h.catalog();
+  const problem = problems[0]?.error;
+  if (problem)
+    return { error: { code: problem.code, jsonPath: problem.data.jsonPath, line: problem.data.line } };
+  if (run === undefined) {
+    return {
+      steps: entries
+        .filter((e) => e.name !== "test")
+        .flatMap((e) => e.definition.steps.map((s) => renderStep(s))),
+    };
+  }
+  h.host.shell = SHELLS[run.dialect] ?? "/bin/bash";
+  await h.runner.run({ name: run.name, args: run.args });
+  return { steps: ran.map((s) => renderStep(s)) };
 }
 
 describe("steps conformance through the runner", () => {

@@ -10,8 +10,8 @@ import type { CommandDefinition } from "../steps/types.js";
 import { parseJsonc } from "./jsonc.js";
 import type { JsoncDocument } from "./jsonc.js";
 import packManifestJson from "./pack-manifest.schema.json" with { type: "json" };
-import { assertNoForbiddenFields, assertUniqueNames } from "./team-file.js";
-import { defaultValidator, validateValue } from "./validator.js";
+import { assertNoForbiddenFields, assertUniqueNames, validateCommandsValue } from "./team-file.js";
+import { defaultValidator } from "./validator.js";
 import type { JsonSchema, ValidateOptions } from "./validator.js";
 
 /** The JSON Schema (draft 2020-12) of `slashi-pack.json`, `$id` `https://slashi.dev/schemas/pack-manifest.json`. */
@@ -67,10 +67,11 @@ export function parsePackManifest(
   }
   const validator = options.validator ?? defaultValidator();
   validator.addSchema(policySchema);
-  const value = validateValue<{ version: 1; commands: CommandDefinition[]; policy?: PolicyDocument }>(
+  const value = validateCommandsValue<{ version: 1; commands: CommandDefinition[]; policy?: PolicyDocument }>(
     packManifestSchema,
     raw,
     document,
+    "/commands",
     { validator },
   );
   assertUniqueNames(value.commands, document, "/commands");

@@ -3,12 +3,19 @@
  * JSONC parsing, rejection of fields that try to carry approvals or trust, schema validation and unique names.
  */
 import { SlashiError, SlashiErrorCode, formatLocation } from "../errors.js";
+import { normalizeCommandSteps } from "../steps/short-form.js";
 import type { CommandDefinition } from "../steps/types.js";
 import { parseJsonc, toJsonPointer } from "./jsonc.js";
 import type { JsoncDocument } from "./jsonc.js";
 import { commandDefinitionsSchema, teamFileSchema } from "./schemas.js";
-import { locateIssue, throwSchemaIssues, validateValue } from "./validator.js";
-import type { LocatedSchemaIssue, SchemaIssue, ValidateOptions, ValueOrigin } from "./validator.js";
+import { defaultValidator, locateIssue, throwSchemaIssues } from "./validator.js";
+import type {
+  JsonSchema,
+  LocatedSchemaIssue,
+  SchemaIssue,
+  ValidateOptions,
+  ValueOrigin,
+} from "./validator.js";
 
 /** A parsed and validated team file. */
 export interface TeamFile {
@@ -206,6 +213,41 @@ export function assertUniqueNames(
 }
 
 /**
+ * Validates a value that holds command definitions, reading both step forms: short-form steps
+ * (`{ "terminal": "…" }`) become typed first ({@link normalizeCommandSteps}), and every problem is reported at the
+ * file's own spelling of the key.
+ * @param schema - the schema of the whole value (team file, definitions list, pack manifest)
+ * @param value - the parsed value; never modified
+ * @param where - the parsed document or the origin, for locations
+ * @param commandsPath - JSON Pointer of the definitions array inside `value`
+ * @returns the value with every step typed
+ * @throws SlashiError `SCHEMA_INVALID` for an ambiguous or kindless step and for every schema problem
+ */
+export function validateCommandsValue<T>(
+  schema: JsonSchema,
+  value: unknown,
+  where: JsoncDocument | ValueOrigin,
+  commandsPath: string,
+  options: ValidateOptions = {},
+): T {
+  const normalized = normalizeCommandSteps(value, commandsPath);
+  if (normalized.issues.length > 0) {
+    throwSchemaIssues(
+      normalized.issues.map((i) => ({ ...i, keyword: "stepForm" })),
+      where,
+    );
+  }
+  const issues = (options.validator ?? defaultValidator()).validate(schema, normalized.value);
+  if (issues.length > 0) {
+    throwSchemaIssues(
+      issues.map((i) => ({ ...i, jsonPath: normalized.toSource(i.jsonPath) })),
+      where,
+    );
+  }
+  return normalized.value as T;
+}
+
+/**
  * Parses and validates a team file (`.vscode/slashi.json`).
  * Order of checks: JSON syntax, forbidden fields, schema (unknown fields included), unique names.
  * @param text - the file's text (JSONC: comments and trailing commas allowed)
@@ -216,10 +258,11 @@ export function assertUniqueNames(
 export function parseTeamFile(text: string, file?: string, options: ValidateOptions = {}): TeamFile {
   const document = parseJsonc(text, file);
   assertNoForbiddenFields(document.value, document);
-  const value = validateValue<{ version?: 1; commands: CommandDefinition[] }>(
+  const value = validateCommandsValue<{ version?: 1; commands: CommandDefinition[] }>(
     teamFileSchema,
     document.value,
     document,
+    "/commands",
     options,
   );
   assertUniqueNames(value.commands, document, "/commands");
@@ -239,7 +282,13 @@ export function parseCommandDefinitions(
   options: ValidateOptions = {},
 ): CommandDefinition[] {
   assertNoForbiddenFields(value, where);
-  const commands = validateValue<CommandDefinition[]>(commandDefinitionsSchema, value, where, options);
+  const commands = validateCommandsValue<CommandDefinition[]>(
+    commandDefinitionsSchema,
+    value,
+    where,
+    "",
+    options,
+  );
   assertUniqueNames(commands, where, "");
   return commands;
 }

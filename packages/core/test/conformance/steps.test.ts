@@ -7,6 +7,9 @@
 //   { op: "needsApproval", step }           -> boolean       stepNeedsApproval()
 //   { op: "checkShared", step, source }     -> [{ rule, jsonPath }]   checkSharedStep()
 //   { op: "openTarget", target }            -> { ok, kind, scheme, host }   checkOpenTarget()
+//   { op: "loadTeamFile", text, run? }      -> { steps } | { error: { code, jsonPath, line } }
+//        parseTeamFile(); with `run` ({ name, args, dialect }) the named command is expanded with those
+//        arguments (source workspace) and each step rendered; without it every command's steps are rendered.
 // For `checkShared`, `[]` means the step is allowed; otherwise every listed violation must be reported and every
 // reported violation must have one of the listed rules (a nested write may add further paths of the same rule).
 import { readFileSync } from "node:fs";
@@ -14,10 +17,14 @@ import type { ConformanceCase } from "@slashi/conformance";
 import { compareWithBaseline, loadCases } from "@slashi/conformance";
 import { describe, expect, it } from "vitest";
 import type { CommandDefinition, CommandSource, Step } from "../../src/index.js";
+import type { QuoteDialect } from "../../src/index.js";
 import {
   checkOpenTarget,
   checkSharedStep,
+  expandCommand,
+  isSlashiError,
   makeVisible,
+  parseTeamFile,
   renderCommand,
   renderStep,
   stepNeedsApproval,
@@ -29,7 +36,29 @@ type Input =
   | { op: "makeVisible"; text: string; edges?: boolean }
   | { op: "needsApproval"; step: Step }
   | { op: "checkShared"; step: Step; source: CommandSource }
-  | { op: "openTarget"; target: string };
+  | { op: "openTarget"; target: string }
+  | { op: "loadTeamFile"; text: string; run?: { name: string; args: string; dialect: QuoteDialect } };
+
+/** The steps a team file's text loads to (expanded and rendered), or the error it fails with. */
+function loadTeamFile(input: Extract<Input, { op: "loadTeamFile" }>): unknown {
+  try {
+    const team = parseTeamFile(input.text, ".vscode/slashi.json");
+    const { run } = input;
+    if (run === undefined) return { steps: team.commands.flatMap((c) => c.steps.map((s) => renderStep(s))) };
+    const index = team.commands.findIndex((c) => c.name === run.name);
+    const def = team.commands[index];
+    if (def === undefined) return { error: { code: "NO_SUCH_COMMAND" } };
+    const expanded = expandCommand(
+      def,
+      { source: "workspace", values: { args: run.args }, dialect: run.dialect },
+      { document: team.document, jsonPath: `/commands/${index}` },
+    );
+    return { steps: expanded.steps.map((s) => renderStep(s)) };
+  } catch (error) {
+    if (!isSlashiError(error)) throw error;
+    return { error: { code: error.code, jsonPath: error.data.jsonPath, line: error.data.line } };
+  }
+}
 
 const cases = loadCases<Input, unknown>("steps");
 const expectedFailures: string[] = JSON.parse(
@@ -54,6 +83,8 @@ function problemsOf(c: ConformanceCase<Input, unknown>): string[] {
       return differ(makeVisible(input.text, { edges: input.edges === true }));
     case "needsApproval":
       return differ(stepNeedsApproval(input.step));
+    case "loadTeamFile":
+      return differ(loadTeamFile(input));
     case "openTarget": {
       const { ok, kind, scheme, host } = checkOpenTarget(input.target);
       return differ({ ok, kind, scheme, host });
