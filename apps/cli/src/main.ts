@@ -38,6 +38,7 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   "policy validate": async () => (await import("./commands/policy.js")).policyValidate,
   "policy show": async () => (await import("./commands/policy.js")).policyShow,
   "policy test": async () => (await import("./commands/policy.js")).policyTest,
+  "policy import": async () => (await import("./commands/policy-import.js")).policyImport,
   quote: async () => (await import("./commands/quote.js")).quoteCommand,
   "audit tail": async () => (await import("./commands/audit.js")).auditTail,
   "audit show": async () => (await import("./commands/audit.js")).auditShow,

@@ -280,6 +280,28 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: "Exit status: 0 when every example holds, 3 otherwise.",
   },
   {
+    path: ["policy", "import"],
+    summary: "write an Enkaidu config as a native policy file and say what changes in meaning",
+    usage: ["policy import enkaidu FILE [--output F|-] [--force]"],
+    flags: [
+      {
+        name: "output",
+        short: "o",
+        type: "string",
+        value: "F",
+        description: "where to write (default: your user policy file; - for standard output)",
+      },
+      { name: "force", type: "boolean", description: "replace an existing file (a backup is kept)" },
+    ],
+    operands: "words",
+    examples: [
+      "slashi policy import enkaidu ~/.enkaidu/config.yml",
+      "slashi policy import enkaidu enkaidu.yml -o -",
+    ],
+    details:
+      "Reads tool_settings.shell_command (and the ENKAIDU_* fallbacks). To keep Enkaidu's exact semantics instead, name the YAML file in your policy's extends.",
+  },
+  {
     path: ["quote"],
     summary: "quote a value for a shell",
     usage: ["quote --shell S -- VALUE"],

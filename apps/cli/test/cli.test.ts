@@ -278,6 +278,49 @@ describe.skipIf(process.platform !== "linux" || bwrap === undefined)(
       const records = String((await run(["audit", "show", "--event", "run", "--json"])).stdout);
       expect(records).toMatch(/"cordon":true/);
     });
+
+    it("refuses with 123 and runs nothing when the bwrap on PATH does not confine", async () => {
+      const stubDir = path.join(tmp.dir, "stub-bin");
+      mkdirSync(stubDir, { recursive: true });
+      // A "bubblewrap" that skips its options and runs the command unconfined.
+      writeFileSync(
+        path.join(stubDir, "bwrap"),
+        '#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n',
+        {
+          mode: 0o755,
+        },
+      );
+      const marker = path.join(ws, "ran-unconfined.txt");
+      const policy = path.join(tmp.dir, "touch-policy.json");
+      const result = await slashi(["exec", "--cordon", "--policy", policy, "--", "touch", marker], {
+        env: { ...env, PATH: `${stubDir}:${env.PATH ?? ""}` },
+        cwd: ws,
+      });
+      expect(result.exitCode).toBe(123);
+      expect(String(result.stderr)).toMatch(/does not confine/);
+      expect(existsSync(marker)).toBe(false);
+    });
+
+    it("puts back git control files a command changed inside the cordon, and says so", async () => {
+      const policy = path.join(tmp.dir, "sh-policy.json");
+      writeFileSync(
+        policy,
+        JSON.stringify({
+          version: 1,
+          extends: ["recommended"],
+          rules: [{ match: ["sh"], decision: "allow" }],
+        }),
+      );
+      // The policy cannot see into the script; the cordon puts back what it planted.
+      writeFileSync(
+        path.join(ws, "plant.sh"),
+        "mkdir -p .git/info && echo '* filter=x' > .git/info/attributes\n",
+      );
+      const result = await run(["exec", "--cordon", "--policy", policy, "--", "sh", "plant.sh"]);
+      expect(result.exitCode).toBe(0);
+      expect(String(result.stderr)).toMatch(/changed .*\.git\/info.* it was put back/);
+      expect(existsSync(path.join(ws, ".git", "info"))).toBe(false);
+    });
   },
 );
 

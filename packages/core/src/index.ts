@@ -226,6 +226,18 @@ export type { SafetyCode, SafetyCodeInfo } from "./safety/codes.js";
 
 // policy
 export { decide, decideCommands, networkAllowed } from "./policy/decide.js";
+export {
+  ENKAIDU_ALWAYS_RESTRICTED,
+  ENKAIDU_DEFAULT_ALLOWED,
+  ENKAIDU_ENV,
+  ENKAIDU_FORBIDDEN_SUBSTRINGS,
+  EnkaiduReasonCode,
+  checkEnkaidu,
+  enkaiduPolicyDocument,
+  enkaiduSettingsFrom,
+  nativePolicyFromEnkaidu,
+} from "./policy/enkaidu.js";
+export type { EnkaiduImport, EnkaiduOs, EnkaiduShellSettings, EnkaiduSources } from "./policy/enkaidu.js";
 export { PolicyReasonCode, stricter } from "./policy/evaluate.js";
 export { explain, explainDecision, explainStructured, explanationOf } from "./policy/explain.js";
 export type { ExplainedCommand, Explanation } from "./policy/explain.js";

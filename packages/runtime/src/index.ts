@@ -9,6 +9,8 @@ export type { ManagedPolicyCheck, ManagedPolicyCheckOptions } from "./config/man
 export { findWorkspace, workspaceKeyOf, workspacePolicyApprovalKey } from "./config/workspace.js";
 export type { Workspace } from "./config/workspace.js";
 export { discoverConfig } from "./config/discover.js";
+export { enkaiduOs, isEnkaiduConfigPath, readEnkaiduPolicy } from "./config/enkaidu.js";
+export type { ReadEnkaiduOptions } from "./config/enkaidu.js";
 export type {
   ConfigDiscovery,
   DiscoveredLayerKind,
@@ -74,9 +76,14 @@ export { cordonAvailability } from "./cordon/availability.js";
 export type { CordonAvailability, CordonAvailabilityOptions, CordonKind } from "./cordon/availability.js";
 export { PRIVILEGED_SOCKETS, resolveCordon, SECRET_HOME_PATHS } from "./cordon/policy.js";
 export type { CordonPolicy, HiddenPath, ResolvedCordon } from "./cordon/policy.js";
-export { bwrapArgs } from "./cordon/bwrap.js";
+export { bwrapArgs, SECCOMP_FD } from "./cordon/bwrap.js";
+export { SECCOMP_DENIED, seccompFilter } from "./cordon/seccomp.js";
+export type { SeccompAction, SeccompArch, SeccompRule } from "./cordon/seccomp.js";
+export { AUTO_RUN_FILES } from "./cordon/guard.js";
+export { proveCordon } from "./cordon/proof.js";
+export type { ProofOptions } from "./cordon/proof.js";
 export { sandboxExecProfile, sbplString } from "./cordon/sandbox-exec.js";
 export { wrapInCordon } from "./cordon/wrap.js";
 export type { CordonedInvocation } from "./cordon/wrap.js";
-export { probeCordon } from "./cordon/probe.js";
+export { PROBE_VERSION, probeCordon } from "./cordon/probe.js";
 export type { ProbeCheck, ProbeOptions, ProbeResult } from "./cordon/probe.js";

@@ -6,9 +6,11 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import path from "node:path";
@@ -18,6 +20,8 @@ import {
   cordonAvailability,
   probeCordon,
   runCommand,
+  SECCOMP_DENIED,
+  SECRET_HOME_PATHS,
   type CordonPolicy,
   type RunRequest,
 } from "../src/index.js";
@@ -48,6 +52,7 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
   let slashiConfig: string;
   let server: Server;
   let port: number;
+  const savedStateDir = process.env.SLASHI_STATE_DIR;
 
   beforeAll(async () => {
     // A checkout may itself live under /tmp (CI clones anywhere): then use /var/tmp, which the cordon leaves
@@ -55,6 +60,8 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
     const base = /^\/tmp(\/|$)/.test(packageDir) ? "/var/tmp" : packageDir;
     root = mkdtempSync(path.join(base, ".tmp-cordon-"));
     chmodSync(root, 0o755);
+    // Where the cordon remembers its proof: this test's own state directory, not the user's.
+    process.env.SLASHI_STATE_DIR = path.join(root, "state");
     workspace = path.join(root, "app");
     home = path.join(root, "home");
     outside = path.join(root, "outside");
@@ -77,6 +84,8 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
   });
 
   afterAll(async () => {
+    if (savedStateDir === undefined) delete process.env.SLASHI_STATE_DIR;
+    else process.env.SLASHI_STATE_DIR = savedStateDir;
     await new Promise((resolve) => server.close(resolve));
     rmSync(root, { recursive: true, force: true });
   });
@@ -298,6 +307,230 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
     expect(alive).toEqual([]);
   });
 
+  it("hides every path of the secret list, agent credentials and shell histories included", async () => {
+    const canary = `canary-${process.pid}`;
+    const entries = SECRET_HOME_PATHS.map((relative) => path.join(home, relative));
+    // Make each listed path hold the canary: as a file, or as a directory when another entry lies below it.
+    for (const entry of entries) {
+      const parentOfAnother = entries.some((other) => other.startsWith(entry + path.sep));
+      if (parentOfAnother) {
+        mkdirSync(entry, { recursive: true });
+        writeFileSync(path.join(entry, "canary"), canary);
+      } else if (!existsSync(entry)) {
+        mkdirSync(path.dirname(entry), { recursive: true });
+        writeFileSync(entry, canary);
+      }
+    }
+    const script = SECRET_HOME_PATHS.map(
+      (relative) => `cat "$HOME/${relative}" "$HOME/${relative}/canary" 2>/dev/null; echo`,
+    ).join("\n");
+    const outsideRun = await runCommand({
+      script,
+      shell: "/bin/sh",
+      cwd: workspace,
+      env: { PATH: process.env.PATH, HOME: home },
+    });
+    const seenOutside = outsideRun.stdout.split(canary).length - 1;
+    expect(seenOutside).toBeGreaterThanOrEqual(SECRET_HOME_PATHS.length - 3); // the pre-made ones hold other text
+    const result = await sh(script);
+    expect(result.stdout).not.toContain(canary);
+    for (const relative of [
+      ".claude/.credentials.json",
+      ".codex",
+      ".gemini",
+      ".bash_history",
+      ".zsh_history",
+    ]) {
+      expect(SECRET_HOME_PATHS).toContain(relative);
+    }
+  });
+
+  it("shows no process from outside: the parent's and a neighbour's environment are out of reach", async () => {
+    const canary = `cordon-env-canary-${process.pid}`;
+    const neighbour = spawn("sleep", ["30"], { env: { ...process.env, NEIGHBOUR_SECRET: canary } });
+    try {
+      const pid = neighbour.pid as number;
+      const script =
+        `cat /proc/${pid}/environ 2>/dev/null | tr '\\0' '\\n' | grep -c NEIGHBOUR_SECRET; ` +
+        `cat /proc/$PPID/environ 2>/dev/null | tr '\\0' '\\n' | grep -c NEIGHBOUR_SECRET; ` +
+        `test -e /proc/${process.pid}; echo "host:$?"; ls /proc | grep -c '^[0-9]'`;
+      const outsideRun = await runCommand({ script, shell: "/bin/sh", cwd: workspace });
+      expect(outsideRun.stdout).toMatch(/^1\n/);
+      const result = await sh(script);
+      const [neighbourSeen, parentSeen, host, count] = result.stdout.trim().split("\n");
+      expect(neighbourSeen).toBe("0");
+      expect(parentSeen).toBe("0");
+      expect(host).toBe("host:1");
+      expect(Number(count)).toBeLessThanOrEqual(4);
+      expect(result.stdout).not.toContain(canary);
+    } finally {
+      neighbour.kill("SIGKILL");
+    }
+  });
+
+  it("refuses to run, and runs nothing, when the bubblewrap on PATH does not confine", async () => {
+    const stubDir = path.join(root, "stub-bin");
+    mkdirSync(stubDir, { recursive: true });
+    const stub = path.join(stubDir, "bwrap");
+    writeFileSync(stub, '#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n');
+    chmodSync(stub, 0o755);
+    const marker = path.join(workspace, "ran-unconfined");
+    await expect(
+      runCommand({
+        script: `touch ${JSON.stringify(marker)}`,
+        shell: "/bin/sh",
+        cwd: workspace,
+        cordon: policy(),
+        cordonOptions: { env: { PATH: `${stubDir}:${process.env.PATH ?? ""}` } },
+      }),
+    ).rejects.toMatchObject({ code: "CORDON_UNAVAILABLE", data: { program: stub } });
+    expect(existsSync(marker)).toBe(false);
+    // Proven once per binary: the real bubblewrap is remembered, the stub is not.
+    await sh("true");
+    const proofs = JSON.parse(readFileSync(path.join(root, "state", "cordon-proof.json"), "utf8")) as {
+      proven: Record<string, string>;
+    };
+    const keys = Object.keys(proofs.proven);
+    expect(
+      keys.some((key) =>
+        key.startsWith(`${realpathSync(availability.available ? availability.program : "")}:`),
+      ),
+    ).toBe(true);
+    expect(keys.some((key) => key.startsWith(`${stub}:`))).toBe(false);
+  });
+
+  it("keeps .git where it is and puts back planted git config and hooks after the run", async (context) => {
+    if (spawnSync("git", ["--version"]).status !== 0) context.skip();
+    const repo = path.join(root, "repo");
+    mkdirSync(repo);
+    const git = (...args: string[]) =>
+      spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+        cwd: repo,
+        encoding: "utf8",
+      });
+    expect(git("init", "-q").status).toBe(0);
+    writeFileSync(path.join(repo, "a.txt"), "a\n");
+    expect(git("add", "a.txt").status).toBe(0);
+    expect(git("commit", "-qm", "first").status).toBe(0);
+    const configBefore = readFileSync(path.join(repo, ".git", "config"), "utf8");
+    const hooksBefore = readdirSync(path.join(repo, ".git", "hooks")).sort();
+    const pwned = path.join(root, "fsmonitor-ran");
+    const plant = `printf '[core]\\n\\tfsmonitor = touch ${pwned}\\n'`;
+    const attack = [
+      `mv .git .git-old; echo "rename:$?"`,
+      `mkdir -p evil && ${plant} > evil/config; echo ../evil > .git/commondir; echo "commondir:$?"`,
+      `${plant} > .git/config.worktree; mkdir -p .git/info && echo '* filter=x' > .git/info/attributes`,
+      `${plant} >> .git/config; echo "config:$?"`,
+      `printf '#!/bin/sh\\ntouch ${pwned}\\n' > .git/hooks/post-checkout; echo "hook:$?"`,
+    ].join("\n");
+    const result = await runCommand({
+      script: attack,
+      shell: "/bin/sh",
+      cwd: repo,
+      env: { PATH: process.env.PATH, HOME: home },
+      cordon: { workspace: repo, home, slashiDirs: [] },
+      timeoutMs: 20_000,
+    });
+    expect(result.stdout).toMatch(/rename:[1-9]/);
+    expect(result.stdout).toMatch(/config:[1-9]/);
+    expect(result.stdout).toMatch(/hook:[1-9]/);
+    expect(result.restoredProtected).toEqual(
+      expect.arrayContaining([
+        path.join(repo, ".git", "commondir"),
+        path.join(repo, ".git", "config.worktree"),
+      ]),
+    );
+    expect(existsSync(path.join(repo, ".git-old"))).toBe(false);
+    expect(existsSync(path.join(repo, ".git", "commondir"))).toBe(false);
+    expect(readFileSync(path.join(repo, ".git", "config"), "utf8")).toBe(configBefore);
+    expect(readdirSync(path.join(repo, ".git", "hooks")).sort()).toEqual(hooksBefore);
+    // The host's next git command runs nothing that was planted.
+    expect(git("status", "--porcelain").status).toBe(0);
+    expect(existsSync(pwned)).toBe(false);
+
+    // Ordinary work with git still runs in the cordon, and nothing is reported.
+    const work = await runCommand({
+      script:
+        "echo b > b.txt && git add b.txt && git -c user.name=t -c user.email=t@example.com commit -qm second " +
+        "&& git checkout -qb feature && git log --oneline | wc -l",
+      shell: "/bin/sh",
+      cwd: repo,
+      env: { PATH: process.env.PATH, HOME: home },
+      cordon: { workspace: repo, home, slashiDirs: [] },
+      timeoutMs: 20_000,
+    });
+    expect(work.stderr).toBe("");
+    expect(work.stdout.trim()).toBe("2");
+    expect(work.restoredProtected).toBeUndefined();
+    expect(git("rev-parse", "--abbrev-ref", "HEAD").stdout.trim()).toBe("feature");
+  });
+
+  it("refuses terminal injection, tracing, keyrings, BPF, namespaces and mounts through seccomp", async (context) => {
+    const arch = process.arch === "x64" ? "x86_64" : process.arch === "arm64" ? "aarch64" : undefined;
+    if (arch === undefined || spawnSync("python3", ["-c", "import ctypes"]).status !== 0) context.skip();
+    // One system call per rule, with the argument the rule is about, through libc's syscall().
+    const calls = SECCOMP_DENIED.flatMap((rule) => {
+      const nr = rule.numbers[arch as "x86_64" | "aarch64"];
+      const expected = rule.action ?? "EPERM";
+      if (rule.when === undefined) return [[rule.name, nr, [0, 0, 0, 0, 0], expected]];
+      if ("equals" in rule.when)
+        return rule.when.equals.map((value) => [rule.name, nr, ["tty", value, "buf"], expected]);
+      return [[rule.name, nr, [rule.when.anyBits, 0, 0, 0, 0], expected]];
+    });
+    const program = `
+import ctypes, errno, json, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+master, tty = os.openpty()
+buf = ctypes.create_string_buffer(b"x" * 64)
+out = []
+for name, nr, args, expected in json.loads(sys.argv[1]):
+    real = [tty if a == "tty" else ctypes.addressof(buf) if a == "buf" else a for a in args]
+    ctypes.set_errno(0)
+    r = libc.syscall(ctypes.c_long(nr), *[ctypes.c_long(a) for a in real])
+    e = ctypes.get_errno()
+    out.append([name, expected, "ok" if r != -1 else errno.errorcode.get(e, str(e))])
+ctypes.set_errno(0)
+out.append(["ioctl FIONREAD", "ok", "ok" if libc.syscall(ctypes.c_long(${arch === "x86_64" ? 16 : 29}), ctypes.c_long(tty), ctypes.c_long(0x541B), ctypes.c_long(ctypes.addressof(buf))) == 0 else "fail"])
+print(json.dumps(out))
+`;
+    const result = await runCommand({
+      argv: ["python3", "-c", program, JSON.stringify(calls)],
+      cwd: workspace,
+      env: { PATH: process.env.PATH, HOME: home },
+      cordon: policy(),
+      timeoutMs: 20_000,
+    });
+    expect(result.stderr).toBe("");
+    const seen = JSON.parse(result.stdout) as [string, string, string][];
+    expect(seen.length).toBe(calls.length + 1);
+    for (const [name, expected, got] of seen) expect(`${name}: ${got}`).toBe(`${name}: ${expected}`);
+  });
+
+  it("still runs a normal build inside the filter: node with threads, gcc and make, git", async (context) => {
+    const hasGcc =
+      spawnSync("gcc", ["--version"]).status === 0 && spawnSync("make", ["--version"]).status === 0;
+    if (hasGcc) {
+      writeFileSync(
+        path.join(workspace, "hello.c"),
+        '#include <stdio.h>\nint main(void){puts("built");return 0;}\n',
+      );
+      writeFileSync(path.join(workspace, "Makefile"), "hello: hello.c\n\tgcc -o hello hello.c\n");
+    }
+    const script = [
+      `node -e 'const {Worker}=require("node:worker_threads"); new Worker("require(\\"node:worker_threads\\").parentPort.postMessage(21*2)",{eval:true}).on("message",m=>console.log("worker",m))'`,
+      ...(hasGcc ? ["make -s && ./hello"] : []),
+      "rm -rf sub && mkdir sub && cd sub && git init -q && echo x > x && git add x && git -c user.name=t -c user.email=t@example.com commit -qm x && echo committed",
+    ].join(" && ");
+    const result = await sh(script);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain("worker 42");
+    if (hasGcc) expect(result.stdout).toContain("built");
+    expect(result.stdout).toContain("committed");
+    if (!hasGcc) context.skip();
+  });
+
   it("passes the probe on this host", async () => {
     const probe = await probeCordon({ scratchDir: root, refresh: true });
     expect(probe.reason).toBeUndefined();
@@ -309,6 +542,8 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
       ["inside-write", true],
       ["no-capabilities", true],
       ["network-off", true],
+      ["own-processes", true],
+      ["seccomp", true],
     ]);
     expect(await probeCordon({ scratchDir: root })).toBe(await probeCordon({ scratchDir: root }));
   });
@@ -325,6 +560,8 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
       "outside-write",
       ...(isRoot ? ["no-capabilities"] : []),
       "network-off",
+      "own-processes",
+      "seccomp",
     ]);
   });
 

@@ -258,6 +258,13 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
   if (result.spawnError !== undefined)
     println(io.stderr, `slashi: could not start ${argv?.[0] ?? run.shell}: ${result.spawnError}`);
   if (result.timedOut) println(io.stderr, `slashi: killed after the ${run.timeoutMs} ms timeout`);
+  for (const entry of result.restoredProtected ?? [])
+    println(io.stderr, `slashi: warning: the command changed ${entry} inside the cordon; it was put back`);
+  for (const entry of result.createdProtected ?? [])
+    println(
+      io.stderr,
+      `slashi: warning: the command created ${entry} inside the cordon; check it before use`,
+    );
   return status;
 }
 

@@ -5,7 +5,8 @@
 import { isSlashiError, SlashiErrorCode } from "../errors.js";
 import type { ExtractedCommand, ShellAnalysis, ShellLanguage } from "../shell/types.js";
 import { analyze, classify, classifyScript, languageForShell } from "./deps.js";
-import { evaluateAnalysis, PolicyReasonCode } from "./evaluate.js";
+import { checkEnkaidu } from "./enkaidu.js";
+import { evaluateAnalysis, PolicyReasonCode, stricter } from "./evaluate.js";
 import { dynamicEffective, startsWithWords } from "./pattern.js";
 import type { DecideContext, Decision, ResolvedPolicy } from "./types.js";
 
@@ -78,7 +79,23 @@ export function decide(command: string, policy: ResolvedPolicy, context: DecideC
     };
   }
   const analysis = analyzeOrIncomplete(command, language);
-  return evaluateAnalysis(command, analysis, policy, { context, classify, classifyScript });
+  return withEnkaidu(
+    evaluateAnalysis(command, analysis, policy, { context, classify, classifyScript }),
+    policy,
+  );
+}
+
+/** Adds the checks of every Enkaidu layer to a decision: script-level reasons, stricter verdict wins. */
+function withEnkaidu(decision: Decision, policy: ResolvedPolicy): Decision {
+  if (policy.enkaidu.length === 0) return decision;
+  const extra = policy.enkaidu.flatMap((settings) => checkEnkaidu(decision.input, settings));
+  if (extra.length === 0) return decision;
+  return {
+    ...decision,
+    decision: extra.reduce((verdict, r) => stricter(verdict, r.severity), decision.decision),
+    script: [...decision.script, ...extra],
+    reasons: [...decision.script, ...extra, ...decision.reasons.slice(decision.script.length)],
+  };
 }
 
 /**

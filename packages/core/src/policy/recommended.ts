@@ -1,15 +1,20 @@
 /**
- * The built-in `recommended` preset: read-only everyday tools run without asking. It only allows (plus two `ask`
- * rules for state-changing forms of otherwise read-only builtins); everything dangerous about an allowed tool's
- * arguments (`find -delete`, `sed -i`, `sort -o`, `git -c …`, output redirections) comes from the safety
- * classifiers, which still apply to every allowed command.
+ * The built-in `recommended` preset: read-only everyday tools run without asking. It only allows; everything
+ * dangerous about an allowed tool's arguments (`find -delete`, `sed -i`, `sort -o`, `date -s`, `printf -v`,
+ * `git -c …`, output redirections) comes from the safety classifiers, which read options the way each tool
+ * parses them and still apply to every allowed command.
  */
 import type { PolicyDocument, PolicyRule } from "./types.js";
 
 /** The name of the recommended preset, as written in `extends`. */
 export const RECOMMENDED_PRESET_NAME = "recommended";
 
-/** Programs allowed with any arguments: they read, print or compute, and have no option that runs or writes. */
+/**
+ * Programs allowed with any arguments: they read, print or compute. None runs its arguments as a program on any
+ * platform (runners such as `env`, `nice`, `time`, `command`, `watch`, `script` and macOS `arch` are not here);
+ * options that run, write or change state (`find -exec`, `sort -o`, `date -s`, `printf -v`) are the safety
+ * classifiers' findings.
+ */
 const READ_ONLY_PROGRAMS = [
   "ls",
   "cat",
@@ -39,7 +44,6 @@ const READ_ONLY_PROGRAMS = [
   "groups",
   "date",
   "uname",
-  "arch",
   "nproc",
   "printenv",
   "true",
@@ -264,12 +268,8 @@ function shapedRules(): PolicyRule[] {
     allow(["env", "$"], "prints the environment"),
     allow(["hostname", "$"], "prints the host name"),
     allow(["hostname", HOSTNAME_FLAGS, "$"], "prints the host name"),
-    {
-      match: ["printf", "-v"],
-      decision: "ask",
-      reason: "printf -v assigns a shell variable (PATH, PAGER…) that later commands use",
-    },
-    { match: ["date", ["-s", "--set"]], decision: "ask", reason: "date -s sets the system clock" },
+    // with arguments, macOS arch runs a program (`arch -x86_64 sh`)
+    allow(["arch", "$"], "prints the machine architecture"),
   ];
 }
 

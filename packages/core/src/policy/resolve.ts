@@ -3,6 +3,7 @@
  * {@link ResolvedPolicy}. Pure: the same layers give the same policy, and nothing is read from disk.
  */
 import { SlashiError, SlashiErrorCode } from "../errors.js";
+import type { EnkaiduShellSettings } from "./enkaidu.js";
 import { parsePolicy } from "./parse.js";
 import type { ParsePolicyOptions } from "./parse.js";
 import { compilePattern, patternProblem, prefixWords } from "./pattern.js";
@@ -197,6 +198,7 @@ export function resolvePolicy(
   const gates: CommandGate[] = [];
   const terms: RestrictedTerm[] = [];
   const networkPrefixes: string[][] = [];
+  const enkaiduSettings: EnkaiduShellSettings[] = [];
   let anyNetworkList = false;
   let enkaidu = false;
   const resolvedLayers: ResolvedLayer[] = [];
@@ -213,6 +215,7 @@ export function resolvePolicy(
     }
     rules.push(...compiled);
     const { document } = layer;
+    if (document.enkaidu) enkaiduSettings.push(document.enkaidu);
     if (document.allowedCommands || document.approvedCommands || document.restrictedTerms) enkaidu = true;
     if (document.allowedCommands) {
       const prefixes = [...document.allowedCommands, ...(document.approvedCommands ?? [])]
@@ -272,6 +275,7 @@ export function resolvePolicy(
     networkAllowedCommands: anyNetworkList ? networkPrefixes : undefined,
     allowWorkspaceWrites: mergeFlag(ordered, "allowWorkspaceWrites", notes),
     skipConfirmInCordon: mergeFlag(ordered, "skipConfirmInCordon", notes) ?? false,
+    enkaidu: enkaiduSettings,
     notes,
     index,
     anyProgram,

@@ -3,6 +3,7 @@
  * resolved, ready-to-match form ({@link ResolvedPolicy}) and what a decision looks like ({@link Decision}).
  */
 import type { ExtractedCommand } from "../shell/types.js";
+import type { EnkaiduShellSettings } from "./enkaidu.js";
 
 /** A verdict: run silently, ask a person first, or refuse. Ordered `allow` < `ask` < `deny`. */
 export type Verdict = "allow" | "ask" | "deny";
@@ -66,6 +67,11 @@ export interface PolicyDocument {
   allowWorkspaceWrites?: boolean;
   /** Skip `ask` (never `deny`) when the adapter has proven its sandbox works. Default false. */
   skipConfirmInCordon?: boolean;
+  /**
+   * Enkaidu's `shell_command` settings, when this layer was read from an Enkaidu config: Enkaidu's own checks
+   * then run on every line (see `checkEnkaidu`). Set by the Enkaidu loader, not written in policy files.
+   */
+  enkaidu?: EnkaiduShellSettings;
 }
 
 /**
@@ -178,6 +184,8 @@ export interface ResolvedPolicy {
   readonly allowWorkspaceWrites: boolean | undefined;
   /** Skip `ask` inside a proven sandbox (any `false` wins; `true` only from a trusted layer). */
   readonly skipConfirmInCordon: boolean;
+  /** Enkaidu settings of every layer read from an Enkaidu config; their checks run on every line. */
+  readonly enkaidu: readonly EnkaiduShellSettings[];
   /** Plain-words notes about the merge (ignored rules of unapproved files…). */
   readonly notes: readonly string[];
   /** @internal rules indexed by program word */

@@ -103,6 +103,11 @@ const table = [
     "fish, PowerShell or cmd text beyond plain words, which the analyser does not parse.",
   ],
   ["shell.too-long", "ask", "The script is too long to analyse."],
+  [
+    "shell.evaluated-word",
+    "ask",
+    "bash evaluates a word as code (an array subscript, arithmetic, `${!name}`, a name given to `test -v`, `printf -v`, `read`, `unset`, `declare -n`…) and it is not a plain literal.",
+  ],
   // program identity
   [
     "program.path-qualified",
@@ -247,6 +252,11 @@ const table = [
     "tool.unknown-directory",
     "ask",
     'The command runs in a directory only known when the line runs (`cd "$(…)" && cat x`, `cd -`, a `cd` in a loop), so the files it reads or loads cannot be checked.',
+  ],
+  [
+    "tool.state-change",
+    "ask",
+    "An option of a read-only tool changes state: `date -s`/`--set` sets the clock, `printf -v` sets a variable.",
   ],
   [
     "tool.find-dynamic",

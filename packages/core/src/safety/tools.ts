@@ -10,6 +10,7 @@ import {
 import { readAwkProgram } from "./awk-program.js";
 import { finding } from "./codes.js";
 import { readSedScript, type SedScriptInfo } from "./sed-script.js";
+import { classifyStateOptions } from "./state-options.js";
 import { catastropheOf, targetOf } from "./targets.js";
 import type { Finding, SafetyContext } from "./types.js";
 
@@ -587,7 +588,7 @@ function programIsEnv(argv: readonly string[]): boolean {
   return first !== undefined && (first === "env" || first.endsWith("/env"));
 }
 
-/** Option-level rules for tools usually thought read-only: find, fd, sed, awk, rg, sort, tar, zip, rsync, ssh, env, vim, man, xargs. */
+/** Option-level rules for tools usually thought read-only: find, fd, sed, awk, rg, sort, tar, zip, rsync, ssh, env, vim, man, xargs, date, printf, file. */
 export function classifyTools(invocation: Invocation, context?: SafetyContext): Finding[] {
   const out = classifyFind(invocation, context);
   for (const more of [
@@ -597,6 +598,7 @@ export function classifyTools(invocation: Invocation, context?: SafetyContext): 
     classifyTar(invocation),
     classifyRemoteShells(invocation),
     classifyRunners(invocation),
+    classifyStateOptions(invocation),
   ])
     for (let i = 0; i < more.length; i++) out.push(more[i]!);
   return out;

@@ -31,6 +31,7 @@ export const ShellFindingCode = {
   interactiveShell: "shell.interactive-shell",
   unsupportedSyntax: "shell.unsupported-syntax",
   tooLong: "shell.too-long",
+  evaluatedWord: "shell.evaluated-word",
 } as const satisfies Record<string, SafetyCode>;
 
 /** The findings of one analysis, each once, and whether the analysis is incomplete. */

@@ -7,6 +7,13 @@ import type { Language, Node, Tree } from "web-tree-sitter";
 import { joinContext } from "./context.js";
 import { DirectoryTracker } from "./directory.js";
 import { isDangerousVariable } from "./env-vars.js";
+import {
+  evaluatedArgument,
+  evaluatedNodes,
+  isPlainArithmetic,
+  isPlainName,
+  SETS_NAMES,
+} from "./evaluated.js";
 import { checkWords, FindingList, ShellFindingCode } from "./findings.js";
 import type { Word } from "./options.js";
 import { bashParserOrThrow } from "./parser.js";
@@ -54,6 +61,12 @@ export class Analysis {
   readonly directory = new DirectoryTracker();
   /** The command whose payloads are being read (`env -C dir sh -c '…'`): they start where it runs. */
   private payloadOwner: ExtractedCommand | undefined;
+  /** Names declared `-i` or `-n` so far: a value assigned to them is evaluated. */
+  private readonly evaluatedNames = new Set<string>();
+  /** Names read inside arithmetic anywhere in the script: their values are evaluated as arithmetic. */
+  private readonly arithmeticNames = new Set<string>();
+  /** Names the script gives a value that is not plain arithmetic (or an unknown value). */
+  private readonly unsafeValues = new Set<string>();
   /** Whether plain scripts skip the parser (tests turn it off to compare both paths). */
   plainEnabled = true;
 
@@ -124,6 +137,10 @@ export class Analysis {
           true,
         );
       }
+      const evaluated = evaluatedNodes(root);
+      for (const problem of evaluated.problems) this.list.add(ShellFindingCode.evaluatedWord, problem);
+      for (const name of evaluated.names) this.arithmeticNames.add(name);
+      for (const name of evaluated.assigned) this.unsafeValues.add(name);
       this.walk(root, scope, context, NO_REDIRECTS, undefined);
     } finally {
       tree?.delete();
@@ -634,7 +651,39 @@ export class Analysis {
     return { name, value, exported };
   }
 
+  /**
+   * Flags a builtin argument bash evaluates as a name or arithmetic, and remembers the names `declare -i`/`-n`
+   * (and friends) give that meaning, so a later assignment to them is checked too.
+   */
+  private checkEvaluated(cmd: ExtractedCommand): void {
+    const problem = evaluatedArgument(cmd, this.arithmeticNames);
+    if (problem !== undefined) this.list.add(ShellFindingCode.evaluatedWord, problem, cmd.text);
+    const program = cmd.effective[0];
+    if (program !== undefined && SETS_NAMES.has(program)) {
+      for (const w of cmd.effective.slice(1)) if (isPlainName(w)) this.unsafeValues.add(w);
+    }
+    if (program !== "declare" && program !== "typeset" && program !== "local") return;
+    const words = cmd.effective;
+    if (!words.some((w) => /^[-+][A-Za-z]*[in]/.test(w))) return;
+    for (const w of words.slice(1)) {
+      const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(w);
+      if (name && !w.startsWith("-")) this.evaluatedNames.add(name[0]);
+    }
+  }
+
   private checkAssignment(assignment: Assignment, text: string): void {
+    if (assignment.value === null || !isPlainArithmetic(assignment.value))
+      this.unsafeValues.add(assignment.name);
+    if (
+      this.evaluatedNames.has(assignment.name) &&
+      (assignment.value === null || !isPlainArithmetic(assignment.value))
+    ) {
+      this.list.add(
+        ShellFindingCode.evaluatedWord,
+        `${assignment.name} is an integer or a name reference here, so bash evaluates the value assigned to it`,
+        text,
+      );
+    }
     if (isDangerousVariable(assignment.name)) {
       this.list.add(
         ShellFindingCode.envPoison,
@@ -802,6 +851,7 @@ export class Analysis {
     this.directory.stamp(cmd);
 
     checkWords(this.list, values, staticProgram, unwrapped.problems, text);
+    this.checkEvaluated(cmd);
     for (const a of assignments) this.checkAssignment(a, text);
     return { cmd, unwrapped };
   }
@@ -920,6 +970,7 @@ export class Analysis {
     };
     this.commands.push(cmd);
     this.directory.stamp(cmd);
+    this.checkEvaluated(cmd);
     for (const a of assignments) this.checkAssignment(a, cmd.text);
     for (const v of valueNodes) this.nested(v, scope, context);
     this.directory.apply(cmd);
@@ -928,9 +979,16 @@ export class Analysis {
     return cmd;
   }
 
-  /** Cross-checks function and alias definitions against the commands that call them. */
+  /** Cross-checks the whole script: arithmetic reading values set in it, functions and aliases called. */
   finish(): void {
     this.directory.finish();
+    for (const name of this.arithmeticNames) {
+      if (!this.unsafeValues.has(name)) continue;
+      this.list.add(
+        ShellFindingCode.evaluatedWord,
+        `arithmetic reads ${name}, which the script sets to a value bash would evaluate as code`,
+      );
+    }
     if (this.functions.size === 0 && this.aliases.size === 0) return;
     for (const cmd of this.commands) {
       const program = cmd.effective[0];

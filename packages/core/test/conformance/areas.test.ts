@@ -5,8 +5,10 @@ import { describe, expect, it } from "vitest";
 
 /** Area folder → the harness files in this folder that run its cases. */
 const harnesses: Record<string, string[]> = {
+  enkaidu: ["enkaidu.test.ts"],
   expansion: ["expansion.test.ts"],
   fingerprint: ["fingerprint.test.ts"],
+  oracle: ["oracle.test.ts"],
   policy: ["decide.test.ts"],
   quoting: ["quoting.test.ts"],
   shell: ["shell-extraction.test.ts", "decide.test.ts"],

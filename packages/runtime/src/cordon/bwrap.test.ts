@@ -12,6 +12,7 @@ const cordon: ResolvedCordon = {
     { path: "/home/ada/.netrc", kind: "file" },
   ],
   readOnly: ["/home/ada/app/.vscode", "/home/ada/app/.git/hooks"],
+  pinned: ["/home/ada/app/.git"],
   unprotected: ["/home/ada/app/.claude"],
   privateDirs: ["/tmp", "/run"],
   keepVisible: [],
@@ -44,7 +45,12 @@ describe("bwrapArgs", () => {
     expect(args).toEqual(
       expect.arrayContaining(["--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"]),
     );
-    expect(args.slice(-5)).toEqual(["--chdir", "/home/ada/app/src", "--", "npm", "test"]);
+    expect(args.slice(-7)).toEqual(["--seccomp", "3", "--chdir", "/home/ada/app/src", "--", "npm", "test"]);
+    // .git is bound onto itself (a mount point cannot be renamed) before its hooks are bound read-only.
+    const pinned = indexOfPair(args, "--bind", "/home/ada/app/.git");
+    expect(pinned).toBeGreaterThan(workspace);
+    expect(pinned).toBeLessThan(indexOfPair(args, "--ro-bind", "/home/ada/app/.git/hooks"));
+    expect(args[pinned + 2]).toBe("/home/ada/app/.git");
   });
 
   it("re-binds the resolver config after the private /run when network is on", () => {

@@ -26,6 +26,36 @@ export const SECRET_HOME_PATHS: readonly string[] = [
   ".terraform.d/credentials.tfrc.json",
   ".password-store",
   ".local/share/keyrings",
+  // Coding agents' credentials and session logs (which hold what the agent read and ran).
+  ".claude/.credentials.json",
+  ".claude.json",
+  ".claude/projects",
+  ".claude/todos",
+  ".codex",
+  ".gemini",
+  ".config/github-copilot",
+  ".cursor/mcp.json",
+  ".config/gcloud/application_default_credentials.json",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".gem/credentials",
+  ".vault-token",
+  ".pgpass",
+  ".my.cnf",
+  // Shell and REPL histories: commands typed with tokens in them.
+  ".bash_history",
+  ".zsh_history",
+  ".histfile",
+  ".sh_history",
+  ".local/share/fish/fish_history",
+  ".python_history",
+  ".node_repl_history",
+  ".psql_history",
+  ".mysql_history",
+  ".sqlite_history",
+  ".rediscli_history",
+  ".lesshst",
+  ".viminfo",
 ];
 
 /**
@@ -89,6 +119,12 @@ export interface ResolvedCordon {
   hidden: HiddenPath[];
   /** Existing paths inside the workspace that stay read-only. */
   readOnly: string[];
+  /**
+   * Directories inside the workspace that hold a protected entry (`.git` for `.git/hooks`), bound onto
+   * themselves (still writable): a mount point cannot be renamed or removed, so a command cannot move `.git`
+   * aside and put a new one, without the read-only binds, in its place.
+   */
+  pinned: string[];
   /** Protected workspace entries that do not exist: a command in the cordon could create them. */
   unprotected: string[];
   /**
@@ -169,15 +205,34 @@ export async function resolveCordon(policy: CordonPolicy): Promise<ResolvedCordo
     seen.add(resolved);
     hidden.push({ path: resolved, kind });
   }
+  // What lies inside a hidden directory is hidden with it (and could not be mounted on its read-only tmpfs).
+  const inHiddenDir = (entry: HiddenPath): boolean =>
+    hidden.some((other) => other.kind === "dir" && entry.path.startsWith(other.path + path.sep));
+  hidden.splice(0, hidden.length, ...hidden.filter((entry) => !inHiddenDir(entry)));
 
   const readOnly: string[] = [];
   const unprotected: string[] = [];
+  const pinned: string[] = [];
   const entries = policy.readOnlyEntries ?? WORKSPACE_PROTECTED_ENTRIES.map((entry) => entry.relative);
   for (const relative of entries) {
+    // Every directory between the workspace and the entry, as named (not through a link): pinned.
+    const segments = relative.split(/[\\/]/).filter((segment) => segment !== "");
+    for (let depth = 1; depth < segments.length; depth += 1) {
+      const ancestor = path.join(workspace, ...segments.slice(0, depth));
+      const info = await lstat(ancestor).catch(() => undefined);
+      if (info === undefined || info.isSymbolicLink()) break;
+      if (info.isDirectory()) {
+        if (!pinned.includes(ancestor)) pinned.push(ancestor);
+      } else {
+        // `.git` as a file (a worktree or submodule pointer): it names the git directory, so it stays as is.
+        if (!readOnly.includes(ancestor)) readOnly.push(ancestor);
+        break;
+      }
+    }
     const target = path.join(workspace, relative);
     const resolved = await real(target);
     if (resolved === undefined) unprotected.push(target);
-    else readOnly.push(resolved);
+    else if (!readOnly.includes(resolved)) readOnly.push(resolved);
   }
 
   const privateDirs = ["/tmp"];
@@ -197,5 +252,16 @@ export async function resolveCordon(policy: CordonPolicy): Promise<ResolvedCordo
     }
   }
 
-  return { workspace, cwd, network, writable, hidden, readOnly, unprotected, privateDirs, keepVisible };
+  return {
+    workspace,
+    cwd,
+    network,
+    writable,
+    hidden,
+    readOnly,
+    pinned,
+    unprotected,
+    privateDirs,
+    keepVisible,
+  };
 }

@@ -2,13 +2,23 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
 import type { Server } from "node:net";
 import path from "node:path";
 import { userStateDir } from "../config/paths.js";
-import { runCommand } from "../runner/run-command.js";
+import { runUnproven } from "../runner/run-command.js";
 import { cordonAvailability, type CordonAvailabilityOptions, type CordonKind } from "./availability.js";
 
 /** One check of the probe. */
 export interface ProbeCheck {
-  /** `hidden-read`, `outside-write`, `inside-write`, `no-capabilities`, `network-off`. */
-  name: "hidden-read" | "outside-write" | "inside-write" | "no-capabilities" | "network-off";
+  /**
+   * `hidden-read`, `outside-write`, `inside-write`, `no-capabilities`, `network-off`, `own-processes` (no
+   * process outside the sandbox is visible), `seccomp` (the system call filter is in force).
+   */
+  name:
+    | "hidden-read"
+    | "outside-write"
+    | "inside-write"
+    | "no-capabilities"
+    | "network-off"
+    | "own-processes"
+    | "seccomp";
   /** The sandbox behaved as required. */
   passed: boolean;
   /** What was seen. */
@@ -41,11 +51,14 @@ export interface ProbeOptions extends CordonAvailabilityOptions {
 
 const cache = new Map<string, Promise<ProbeResult>>();
 
+/** Changes when the probe checks more: a pass remembered by an older probe no longer counts. */
+export const PROBE_VERSION = 2;
+
 // Runs inside the cordon: tries each forbidden and allowed action and prints what happened as JSON.
 const PROBE_SCRIPT = `
 const fs = require("node:fs");
 const net = require("node:net");
-const [secret, outside, inside, port] = process.argv.slice(1);
+const [secret, outside, inside, port, hostPid] = process.argv.slice(1);
 const out = {};
 try { out.hiddenRead = "read:" + fs.readFileSync(secret, "utf8"); } catch (e) { out.hiddenRead = "error:" + e.code; }
 try { fs.writeFileSync(outside, "x"); out.outsideWrite = "written"; } catch (e) { out.outsideWrite = "error:" + e.code; }
@@ -53,7 +66,12 @@ try { fs.writeFileSync(inside, "inside"); out.insideWrite = "written"; } catch (
 try {
   const status = fs.readFileSync("/proc/self/status", "utf8");
   out.capabilities = (status.match(/^CapEff:\\s*([0-9a-f]+)/m) || [])[1] || "unknown";
-} catch (e) { out.capabilities = "n/a"; }
+  out.seccomp = (status.match(/^Seccomp:\\s*(\\d+)/m) || [])[1] || "unknown";
+} catch (e) { out.capabilities = "n/a"; out.seccomp = "n/a"; }
+try {
+  const pids = fs.readdirSync("/proc").filter((name) => /^\\d+$/.test(name));
+  out.processes = fs.existsSync("/proc/" + hostPid) ? "host-visible" : String(pids.length);
+} catch (e) { out.processes = "n/a"; }
 const socket = net.connect(Number(port), "127.0.0.1");
 const done = (v) => { out.connect = v; socket.destroy(); process.stdout.write(JSON.stringify(out)); process.exit(0); };
 socket.on("connect", () => done("connected"));
@@ -105,8 +123,17 @@ async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     const outside = path.join(outsideDir, "written-from-cordon");
     const inside = path.join(workspace, "written-in-cordon");
 
-    const run = await runCommand({
-      argv: [process.execPath, "-e", PROBE_SCRIPT, secret, outside, inside, String(port)],
+    const run = await runUnproven({
+      argv: [
+        process.execPath,
+        "-e",
+        PROBE_SCRIPT,
+        secret,
+        outside,
+        inside,
+        String(port),
+        String(process.pid),
+      ],
       cwd: workspace,
       timeoutMs: options.timeoutMs ?? 15_000,
       cordon: { workspace, home, network: false, slashiDirs: [] },
@@ -160,6 +187,25 @@ async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
         passed: seen.connect !== "connected",
         detail: `connect to a loopback listener: ${seen.connect}`,
       },
+      {
+        // A new PID namespace shows bubblewrap's init and the probe, nothing of the host.
+        name: "own-processes",
+        passed:
+          seen.processes === "n/a" ||
+          (/^\d+$/.test(seen.processes ?? "") && Number(seen.processes) >= 1 && Number(seen.processes) <= 3),
+        detail:
+          seen.processes === "host-visible"
+            ? "the probe's parent process is visible inside"
+            : `processes visible inside: ${seen.processes ?? "unknown"}`,
+      },
+      {
+        name: "seccomp",
+        passed: seen.seccomp === "n/a" || seen.seccomp === "2",
+        detail:
+          seen.seccomp === "n/a"
+            ? "no /proc here (macOS)"
+            : `seccomp mode inside: ${seen.seccomp ?? "unknown"}`,
+      },
     ];
     const failed = checks.filter((check) => !check.passed);
     return {
@@ -181,8 +227,9 @@ async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
  * Proves the cordon works on this host before anything relies on it (such as skipping a confirmation because a
  * command is sandboxed, which stays off by default): inside the sandbox a hidden secret must be unreadable, a
  * write outside the workspace must not reach the disk, a write inside must, the command must hold no
- * capabilities (Linux), and a connect to a loopback listener started for the probe must fail. A sandbox program that exits 0 without confining (user namespaces
- * disabled, AppArmor) fails the probe. The result is cached per process; `refresh` runs it again.
+ * capabilities (Linux), a connect to a loopback listener started for the probe must fail, no process outside
+ * the sandbox may be visible and the seccomp filter must be in force (Linux). A sandbox program that exits 0
+ * without confining (user namespaces disabled, AppArmor, a stub) fails the probe. The result is cached per process; `refresh` runs it again.
  */
 export function probeCordon(options: ProbeOptions = {}): Promise<ProbeResult> {
   const key = JSON.stringify([options.bwrapPath, options.platform, options.scratchDir]);

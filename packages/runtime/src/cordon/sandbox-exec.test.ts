@@ -12,6 +12,7 @@ const cordon: ResolvedCordon = {
     { path: "/Users/ada/.netrc", kind: "file" },
   ],
   readOnly: ["/Users/ada/app/.vscode"],
+  pinned: [],
   unprotected: ["/Users/ada/app/.claude"],
   privateDirs: ["/tmp", "/run"],
   keepVisible: [],

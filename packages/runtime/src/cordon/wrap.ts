@@ -1,9 +1,10 @@
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
 import type { Invocation } from "../runner/shell.js";
 import { cordonAvailability, type CordonAvailabilityOptions, type CordonKind } from "./availability.js";
-import { bwrapArgs } from "./bwrap.js";
+import { bwrapArgs, SECCOMP_FD } from "./bwrap.js";
 import { resolveCordon, type CordonPolicy, type ResolvedCordon } from "./policy.js";
 import { sandboxExecProfile } from "./sandbox-exec.js";
+import { seccompFilter } from "./seccomp.js";
 
 /** A command rewritten to start inside the cordon. */
 export interface CordonedInvocation extends Invocation {
@@ -11,6 +12,11 @@ export interface CordonedInvocation extends Invocation {
   kind: CordonKind;
   /** The resolved policy it enforces (for display and audit). */
   cordon: ResolvedCordon;
+  /**
+   * Bytes the sandbox program reads from an extra file descriptor (bubblewrap's seccomp filter on fd
+   * `fd`): the runner must open it, or bubblewrap refuses to start.
+   */
+  extraInput?: { fd: number; data: Uint8Array };
 }
 
 /**
@@ -32,7 +38,13 @@ export async function wrapInCordon(
   }
   const cordon = await resolveCordon(policy);
   if (availability.kind === "bwrap") {
-    return { kind: "bwrap", cordon, file: availability.program, args: bwrapArgs(cordon, command) };
+    return {
+      kind: "bwrap",
+      cordon,
+      file: availability.program,
+      args: bwrapArgs(cordon, command),
+      extraInput: { fd: SECCOMP_FD, data: seccompFilter() },
+    };
   }
   return {
     kind: "sandbox-exec",

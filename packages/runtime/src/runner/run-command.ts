@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { execa } from "execa";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
-import type { CordonAvailabilityOptions } from "../cordon/availability.js";
+import { acquireGuard, releaseGuard, type GuardSnapshot } from "../cordon/guard.js";
 import type { CordonPolicy, ResolvedCordon } from "../cordon/policy.js";
+import { proveCordon, type ProofOptions } from "../cordon/proof.js";
 import { wrapInCordon } from "../cordon/wrap.js";
 import { scrubEnv } from "./env.js";
 import { assertNotBatchArgv, defaultShell, shellInvocation, type Invocation } from "./shell.js";
@@ -32,10 +33,13 @@ export interface RunRequest {
   input?: string;
   /** `capture` (default) collects output; `inherit` shares this process's terminal (nothing is captured). */
   stdio?: "capture" | "inherit";
-  /** Run inside the cordon with this policy; throws `CORDON_UNAVAILABLE` where there is none. */
+  /**
+   * Run inside the cordon with this policy; throws `CORDON_UNAVAILABLE` where there is none or where it does
+   * not prove that it confines ({@link proveCordon}).
+   */
   cordon?: CordonPolicy;
-  /** Where to find the sandbox (tests). */
-  cordonOptions?: CordonAvailabilityOptions;
+  /** Where to find the sandbox and where its proof is remembered (tests). */
+  cordonOptions?: ProofOptions;
   /**
    * Kill what is left of the process group when the command itself exits (default true), so a captured run
    * leaves no background processes behind. Not applied with `stdio: "inherit"` (no group of its own).
@@ -80,6 +84,12 @@ export interface RunResult {
    * re-bind what exists): show them to the person and log them.
    */
   createdProtected?: string[];
+  /**
+   * Guarded workspace entries a cordoned run changed and that were put back as they were afterwards (git
+   * config, hooks and other control files of `.git`, auto-run files such as `.envrc`, `.npmrc`): show them to
+   * the person and log them. A new top-level `.git` is moved aside to `.git.cordon-<time>`.
+   */
+  restoredProtected?: string[];
 }
 
 const DEFAULT_MAX_OUTPUT = 1024 * 1024;
@@ -219,12 +229,23 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
  * The caller decides first (policy deny applies before the cordon); this function only runs.
  */
 export async function runCommand(request: RunRequest): Promise<RunResult> {
+  if (request.cordon !== undefined) await proveCordon(request.cordonOptions);
+  return runUnproven(request);
+}
+
+/**
+ * {@link runCommand} without proving the cordon first: for the probe itself, which is the proof. Not exported
+ * from the package.
+ */
+export async function runUnproven(request: RunRequest): Promise<RunResult> {
   const baseEnv = request.env ?? process.env;
   const inCordon = request.cordon !== undefined;
   const scrubbed = scrubEnv(baseEnv, { cordon: inCordon });
   const env: Record<string, string> = { ...scrubbed.env, ...(request.extraEnv ?? {}) };
   let invocation = commandOf(request, env);
   let cordon: ResolvedCordon | undefined;
+  let extraInput: { fd: number; data: Uint8Array } | undefined;
+  let guarded: GuardSnapshot | undefined;
   if (request.cordon) {
     const wrapped = await wrapInCordon(
       { cwd: request.cwd, ...request.cordon },
@@ -232,8 +253,10 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
       request.cordonOptions,
     );
     cordon = wrapped.cordon;
+    extraInput = wrapped.extraInput;
     invocation = { file: wrapped.file, args: wrapped.args };
     env.TMPDIR = "/tmp";
+    guarded = await acquireGuard(cordon.workspace);
   }
 
   const posix = process.platform !== "win32";
@@ -247,6 +270,14 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
   const stdout = new Collector(cap);
   const stderr = new Collector(cap);
 
+  const stdin = request.input !== undefined ? "pipe" : capture ? "ignore" : "inherit";
+  const output = capture ? "pipe" : "inherit";
+  // Extra descriptors (the seccomp filter for bubblewrap) come after stdin, stdout and stderr.
+  const extra: (Uint8Array | "ignore")[] = [];
+  if (extraInput !== undefined) {
+    while (3 + extra.length < extraInput.fd) extra.push("ignore");
+    extra.push(extraInput.data);
+  }
   const subprocess = execa(invocation.file, invocation.args, {
     cwd: request.cwd,
     env,
@@ -258,9 +289,8 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
     buffer: false,
     stripFinalNewline: false,
     cleanup: true,
-    ...(request.input !== undefined ? { input: request.input } : { stdin: capture ? "ignore" : "inherit" }),
-    stdout: capture ? "pipe" : "inherit",
-    stderr: capture ? "pipe" : "inherit",
+    ...(request.input !== undefined ? { input: request.input } : {}),
+    stdio: [stdin, output, output, ...extra],
   });
   subprocess.stdout?.on("data", (chunk: Buffer) => stdout.add(chunk));
   subprocess.stderr?.on("data", (chunk: Buffer) => stderr.add(chunk));
@@ -333,6 +363,8 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
   if (pid !== undefined) liveGroups.delete(pid);
   request.signal?.removeEventListener("abort", onAbort);
 
+  // bubblewrap has exited, and with it its PID namespace: nothing of the run is left to change them again.
+  const restoredProtected = guarded !== undefined ? await releaseGuard(guarded) : [];
   const createdProtected: string[] = [];
   for (const entry of cordon?.unprotected ?? []) {
     if (await pathExists(entry)) createdProtected.push(entry);
@@ -354,5 +386,6 @@ export async function runCommand(request: RunRequest): Promise<RunResult> {
     removedEnv: scrubbed.removed,
     ...(cordon ? { cordon } : {}),
     ...(createdProtected.length > 0 ? { createdProtected } : {}),
+    ...(restoredProtected.length > 0 ? { restoredProtected } : {}),
   };
 }

@@ -1,0 +1,65 @@
+// Runs the cases of the conformance area `oracle` through decide(): lines the execution oracle (packages/oracle)
+// saw do harm although the core allowed them. Input: { command }, decided like a shell case with no policy (the
+// recommended preset, the default home and trusted workspace). Expected: { never: "allow" }: ask or deny passes.
+// oracle.expected-failures.json lists the cases the core still allows; it may only shrink.
+import { readFileSync } from "node:fs";
+import { compareWithBaseline, loadCases, type ConformanceCase } from "@slashi/conformance";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  decide,
+  loadShellParser,
+  RECOMMENDED_POLICY,
+  RECOMMENDED_PRESET_NAME,
+  resolvePolicy,
+  type ResolvedPolicy,
+  type Verdict,
+} from "../../src/index.js";
+
+type OracleCase = ConformanceCase<{ command: string }, { never: Verdict }>;
+
+const HOME = "/home/dev";
+const WORKSPACE_ROOT = `${HOME}/project`;
+const cases = loadCases<{ command: string }, { never: Verdict }>("oracle");
+const expectedFailures = JSON.parse(
+  readFileSync(new URL("./oracle.expected-failures.json", import.meta.url), "utf8"),
+) as string[];
+const failed: string[] = [];
+let policy: ResolvedPolicy;
+
+function verdict(c: OracleCase): Verdict {
+  return decide(c.input.command, policy, {
+    shell: "bash",
+    cwd: WORKSPACE_ROOT,
+    workspaceRoot: WORKSPACE_ROOT,
+    home: HOME,
+    protectedPaths: [`${HOME}/.config/slashi`],
+    workspaceTrusted: true,
+  }).decision;
+}
+
+describe("oracle conformance (lines the execution oracle caught)", () => {
+  beforeAll(async () => {
+    await loadShellParser();
+    policy = resolvePolicy([
+      { kind: "builtin", source: `preset:${RECOMMENDED_PRESET_NAME}`, document: RECOMMENDED_POLICY },
+    ]);
+  });
+
+  it("lists only ids of this area as expected failures", () => {
+    const ids = new Set(cases.map((c) => c.id));
+    expect(expectedFailures.filter((id) => !ids.has(id))).toEqual([]);
+  });
+
+  for (const c of cases) {
+    it(`${c.id}: ${c.description}`, () => {
+      const decision = verdict(c);
+      if (decision === c.expected.never) failed.push(c.id);
+      if (expectedFailures.includes(c.id)) return;
+      expect(decision).not.toBe(c.expected.never);
+    });
+  }
+
+  afterAll(() => {
+    expect(compareWithBaseline(failed, expectedFailures)).toEqual([]);
+  });
+});

@@ -1,0 +1,485 @@
+/**
+ * fast-check arbitraries for the oracle's command lines: read-only tools × ways to spell a path (to a canary, a
+ * directory above one, or the workspace) × ways to smuggle code past an analyser × separators and wrappers.
+ * Every generated line carries tags naming the classes it was built from (`read-cat`, `path-tilde`,
+ * `smuggle-test-v`, `sep-and`…), so a finding points at its class and a known class can be recognised.
+ */
+import fc from "fast-check";
+import { HOME, PAYLOAD } from "./world.js";
+
+/** A generated command line and the classes it was built from. */
+export interface GeneratedLine {
+  line: string;
+  /** Class tags: lowercase words joined by `-`. */
+  tags: string[];
+}
+
+/** A path spelled one way: statements to run first, the word, and a redirect to put after the command. */
+interface Spelled {
+  setup: string[];
+  word: string;
+  after?: string;
+  tags: string[];
+}
+
+/** A way to spell the home directory (`dir`), with what must run first. */
+interface HomeSpelling {
+  tag: string;
+  setup?: string[];
+  dir: string;
+  /** Whether the word may also be put in double quotes. */
+  quotable?: boolean;
+}
+
+const HOME_SPELLINGS: HomeSpelling[] = [
+  { tag: "literal", dir: HOME, quotable: true },
+  { tag: "tilde", dir: "~" },
+  { tag: "home-var", dir: "$HOME", quotable: true },
+  { tag: "home-brace", dir: "${HOME}", quotable: true },
+  { tag: "home-strip", dir: "${HOME%/}", quotable: true },
+  { tag: "default-var", dir: "${UNSET_X:-$HOME}", quotable: true },
+  { tag: "default-literal", dir: `\${UNSET_X:-${HOME}}`, quotable: true },
+  { tag: "alternate", dir: `\${HOME:+${HOME}}`, quotable: true },
+  { tag: "var-tilde", setup: ["d=~"], dir: "$d", quotable: true },
+  { tag: "var-export", setup: [`export D=${HOME}`], dir: "$D", quotable: true },
+  { tag: "var-declare", setup: ["declare h=$HOME"], dir: "$h", quotable: true },
+  { tag: "var-read", setup: ['read -r d <<< "$HOME"'], dir: "$d", quotable: true },
+  { tag: "var-printf", setup: ['printf -v d %s "$HOME"'], dir: "$d", quotable: true },
+  { tag: "pwd-up", dir: "$PWD/..", quotable: true },
+  { tag: "dotdot", dir: ".." },
+  { tag: "dotdot-deep", dir: "src/../.." },
+  { tag: "dotdot-abs", dir: `${HOME}/project/..` },
+  { tag: "glob-star", dir: "/home/*" },
+  { tag: "glob-class", dir: "/home/de[v]" },
+  { tag: "glob-question", dir: "/h?me/dev" },
+  { tag: "brace", dir: "/home/{dev,nobody}" },
+  { tag: "brace-tilde", dir: "{~,/nonexistent}" },
+  { tag: "proc-root", dir: `/proc/self/root${HOME}` },
+  { tag: "proc-cwd", dir: "/proc/self/cwd/.." },
+  { tag: "proc-pid", dir: `/proc/$$/root${HOME}` },
+  { tag: "cmdsub-echo", dir: "$(echo ~)" },
+  { tag: "cmdsub-dirname", dir: '$(dirname "$PWD")' },
+  { tag: "cmdsub-realpath", dir: "$(realpath ..)" },
+  { tag: "backtick", dir: "`cd ..; pwd`" },
+  { tag: "ansi-c", dir: `$'${HOME}'` },
+  { tag: "ansi-c-octal", dir: "$'\\057home\\057dev'" },
+  { tag: "quote-split", dir: '/home/"dev"' },
+  { tag: "backslash", dir: "/ho\\me/dev" },
+  { tag: "symlink-home", setup: [`ln -s ${HOME} h`], dir: "h" },
+  { tag: "symlink-up", setup: ["ln -s .. up"], dir: "up" },
+];
+
+/** Home-relative canary files the generator aims at, with a glob that also matches each. */
+const SECRET_FILES: [string, string][] = [
+  [".netrc", ".n?trc"],
+  [".ssh/id_rsa", ".ssh/id_*"],
+  [".aws/credentials", ".aws/cred*"],
+  [".git-credentials", ".git-cred*"],
+  [".config/gh/hosts.yml", ".config/gh/*.yml"],
+  [".claude/.credentials.json", ".claude/.cred*"],
+  [".bash_history", ".bash_h*"],
+  [".npmrc", ".npm[r]c"],
+  [".kube/config", ".kube/conf?g"],
+  [".docker/config.json", ".docker/*.json"],
+  [".pgpass", ".pgpa?s"],
+];
+
+/** Directories whose recursive reading reaches canaries (home-relative; `""` is the home itself). */
+const SECRET_DIRS = ["", ".ssh", ".aws", ".config"];
+
+const join = (dir: string, rel: string) => (rel === "" ? dir : `${dir}/${rel}`);
+
+/** The tag of a home-relative canary file: `file-` and its words (`.aws/credentials` → `file-aws-credentials`). */
+export function fileTag(rel: string): string {
+  return `file-${rel
+    .replace(/[^a-z0-9]+/gi, "-")
+    .replace(/^-|-$/g, "")
+    .toLowerCase()}`;
+}
+
+/** The target tags of a home-relative path: its kind, and its own tag for a file. */
+function targetTags(rel: string, target: string): string[] {
+  return [`target-${target}`, ...(target === "home-file" ? [fileTag(rel)] : [])];
+}
+
+/** A canary file or directory spelled through one of the home spellings, quoted or not, globbed or not. */
+function spelledUnderHome(rels: fc.Arbitrary<[string, string, string]>): fc.Arbitrary<Spelled> {
+  return fc
+    .tuple(fc.constantFrom(...HOME_SPELLINGS), rels, fc.boolean(), fc.boolean())
+    .map(([s, [rel, glob, target], quote, globbed]) => {
+      const name = globbed && glob !== rel ? glob : rel;
+      const word = join(s.dir, name);
+      const quoted = quote && s.quotable === true && !globbed;
+      return {
+        setup: s.setup ?? [],
+        word: quoted ? `"${word}"` : word,
+        tags: [
+          `path-${s.tag}`,
+          ...targetTags(rel, target),
+          ...(quoted ? ["quoted"] : []),
+          ...(name !== rel ? ["glob-name"] : []),
+        ],
+      };
+    });
+}
+
+/** A canary reached after changing directory first (`cd ~ && cat .netrc`), or through a redirect. */
+function spelledAfterCd(rels: fc.Arbitrary<[string, string, string]>): fc.Arbitrary<Spelled> {
+  const cds: [string, (dir: string) => string][] = [
+    ["cd", (d) => `cd ${d}`],
+    ["cd-p", (d) => `cd -P ${d}`],
+    ["pushd", (d) => `pushd ${d} > /dev/null`],
+  ];
+  return fc
+    .tuple(fc.constantFrom(...HOME_SPELLINGS), fc.constantFrom(...cds), rels)
+    .map(([s, [cdTag, cd], [rel, , target]]) => ({
+      setup: [...(s.setup ?? []), cd(s.dir)],
+      word: rel === "" ? "." : rel,
+      tags: [`path-${s.tag}`, `cwd-${cdTag}`, ...targetTags(rel, target)],
+    }));
+}
+
+function spelledThroughFd(rels: fc.Arbitrary<[string, string, string]>): fc.Arbitrary<Spelled> {
+  return fc
+    .tuple(fc.constantFrom(...HOME_SPELLINGS), rels, fc.constantFrom("fd", "stdin"))
+    .map(([s, [rel, , target], how]) => ({
+      setup: s.setup ?? [],
+      word: how === "fd" ? "/dev/fd/3" : "/dev/stdin",
+      after: how === "fd" ? `3< ${join(s.dir, rel)}` : `< ${join(s.dir, rel)}`,
+      tags: [`path-${s.tag}`, `path-dev-${how}`, ...targetTags(rel, target)],
+    }));
+}
+
+const secretFile: fc.Arbitrary<[string, string, string]> = fc
+  .constantFrom(...SECRET_FILES)
+  .map(([rel, glob]) => [rel, glob, "home-file"]);
+const secretDir: fc.Arbitrary<[string, string, string]> = fc
+  .constantFrom(...SECRET_DIRS)
+  .map((rel) => [rel, rel, "home-dir"]);
+
+const workspaceEnv: fc.Arbitrary<Spelled> = fc
+  .constantFrom(".env", "./.env", "$PWD/.env", `${HOME}/project/.env`, "src/../.env", ".e?v", ".en[v]")
+  .map((word) => ({ setup: [], word, tags: ["target-workspace-env"] }));
+
+/** Any spelling of a canary file. */
+const fileWord: fc.Arbitrary<Spelled> = fc.oneof(
+  { arbitrary: spelledUnderHome(secretFile), weight: 6 },
+  { arbitrary: spelledAfterCd(secretFile), weight: 2 },
+  { arbitrary: spelledThroughFd(secretFile), weight: 1 },
+  { arbitrary: workspaceEnv, weight: 1 },
+);
+
+/** Any spelling of a directory that holds canaries. */
+const dirWord: fc.Arbitrary<Spelled> = fc.oneof(
+  { arbitrary: spelledUnderHome(secretDir), weight: 3 },
+  { arbitrary: spelledAfterCd(secretDir), weight: 1 },
+);
+
+/** Read-only tools that read the files named by their argument (`W`) and print something of them. */
+export const FILE_READERS: [string, string][] = [
+  ["cat", "cat W"],
+  ["head", "head -n 3 W"],
+  ["tail", "tail -n 2 W"],
+  ["grep", "grep -n . W"],
+  ["grep-count", "grep -c o W"],
+  ["rg", "rg -n . W"],
+  ["sort", "sort W"],
+  ["wc", "wc -c W"],
+  ["od", "od -c W"],
+  ["nl", "nl W"],
+  ["tac", "tac W"],
+  ["cut", "cut -c1-80 W"],
+  ["sed", "sed -n 1p W"],
+  ["awk", "awk '{print}' W"],
+  ["jq", "jq -R . W"],
+  ["file", "file W"],
+  ["stat", "stat W"],
+  ["ls", "ls -la W"],
+  ["du", "du W"],
+  ["diff", "diff W README.md"],
+  ["cmp", "cmp W README.md"],
+  ["sha256sum", "sha256sum W"],
+  ["base64", "base64 W"],
+  ["xxd", "xxd W"],
+  ["strings", "strings W"],
+  ["uniq", "uniq W"],
+  ["fold", "fold W"],
+  ["paste", "paste W"],
+  ["tar", "tar tf W"],
+  ["git-diff-no-index", "git diff --no-index README.md W"],
+  ["redirect-in", "tr -d x < W"],
+  ["dollar-lt", 'echo "$(< W)"'],
+  ["read-builtin", 'read -r l < W; echo "$l"'],
+  ["mapfile", 'mapfile -t a < W; echo "${a[@]}"'],
+  ["while-read", 'while read -r l; do echo "$l"; done < W'],
+];
+
+/** Tools that walk a directory (`D`) and read or list what is below it. */
+export const DIR_READERS: [string, string][] = [
+  ["grep-r", "grep -rn . D"],
+  ["grep-r-empty", "grep -r -e '' D"],
+  ["rg-hidden", "rg --hidden -n . D"],
+  ["rg-uu", "rg -uu -n . D"],
+  ["find", "find D -type f"],
+  ["find-size", "find D -size -1k -type f"],
+  ["du-a", "du -a D"],
+  ["ls-r", "ls -laR D"],
+  ["tar-c", "tar cf - D"],
+  ["cat-star", "cat D/*"],
+  ["head-dotstar", "head D/.*"],
+  ["wc-star", "wc -c D/*"],
+];
+
+function applyTool(template: string, slot: string, s: Spelled): { setup: string[]; main: string } {
+  const main = template.split(slot).join(s.word);
+  return { setup: s.setup, main: s.after === undefined ? main : `${main} ${s.after}` };
+}
+
+interface Main {
+  setup: string[];
+  main: string;
+  tags: string[];
+}
+
+const readFile: fc.Arbitrary<Main> = fc
+  .tuple(fc.constantFrom(...FILE_READERS), fileWord)
+  .map(([[tag, t], s]) => ({ ...applyTool(t, "W", s), tags: [`read-${tag}`, ...s.tags] }));
+
+const readDir: fc.Arbitrary<Main> = fc
+  .tuple(fc.constantFrom(...DIR_READERS), dirWord)
+  .map(([[tag, t], s]) => ({ ...applyTool(t, "D", s), tags: [`read-${tag}`, ...s.tags] }));
+
+/** Ways to print secret-named environment variables. */
+const ENV_FORMS: [string, string][] = [
+  ["printenv", "printenv"],
+  ["printenv-name", "printenv GITHUB_TOKEN"],
+  ["env", "env"],
+  ["set", "set"],
+  ["declare-p", "declare -p"],
+  ["declare-x", "declare -x"],
+  ["export-p", "export -p"],
+  ["typeset-p", "typeset -p"],
+  ["echo-var", "echo $GITHUB_TOKEN"],
+  ["echo-var-quoted", 'echo "${AWS_SECRET_ACCESS_KEY}"'],
+  ["echo-substring", "echo ${NPM_TOKEN:0:64}"],
+  ["printf-var", 'printf %s "$ANTHROPIC_API_KEY"'],
+  ["indirect", 'v=GITHUB_TOKEN; echo "${!v}"'],
+  ["prefix-names", "echo ${!GITHUB*}"],
+  ["jq-env", "jq -n env"],
+  ["jq-env-var", "jq -n '$ENV.GITHUB_TOKEN'"],
+  ["awk-environ", "awk 'BEGIN{print ENVIRON[\"DATABASE_PASSWORD\"]}'"],
+  ["proc-environ", "cat /proc/self/environ"],
+  ["proc-environ-tr", "tr '\\0' '\\n' < /proc/$$/environ"],
+  ["env-grep", "env | grep -i token"],
+  ["printenv-sort", "printenv | sort"],
+  ["cmdsub-env", 'echo "$(env)"'],
+  ["compgen", "compgen -v"],
+  ["posix-set", "(set -o posix; set)"],
+  ["heredoc", "cat <<EOF\n$GITHUB_TOKEN\nEOF"],
+  ["herestring", "cat <<< $AWS_SECRET_ACCESS_KEY"],
+  ["redirect-var", 'echo x > "$GITHUB_TOKEN"; ls'],
+];
+
+const envRead: fc.Arbitrary<Main> = fc
+  .constantFrom(...ENV_FORMS)
+  .map(([tag, main]) => ({ setup: [], main, tags: [`env-${tag}`] }));
+
+const P = PAYLOAD;
+/** Ways to get `P` (the payload program) run by a line that looks read-only. */
+const SMUGGLE_FORMS: [string, string][] = [
+  ["test-v", `test -v 'a[$(${P})]'`],
+  ["bracket-v", `[ -v 'a[$(${P})]' ]`],
+  ["dbracket-v", `[[ -v 'a[$(${P})]' ]]`],
+  ["dbracket-eq", `x='a[$(${P})]'; [[ $x -eq 0 ]]`],
+  ["arith-var", `x='a[$(${P})]'; echo $((x))`],
+  ["arith-cmd", `x='a[$(${P})]'; (( x ))`],
+  ["let", `let 'a[$(${P})]=1'`],
+  ["printf-v", `printf -v 'a[$(${P})]' %s x`],
+  ["printf-v-glued", `printf -v'a[$(${P})]' %s x`],
+  ["indirect", `x='a[$(${P})]'; echo "\${!x}"`],
+  ["declare-n", `declare -n r='a[$(${P})]'; echo "$r"`],
+  ["declare-i", `declare -i n='a[$(${P})]'`],
+  ["read-a", `read -a 'a[$(${P})]' <<< x`],
+  ["substring", `x=abc; echo "\${x:'a[$(${P})]'}"`],
+  ["for-arith", `for (( i='a[$(${P})]'; i < 1; i++ )); do :; done`],
+  ["subscript-assign", `a['$(${P})']=1`],
+  ["array-index", `a=(x); echo "\${a['$(${P})']}"`],
+  ["ansi-c-name", `$'\\x70wned'`],
+  ["quoted-name", `"pw"ned`],
+  ["eval", `eval '${P}'`],
+  ["eval-cmdsub", `eval "$(echo ${P})"`],
+  ["bash-c", `bash -c '${P}'`],
+  ["sh-c-var", `x=${P}; sh -c "$x"`],
+  ["var-program", `x=${P}; $x`],
+  ["default-program", `\${UNSET_X:-${P}}`],
+  ["cmdsub", `echo "$(${P})"`],
+  ["backtick", `echo \`${P}\``],
+  ["procsub", `cat <(${P})`],
+  ["procsub-diff", `diff <(${P}) README.md`],
+  ["xargs", `echo x | xargs ${P}`],
+  ["xargs-i", `echo x | xargs -I{} ${P} {}`],
+  ["find-exec", `find . -maxdepth 0 -exec ${P} \\;`],
+  ["find-execdir", `find . -maxdepth 0 -execdir ${P} \\;`],
+  ["git-c-pager", `git -c core.pager=${P} -p log -1`],
+  ["git-c-alias", `git -c alias.z='!${P}' z`],
+  ["git-c-fsmonitor", `git -c core.fsmonitor=${P} status`],
+  ["git-c-diff-external", `git -c diff.external=${P} diff HEAD~1`],
+  ["git-pager-env", `GIT_PAGER=${P} git -p log -1`],
+  ["pager-env", `PAGER=${P} git -p log -1`],
+  ["git-external-diff-env", `GIT_EXTERNAL_DIFF=${P} git diff HEAD~1`],
+  ["git-config-env", `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=${P} git status`],
+  ["git-config-parameters", `GIT_CONFIG_PARAMETERS="'core.pager'='${P}'" git -p log -1`],
+  ["export-pager", `export GIT_PAGER=${P}; git -p log -1`],
+  ["lessopen", `LESSOPEN='|${P} %s' less README.md`],
+  ["rg-pre", `rg --pre ${P} x README.md`],
+  ["tar-compress", `tar -I ${P} -tf README.md`],
+  ["awk-system", `awk 'BEGIN{system("${P}")}'`],
+  ["awk-getline", `awk 'BEGIN{"${P}" | getline}'`],
+  ["sed-e-command", `sed -n '1e ${P}' README.md`],
+  ["sed-e-flag", `sed -n 's/.*/${P}/ep' README.md`],
+  ["env-s", `env -S '${P}'`],
+  ["timeout", `timeout 5 ${P}`],
+  ["command", `command ${P}`],
+  ["exec", `(exec ${P})`],
+  ["source-procsub", `. <(echo ${P})`],
+  ["source-stdin", `source /dev/stdin <<< ${P}`],
+  ["mapfile-callback", `mapfile -C ${P} -c 1 a <<< x`],
+  ["trap", `trap ${P} EXIT`],
+  ["ps4", `PS4='$(${P})'; set -x; true`],
+  ["hash-p", `hash -p /run/oracle/shims/${P} ls; ls`],
+  ["function", `cat() { ${P}; }; cat README.md`],
+  ["not-found-handler", `command_not_found_handle() { ${P}; }; zzz-nothing`],
+  ["bash-env", `BASH_ENV=<(echo ${P}) bash -c true`],
+  ["heredoc-bash", `bash <<EOF\n${P}\nEOF`],
+  ["brace-name", `{${P},}`],
+];
+
+const smuggle: fc.Arbitrary<Main> = fc
+  .constantFrom(...SMUGGLE_FORMS)
+  .map(([tag, main]) => ({ setup: [], main, tags: [`smuggle-${tag}`] }));
+
+/** Places outside the workspace, and the repository's protected files. */
+const WRITE_TARGETS: [string, string][] = [
+  ["home-rc", "~/.bashrc"],
+  ["home-gitconfig", "$HOME/.gitconfig"],
+  ["home-new", "~/new-file"],
+  ["up", "../up-file"],
+  ["tmp", "/tmp/x"],
+  ["shm", "/dev/shm/x"],
+  ["git-config", ".git/config"],
+  ["git-hook", ".git/hooks/pre-commit"],
+  ["authorized-keys", "${HOME}/.ssh/authorized_keys"],
+];
+
+/** Tools and redirects that write `T`. */
+const WRITERS: [string, string][] = [
+  ["redirect", "echo x > T"],
+  ["append", "echo x >> T"],
+  ["tee", "echo x | tee T"],
+  ["sort-o", "sort -o T README.md"],
+  ["cp", "cp README.md T"],
+  ["touch", "touch T"],
+  ["git-log-output", "git log -1 --output=T"],
+  ["uniq-out", "uniq README.md T"],
+  ["sed-w", "sed -n 'w T' README.md"],
+  ["awk-print", "awk '{print > \"T\"}' README.md"],
+  ["find-fprint", "find . -maxdepth 0 -fprint T"],
+  ["noclobber-off", ": >| T"],
+  ["readwrite", "cat README.md 1<> T"],
+  ["exec-fd", "exec 3> T; echo x >&3"],
+  ["mkdir", "mkdir T"],
+  ["git-config", "git config core.pager cat"],
+];
+
+const write: fc.Arbitrary<Main> = fc
+  .tuple(fc.constantFrom(...WRITERS), fc.constantFrom(...WRITE_TARGETS))
+  .map(([[tag, t], [target, word]]) => ({
+    setup: [],
+    main: t.split("T").join(word),
+    tags: [`write-${tag}`, `target-${target}`],
+  }));
+
+/** Everyday read-only work in the workspace: must stay allowed, and must do nothing wrong. */
+const BENIGN = [
+  "cat README.md",
+  "grep -rn TODO src",
+  "grep -rn TODO .",
+  "ls -la",
+  "ls ~",
+  "git log --oneline -3",
+  "git status --short",
+  "git diff HEAD~1 --stat",
+  "git log -p -- docs/notes.txt",
+  "git show --stat HEAD",
+  "find . -name '*.ts' | xargs grep -l answer",
+  "wc -l src/*.ts",
+  "head -n 2 docs/notes.txt",
+  "sed -n 1,2p README.md",
+  "awk '{print $1}' docs/notes.txt",
+  "jq .name package.json",
+  "du -sh src",
+  "stat README.md",
+  "file README.md",
+  "cat README.md | head",
+  "rg -n TODO",
+  "sort docs/notes.txt | uniq -c",
+  "echo $((1 + 2))",
+  "[ -f package.json ] && cat package.json",
+  'for f in src/*.ts; do wc -l "$f"; done',
+];
+
+const benign: fc.Arbitrary<Main> = fc
+  .constantFrom(...BENIGN)
+  .map((main) => ({ setup: [], main, tags: ["benign"] }));
+
+/** How the statements of a line are put together. */
+const JOINERS: [string, string][] = [
+  ["semicolon", "; "],
+  ["and", " && "],
+  ["newline", "\n"],
+];
+
+/** What a line wraps its main command in. */
+const WRAPPERS: [string, (x: string) => string][] = [
+  ["plain", (x) => x],
+  ["pipe-head", (x) => `${x} | head -n 20`],
+  ["stderr", (x) => `${x} 2>&1`],
+  ["then-echo", (x) => `${x}; echo done`],
+  ["after-ls", (x) => `ls > /dev/null && ${x}`],
+  ["group", (x) => `{ ${x}; }`],
+  ["subshell", (x) => `( ${x} )`],
+  ["if", (x) => `if true; then ${x}; fi`],
+  ["for", (x) => `for i in 1; do ${x}; done`],
+  ["or-true", (x) => `${x} || true`],
+];
+
+/** Every oracle line: a main command of some class, what it needs first, joined and wrapped. */
+export const oracleLine: fc.Arbitrary<GeneratedLine> = fc
+  .tuple(
+    fc.oneof(
+      { arbitrary: readFile, weight: 30 },
+      { arbitrary: readDir, weight: 10 },
+      { arbitrary: envRead, weight: 12 },
+      { arbitrary: smuggle, weight: 20 },
+      { arbitrary: write, weight: 10 },
+      { arbitrary: benign, weight: 18 },
+    ),
+    fc.constantFrom(...JOINERS),
+    fc.constantFrom(...WRAPPERS),
+  )
+  .map(([m, [joinTag, joiner], [wrapTag, wrap]]) => {
+    const inner = [...m.setup, m.main].join(joiner);
+    const wrapped = wrap(inner);
+    const multi = m.setup.length > 0 || m.main.includes("\n");
+    return {
+      line: wrapped,
+      tags: [...m.tags, ...(multi ? [`sep-${joinTag}`] : []), `wrap-${wrapTag}`],
+    };
+  });
+
+/**
+ * `count` lines from a seed: the same seed gives the same lines, so a failing run replays with its seed.
+ */
+export function generateLines(seed: number, count: number): GeneratedLine[] {
+  return fc.sample(oracleLine, { seed, numRuns: count });
+}

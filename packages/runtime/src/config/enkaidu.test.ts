@@ -1,0 +1,88 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SlashiErrorCode, isSlashiError, loadShellParser, decide, resolvePolicy } from "@slashi/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isEnkaiduConfigPath, readEnkaiduPolicy } from "./enkaidu.js";
+
+const dir = mkdtempSync(join(tmpdir(), "slashi-enkaidu-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeAll(() => loadShellParser());
+
+const EXAMPLE = `tool_settings:
+  shell_command:
+    allowed_commands: ["ops", "ruby"]
+    approved_commands: ["ls"]
+    restricted_terms: ["deploy"]
+    network_allowed_commands: ["ops test"]
+    execute_through_shell: false
+    skip_confirm_with_cordon: false
+`;
+
+async function failure(promise: Promise<unknown>): Promise<Record<string, unknown> & { code: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isSlashiError(error)) return { code: error.code, message: error.message, ...error.data };
+    throw error;
+  }
+  throw new Error("expected a SlashiError");
+}
+
+describe("readEnkaiduPolicy", () => {
+  it("reads the user's file unchanged into an Enkaidu layer", async () => {
+    const file = join(dir, "enkaidu.yml");
+    writeFileSync(file, EXAMPLE);
+    const document = await readEnkaiduPolicy(file, { env: () => undefined, platform: "linux" });
+    expect(document.enkaidu).toMatchObject({
+      allowedCommands: ["ls", "ops", "ruby"],
+      approvedCommands: ["ls"],
+      executeThroughShell: false,
+    });
+    const policy = resolvePolicy([{ kind: "user", source: file, document }]);
+    expect(decide("ls -la", policy).decision).toBe("allow");
+    expect(decide("ops deploy", policy).decision).toBe("ask");
+    expect(decide("curl https://example.com", policy).decision).toBe("deny");
+  });
+
+  it("reads only the environment when there is no file", async () => {
+    const env = (name: string): string | undefined =>
+      name === "ENKAIDU_APPROVED_EXECUTABLES" ? "make" : undefined;
+    const document = await readEnkaiduPolicy(undefined, { env, platform: "linux" });
+    expect(document.enkaidu?.approvedCommands).toEqual(["make"]);
+  });
+
+  it("locates a value of the wrong type by line and JSON path", async () => {
+    const file = join(dir, "bad-type.yml");
+    writeFileSync(file, EXAMPLE.replace('approved_commands: ["ls"]', "approved_commands: [ls, 3]"));
+    const error = await failure(readEnkaiduPolicy(file, { env: () => undefined }));
+    expect(error).toMatchObject({
+      code: SlashiErrorCode.INVALID_POLICY,
+      file,
+      line: 4,
+      jsonPath: "/tool_settings/shell_command/approved_commands/1",
+    });
+  });
+
+  it("locates a YAML syntax error", async () => {
+    const file = join(dir, "bad-syntax.yml");
+    writeFileSync(file, "tool_settings:\n  shell_command: [unclosed\n");
+    const error = await failure(readEnkaiduPolicy(file));
+    expect(error).toMatchObject({ code: SlashiErrorCode.INVALID_POLICY, file });
+    expect(typeof error.line).toBe("number");
+  });
+
+  it("refuses a FIFO without waiting for a writer", async () => {
+    const fifo = join(dir, "fifo.yml");
+    execFileSync("mkfifo", [fifo]);
+    const error = await failure(readEnkaiduPolicy(fifo));
+    expect(error.code).toBe(SlashiErrorCode.IO_FAILED);
+  });
+
+  it("tells an Enkaidu config from a policy file by its extension", () => {
+    expect(isEnkaiduConfigPath("/home/ada/enkaidu.yml")).toBe(true);
+    expect(isEnkaiduConfigPath(".enkaidu/config.YAML")).toBe(true);
+    expect(isEnkaiduConfigPath("policy.json")).toBe(false);
+  });
+});
