@@ -1,45 +1,62 @@
 #!/usr/bin/env node
-// The slashi binary. Agents spawn it on every tool call, so start-up matters: Liftoff-only wasm compilation must
-// be switched on before the tree-sitter wasm loads (otherwise the process waits ~400 ms for TurboFan to finish
-// compiling the grammar before it can exit), so this is the first statement, and everything else is imported
-// after it. This file is the only place that calls process.exit and turns errors into messages and exit codes.
+// The slashi binary. Agents spawn it on every tool call, so start-up matters. This file is bundled on its own
+// as CommonJS (faster to start than an ES module on Node 20) with nothing but the decision-service client, and
+// loads as little of Node as it can (no node:v8, no node:stream, no stdout stream object on the fast path):
+// `slashi hook …` and `slashi check` first ask this user's decision service (src/service/), which has the
+// parser and the engine loaded already. Without one, or for any other command, the ES-module bundle (cli.ts)
+// runs the command in this process, and a service is started for the next call. The answer is the same either
+// way: the service runs the same code on the same input. This file is the only place that calls process.exit.
+import { writeSync } from "node:fs";
 import nodeModule from "node:module";
-import { setFlagsFromString } from "node:v8";
+import { askService, startService, type ServiceOutcome } from "./service/client.js";
+import { SERVICE_ARG } from "./service/protocol.js";
 
-setFlagsFromString("--liftoff-only");
 // Node 22.1 and later can keep compiled code of the bundle between runs; Node 20 has no such cache.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-// Loaded side by side: one round of module loading instead of three.
-const [{ main }, { formatError, toExitCode }, { processIo }] = await Promise.all([
-  import("./main.js"),
-  import("./errors.js"),
-  import("./io.js"),
-]);
-
-// A reader that goes away (`slashi policy show | head`) is not an error worth a trace: stop quietly.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
-    throw error;
-  });
+/**
+ * Writes all of `bytes` to stdout or stderr without building the stream object when the descriptor takes them
+ * at once (the usual case for an answer of a few hundred bytes); otherwise the rest goes through the stream.
+ */
+async function writeAll(fd: 1 | 2, bytes: Buffer): Promise<void> {
+  let at = 0;
+  try {
+    while (at < bytes.length) at += writeSync(fd, bytes, at);
+    return;
+  } catch (error) {
+    // A reader that went away: nothing more to say.
+    if ((error as NodeJS.ErrnoException).code !== "EAGAIN") return;
+  }
+  // A descriptor that another program set to non-blocking is full: let the stream wait for the reader.
+  const stream = fd === 1 ? process.stdout : process.stderr;
+  stream.on("error", () => undefined);
+  await new Promise((resolve) => stream.write(bytes.subarray(at), resolve));
 }
 
-const argv = process.argv.slice(2);
-const io = processIo(argv.includes("--no-color"));
-let status: number;
-try {
-  status = await main(argv, io);
-} catch (error) {
-  process.stderr.write(`${formatError(error)}\n`);
-  status = toExitCode(error);
+async function start(argv: readonly string[]): Promise<void> {
+  if (argv[0] === SERVICE_ARG) {
+    const { serve } = await import("./cli.js");
+    await serve(argv[1] ?? "");
+    return;
+  }
+  let outcome: ServiceOutcome;
+  try {
+    outcome = await askService(argv);
+  } catch {
+    outcome = { answered: false, start: undefined, stdin: undefined };
+  }
+  if (outcome.answered) {
+    await writeAll(1, outcome.stdout);
+    await writeAll(2, outcome.stderr);
+    process.exit(outcome.status);
+  }
+  const status = await (await import("./cli.js")).runInProcess(argv, outcome.stdin);
+  if (outcome.start !== undefined) await startService(process.argv[1] as string, outcome.start);
+  // Leave without waiting for handles a command may have left open.
+  process.exit(status);
 }
-// Pipes are asynchronous on some systems (macOS): wait until everything written has been flushed, then leave
-// without waiting for handles a command may have left open.
-process.exitCode = status;
-await Promise.all(
-  [process.stdout, process.stderr].map(
-    (stream) => new Promise((resolve) => stream.write("", () => resolve(undefined))),
-  ),
-);
-process.exit(status);
+
+start(process.argv.slice(2)).catch(async (error: unknown) => {
+  await writeAll(2, Buffer.from(`slashi: ${String(error)}\n`));
+  process.exit(1);
+});

@@ -3,7 +3,7 @@
  * status; throws what a command throws (bin.ts turns it into a message and a status).
  */
 import { PACK_HANDLERS } from "./commands/pack-spec.js";
-import { CliError, ExitCode, UsageError } from "./errors.js";
+import { CliError, ExitCode, formatError, toExitCode, UsageError } from "./errors.js";
 import { println, type Io } from "./io.js";
 import {
   closest,
@@ -107,4 +107,18 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       ExitCode.FAILURE,
     );
   return (await load())(args, io);
+}
+
+/**
+ * {@link main} with its errors turned into a message on `io.stderr` and an exit status, as the binary reports
+ * them. Used in-process by `bin.ts` and by the decision service, so both answer alike.
+ * @returns the exit status
+ */
+export async function runMain(argv: readonly string[], io: Io): Promise<number> {
+  try {
+    return await main(argv, io);
+  } catch (error) {
+    io.stderr.write(`${formatError(error)}\n`);
+    return toExitCode(error);
+  }
 }

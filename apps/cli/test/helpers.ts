@@ -19,7 +19,10 @@ export function tempDir(prefix = "slashi-cli-"): { dir: string; remove: () => vo
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** An environment with its own config, state and home, free of the caller's XDG and SLASHI settings. */
+/**
+ * An environment with its own config, state and home, free of the caller's XDG and SLASHI settings, with the
+ * decision service off.
+ */
 export function isolatedEnv(root: string, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
@@ -31,6 +34,8 @@ export function isolatedEnv(root: string, extra: Record<string, string> = {}): R
     HOME: path.join(root, "home"),
     SLASHI_CONFIG_DIR: path.join(root, "config"),
     SLASHI_STATE_DIR: path.join(root, "state"),
+    // Each test answers in-process; test/service.test.ts covers the decision service.
+    SLASHI_SERVICE: "off",
     ...extra,
   };
 }

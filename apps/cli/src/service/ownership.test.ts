@@ -1,0 +1,98 @@
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  checkSocket,
+  currentUid,
+  distrustDirectory,
+  distrustSocket,
+  prepareDirectory,
+  type FileFacts,
+} from "./ownership.js";
+
+const UID = 1000;
+
+function facts(kind: "dir" | "socket" | "link" | "file", uid: number, mode: number): FileFacts {
+  return {
+    uid,
+    mode,
+    isDirectory: () => kind === "dir",
+    isSocket: () => kind === "socket",
+    isSymbolicLink: () => kind === "link",
+  };
+}
+
+describe("distrustDirectory and distrustSocket", () => {
+  it("trust only this user's own directory and socket, closed to group and others", () => {
+    expect(distrustDirectory(facts("dir", UID, 0o40700), UID)).toBeUndefined();
+    expect(distrustSocket(facts("socket", UID, 0o140600), UID)).toBeUndefined();
+    expect(distrustSocket(facts("socket", UID, 0o140700), UID)).toBeUndefined();
+  });
+
+  it("refuse any group or other permission bit, any other owner, links and the wrong kind of file", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("dir", "socket", "link", "file" as const),
+        fc.integer({ min: 0, max: 0o777 }),
+        fc.integer({ min: 0, max: 70000 }),
+        (kind, mode, uid) => {
+          const f = facts(kind, uid, mode);
+          const trusted = uid === UID && (mode & 0o077) === 0;
+          expect(distrustDirectory(f, UID) === undefined).toBe(kind === "dir" && trusted);
+          expect(distrustSocket(f, UID) === undefined).toBe(kind === "socket" && trusted);
+        },
+      ),
+    );
+  });
+});
+
+const uid = currentUid();
+const posix = uid !== undefined;
+
+describe.runIf(posix)("on the file system", () => {
+  const root = mkdtempSync(path.join(tmpdir(), "slashi-own-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("prepareDirectory makes a missing directory 0700 and closes an open one of this user", () => {
+    const fresh = path.join(root, "fresh", "service");
+    expect(prepareDirectory(fresh, uid as number)).toBeUndefined();
+    expect(lstatSync(fresh).mode & 0o777).toBe(0o700);
+    const open = path.join(root, "open");
+    mkdirSync(open, { mode: 0o755 });
+    chmodSync(open, 0o755);
+    expect(prepareDirectory(open, uid as number)).toBeUndefined();
+    expect(lstatSync(open).mode & 0o777).toBe(0o700);
+  });
+
+  it("prepareDirectory refuses a directory reached through a symbolic link", () => {
+    const real = path.join(root, "real");
+    mkdirSync(real, { mode: 0o700 });
+    const link = path.join(root, "link");
+    symlinkSync(real, link);
+    expect(prepareDirectory(link, uid as number)).toMatch(/symbolic link/);
+  });
+
+  it("checkSocket says missing, refuses an open socket, and accepts a closed one", async () => {
+    const dir = path.join(root, "sock");
+    mkdirSync(dir, { mode: 0o700 });
+    const socket = path.join(dir, "s.sock");
+    expect(checkSocket(dir, socket, uid as number)).toBe("missing");
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      chmodSync(socket, 0o666);
+      expect(checkSocket(dir, socket, uid as number)).toMatch(/open to other users/);
+      chmodSync(socket, 0o600);
+      expect(checkSocket(dir, socket, uid as number)).toBeUndefined();
+      chmodSync(dir, 0o750);
+      expect(checkSocket(dir, socket, uid as number)).toMatch(/open to other users/);
+      chmodSync(dir, 0o700);
+      expect(checkSocket(dir, socket, uid === 0 ? 1 : 0)).toMatch(/belongs to user/);
+    } finally {
+      server.close();
+    }
+  });
+});
