@@ -1,6 +1,6 @@
 // The slashi binary end to end: exit codes, JSON output, JSON lines, policy files, exec, hook install, and
 // several processes writing the stores at once.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, BIN, isolatedEnv, slashi, tempDir } from "./helpers.js";
@@ -18,6 +18,33 @@ afterAll(() => tmp.remove());
 
 const run = (args: string[], input?: string) =>
   slashi(args, { env, cwd: ws, ...(input !== undefined ? { input } : {}) });
+
+/** The argv of every live process whose parent is `pid` (Linux /proc; empty elsewhere). */
+function childCommands(pid: number | undefined): string[][] {
+  if (pid === undefined || !existsSync("/proc")) return [];
+  const out: string[][] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid !== pid) continue;
+      out.push(
+        readFileSync(`/proc/${entry}/cmdline`, "utf8")
+          .split("\0")
+          .filter((w) => w !== ""),
+      );
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return out;
+}
+
+/** Polls until `ready` holds; the test's own timeout bounds the wait. */
+async function waitFor(ready: () => boolean): Promise<void> {
+  while (!ready()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
 
 describe("slashi check", () => {
   it("exits 0 for allow, 10 for ask, 20 for deny", async () => {
@@ -221,15 +248,15 @@ describe("slashi exec", () => {
 
   it(
     "passes Ctrl-C on: the command's group is killed and slashi exits 130",
-    { timeout: 30_000 },
+    { timeout: 90_000 },
     async () => {
-      const started = Date.now();
       const child = slashi(["exec", "--", "sleep", "20"], { env, cwd: ws });
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      // Ctrl-C only once the command runs (a child `sleep 20` of this slashi), not after a guessed delay.
+      await waitFor(() => childCommands(child.pid).some((argv) => argv.join(" ") === "sleep 20"));
       child.kill("SIGINT");
       const result = await child;
       expect(result.exitCode).toBe(130);
-      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(childCommands(child.pid)).toEqual([]);
       const runs = String((await run(["audit", "show", "--event", "run", "--json"])).stdout)
         .trim()
         .split("\n")

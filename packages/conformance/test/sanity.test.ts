@@ -17,7 +17,16 @@ const areas = listAreas();
 
 describe("conformance suite sanity", () => {
   it("has the known areas and nothing else", () => {
-    expect(areas).toEqual(["expansion", "fingerprint", "oracle", "policy", "quoting", "shell", "steps"]);
+    expect(areas).toEqual([
+      "enkaidu",
+      "expansion",
+      "fingerprint",
+      "oracle",
+      "policy",
+      "quoting",
+      "shell",
+      "steps",
+    ]);
   });
 
   for (const area of areas) {

@@ -137,8 +137,8 @@ export type { ContextVariable, TemplatePart, VariableKind, VariableReference } f
 
 // quoting
 export { buildCmdArguments, buildCmdCommandLine, CMD_INVOCATION_FLAGS } from "./quoting/cmd.js";
-export { dialectForShell, isQuoteDialect, QUOTE_DIALECTS } from "./quoting/dialect.js";
-export type { QuoteDialect } from "./quoting/dialect.js";
+export { dialectForShell, grammarForShell, isQuoteDialect, QUOTE_DIALECTS } from "./quoting/dialect.js";
+export type { QuoteDialect, ShellGrammar } from "./quoting/dialect.js";
 export { POWERSHELL_SINGLE_QUOTES } from "./quoting/powershell.js";
 export { quote, quoteForShell } from "./quoting/quote.js";
 export type { UnquotableReason } from "./quoting/refusal.js";

@@ -42,7 +42,8 @@ if (!availability.available) {
   }
 }
 
-describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 }, () => {
+// Real bubblewrap runs (gcc, make, git inside): the timeouts are hang guards, roomy for a loaded CI machine.
+describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 180_000 }, () => {
   // Outside /tmp on purpose: the cordon gives commands a private /tmp, so a host directory under /tmp would be
   // invisible inside rather than read-only.
   let root: string;
@@ -104,7 +105,7 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
       cwd: workspace,
       env: { PATH: process.env.PATH, HOME: home },
       cordon: policy(),
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
       ...extra,
     });
 
@@ -122,7 +123,7 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
       argv: [process.execPath, "-e", fetchScript(port)],
       cwd: workspace,
       cordon: policy(),
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
     expect(insideRun.exitCode).toBe(3);
     expect(insideRun.stdout).toMatch(/FAILED (ECONNREFUSED|ENETUNREACH)/);
@@ -141,7 +142,7 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
       argv: [process.execPath, "-e", fetchScript(port)],
       cwd: workspace,
       cordon: policy({ network: true }),
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
     expect(result.stdout).toContain("GOT hello from the host");
   });
@@ -214,14 +215,14 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
         argv: [process.execPath, "-e", connect],
         cwd: workspace,
         cordon: policy(),
-        timeoutMs: 20_000,
+        timeoutMs: 60_000,
       });
       expect(open.stdout).toContain("GOT agent says hi");
       const hidden = await runCommand({
         argv: [process.execPath, "-e", connect],
         cwd: workspace,
         cordon: policy({ hidden: [socketPath] }),
-        timeoutMs: 20_000,
+        timeoutMs: 60_000,
       });
       expect(hidden.exitCode).toBe(3);
       expect(hidden.stdout).toMatch(/FAILED (ECONNREFUSED|EACCES|ENOENT)/);
@@ -261,7 +262,7 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
         argv: [process.execPath, "-e", connect],
         cwd: workspace,
         cordon: policy(),
-        timeoutMs: 20_000,
+        timeoutMs: 60_000,
       });
       expect(insideRun.stdout).toMatch(/FAILED ENOENT/);
     } finally {
@@ -429,7 +430,7 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
       cwd: repo,
       env: { PATH: process.env.PATH, HOME: home },
       cordon: { workspace: repo, home, slashiDirs: [] },
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
     expect(result.stdout).toMatch(/rename:[1-9]/);
     expect(result.stdout).toMatch(/config:[1-9]/);
@@ -457,7 +458,7 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 30_000 
       cwd: repo,
       env: { PATH: process.env.PATH, HOME: home },
       cordon: { workspace: repo, home, slashiDirs: [] },
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
     expect(work.stderr).toBe("");
     expect(work.stdout.trim()).toBe("2");
@@ -499,7 +500,7 @@ print(json.dumps(out))
       cwd: workspace,
       env: { PATH: process.env.PATH, HOME: home },
       cordon: policy(),
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
     });
     expect(result.stderr).toBe("");
     const seen = JSON.parse(result.stdout) as [string, string, string][];

@@ -3,6 +3,7 @@
  * host already has as argv, and {@link networkAllowed} for the cordon's per-command network grant.
  */
 import { isSlashiError, SlashiErrorCode } from "../errors.js";
+import { grammarForShell, type ShellGrammar } from "../quoting/dialect.js";
 import type { ExtractedCommand, ShellAnalysis, ShellLanguage } from "../shell/types.js";
 import { analyze, classify, classifyScript, languageForShell } from "./deps.js";
 import { checkEnkaidu } from "./enkaidu.js";
@@ -24,9 +25,9 @@ function languageOf(shell: string | undefined): ShellLanguage | undefined {
  * Analyses a line; a line nested so deeply that the analyser runs out of stack (thousands of `$(`) becomes an
  * incomplete analysis, so the decision asks instead of throwing at the host.
  */
-function analyzeOrIncomplete(command: string, language: ShellLanguage): ShellAnalysis {
+function analyzeOrIncomplete(command: string, language: ShellLanguage, grammar: ShellGrammar): ShellAnalysis {
   try {
-    return analyze(command, language);
+    return analyze(command, language, grammar);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     return {
@@ -47,7 +48,8 @@ function analyzeOrIncomplete(command: string, language: ShellLanguage): ShellAna
 /**
  * Decides whether a command line may run: `allow` (silently), `ask` (a person first) or `deny`.
  *
- * The line is analysed in the language of `context.shell` (default bash). Every extracted command — inside
+ * The line is analysed in the language and grammar of `context.shell` (default bash): under sh/dash, syntax
+ * outside POSIX asks, and under zsh, forms zsh reads differently ask (`shell.dialect-syntax`). Every extracted command — inside
  * pipelines, lists, substitutions, loops, functions and `bash -c` payloads — is decided on its own and the
  * strictest verdict wins (deny > ask > allow), with every reason kept. Synchronous: call
  * {@link loadShellParser} once before the first decision.
@@ -78,7 +80,7 @@ export function decide(command: string, policy: ResolvedPolicy, context: DecideC
       input: command,
     };
   }
-  const analysis = analyzeOrIncomplete(command, language);
+  const analysis = analyzeOrIncomplete(command, language, grammarForShell(context.shell ?? "bash") ?? "bash");
   return withEnkaidu(
     evaluateAnalysis(command, analysis, policy, { context, classify, classifyScript }),
     policy,
@@ -140,7 +142,11 @@ export function networkAllowed(
   if (typeof command === "string") {
     const language = languageOf(context.shell);
     if (language === undefined) return false;
-    const analysis = analyzeOrIncomplete(command, language);
+    const analysis = analyzeOrIncomplete(
+      command,
+      language,
+      grammarForShell(context.shell ?? "bash") ?? "bash",
+    );
     if (analysis.incomplete) return false;
     commands = analysis.commands;
   } else {

@@ -2,7 +2,7 @@
  * The policy's seams to the other core modules: shell analysis, safety classification and shell dialects.
  * Kept in one place so the decision logic can be tested with hand-built commands.
  */
-import { dialectForShell } from "../quoting/dialect.js";
+import { dialectForShell, type ShellGrammar } from "../quoting/dialect.js";
 import { classifyCommand } from "../safety/classify.js";
 import { detectForkBomb } from "../safety/destroy.js";
 import { commandContexts, inTrustedRoot } from "../safety/directory.js";
@@ -13,8 +13,8 @@ import type { ExtractedCommand, ShellAnalysis, ShellLanguage } from "../shell/ty
 /** The safety contexts of the directories a command may run in, and whether one lies in the workspace. */
 export { commandContexts, inTrustedRoot };
 
-/** Analyses a script into commands. */
-export type AnalyzeFn = (script: string, language?: ShellLanguage) => ShellAnalysis;
+/** Analyses a script into commands, for the shell grammar that will run it. */
+export type AnalyzeFn = (script: string, language?: ShellLanguage, grammar?: ShellGrammar) => ShellAnalysis;
 /** Classifies one command. */
 export type ClassifyFn = (command: ExtractedCommand, context: SafetyContext) => Finding[];
 

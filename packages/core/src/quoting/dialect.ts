@@ -45,6 +45,37 @@ const SHELL_DIALECTS: ReadonlyMap<string, QuoteDialect> = new Map<string, QuoteD
 ]);
 
 /**
+ * Which grammar a POSIX-family shell reads: bash's own, zsh's, or the POSIX subset (dash, sh, ash, ksh and the
+ * rest, read at their strictest: `sh` is dash on Debian and bash in POSIX mode on macOS).
+ */
+export type ShellGrammar = "bash" | "zsh" | "posix";
+
+const SHELL_GRAMMARS: ReadonlyMap<string, ShellGrammar> = new Map<string, ShellGrammar>([
+  ["bash", "bash"],
+  ["rbash", "bash"],
+  ["zsh", "zsh"],
+]);
+
+/**
+ * The grammar of a POSIX-family shell, from its path or name as {@link dialectForShell} reads it; `undefined` for
+ * shells outside the family (fish, PowerShell, cmd) and unknown names.
+ * @param shell - path or name of the shell that will run the line
+ */
+export function grammarForShell(shell: string): ShellGrammar | undefined {
+  if (typeof shell !== "string") return undefined;
+  const name = programOf(shell);
+  if (SHELL_DIALECTS.get(name) !== "posix") return undefined;
+  return SHELL_GRAMMARS.get(name) ?? "posix";
+}
+
+/** The lower-case program name of a shell path, without `.exe`. */
+function programOf(shell: string): string {
+  const base = shell.slice(Math.max(shell.lastIndexOf("/"), shell.lastIndexOf("\\")) + 1);
+  const lower = base.toLowerCase();
+  return lower.endsWith(".exe") ? lower.slice(0, -4) : lower;
+}
+
+/**
  * Launchers that start a shell they do not name. Quoting for them would be a guess, so they fail closed: the
  * caller must name the shell that actually reads the text.
  */
@@ -71,8 +102,7 @@ export function dialectForShell(shell: string): QuoteDialect {
     });
   }
   const base = shell.slice(Math.max(shell.lastIndexOf("/"), shell.lastIndexOf("\\")) + 1);
-  const lower = base.toLowerCase();
-  const name = lower.endsWith(".exe") ? lower.slice(0, -4) : lower;
+  const name = programOf(shell);
   const dialect = SHELL_DIALECTS.get(name);
   if (dialect) return dialect;
   const launcher = LAUNCHERS.get(name);

@@ -108,6 +108,11 @@ const table = [
     "ask",
     "bash evaluates a word as code (an array subscript, arithmetic, `${!name}`, a name given to `test -v`, `printf -v`, `read`, `unset`, `declare -n`…) and it is not a plain literal.",
   ],
+  [
+    "shell.dialect-syntax",
+    "ask",
+    "The line uses syntax the shell that runs it reads differently: bash-only forms under sh/dash, zsh's own forms under zsh.",
+  ],
   // program identity
   [
     "program.path-qualified",

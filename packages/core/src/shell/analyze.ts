@@ -2,6 +2,7 @@
  * Shell analysis: every simple command of a script, wherever it sits, with its real argv, runners unwrapped,
  * and findings about syntax a static reader cannot follow. The walk is in `walk.ts`; this module is the entry.
  */
+import type { ShellGrammar } from "../quoting/dialect.js";
 import { analyzeDialect } from "./dialects.js";
 import { bashParserOrThrow } from "./parser.js";
 import type { ExtractedCommand, ShellAnalysis, ShellLanguage } from "./types.js";
@@ -34,27 +35,42 @@ export function wordExpandsTilde(
  * Bash is parsed with tree-sitter-bash (load it first with `loadShellParser`); fish, PowerShell and cmd get a
  * conservative tokenizer that only understands plain words.
  * @param script - the command line or script
- * @param language - its dialect (default `bash`; `sh`, `zsh` and friends are analysed as bash)
+ * @param language - its dialect (default `bash`; `sh`, `zsh` and friends are parsed with bash's grammar)
+ * @param grammar - for `bash`: the shell that will run the line; under `posix` (sh, dash…) anything outside the
+ *   POSIX subset, under `zsh` anything zsh reads differently, adds `shell.dialect-syntax` (default `bash`)
  * @throws SlashiError `PARSER_UNAVAILABLE` when the language is bash and the parser is not loaded
  */
-export function analyzeShell(script: string, language: ShellLanguage = "bash"): ShellAnalysis {
-  return analyze(script, language, true);
+export function analyzeShell(
+  script: string,
+  language: ShellLanguage = "bash",
+  grammar: ShellGrammar = "bash",
+): ShellAnalysis {
+  return analyze(script, language, true, grammar);
 }
 
 /**
  * {@link analyzeShell} with the parser-free path for plain scripts turned off (internal, for tests).
  * @internal
  */
-export function analyzeShellParsed(script: string, language: ShellLanguage = "bash"): ShellAnalysis {
-  return analyze(script, language, false);
+export function analyzeShellParsed(
+  script: string,
+  language: ShellLanguage = "bash",
+  grammar: ShellGrammar = "bash",
+): ShellAnalysis {
+  return analyze(script, language, false, grammar);
 }
 
-function analyze(script: string, language: ShellLanguage, plain: boolean): ShellAnalysis {
+function analyze(
+  script: string,
+  language: ShellLanguage,
+  plain: boolean,
+  grammar: ShellGrammar,
+): ShellAnalysis {
   if (language !== "bash") return analyzeDialect(script, language);
   bashParserOrThrow();
   const analysis = new Analysis();
   analysis.plainEnabled = plain;
-  analysis.script(script, [], 0);
+  analysis.script(script, [], 0, grammar);
   analysis.finish();
   const result: ShellAnalysis = {
     language,

@@ -32,6 +32,7 @@ export const ShellFindingCode = {
   unsupportedSyntax: "shell.unsupported-syntax",
   tooLong: "shell.too-long",
   evaluatedWord: "shell.evaluated-word",
+  dialectSyntax: "shell.dialect-syntax",
 } as const satisfies Record<string, SafetyCode>;
 
 /** The findings of one analysis, each once, and whether the analysis is incomplete. */

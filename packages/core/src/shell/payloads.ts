@@ -3,6 +3,7 @@
  * to a shell, backticks in a heredoc body) is analysed as a script of its own, one level deeper; a program that
  * reads its code from standard input is flagged, and denied when the code comes from a download.
  */
+import { grammarForShell, type ShellGrammar } from "../quoting/dialect.js";
 import type { SafetyCode } from "../safety/codes.js";
 import { joinContext } from "./context.js";
 import { analyzeDialect } from "./dialects.js";
@@ -24,8 +25,8 @@ export interface PayloadHost {
   readonly list: FindingList;
   /** Aliases defined so far; `alias` adds to it. */
   readonly aliases: Set<string>;
-  /** Parses and walks a bash payload at `depth`. */
-  script(src: string, context: readonly CommandContext[], depth: number): void;
+  /** Parses and walks a payload at `depth`, read by a shell of `grammar` (default: the enclosing script's). */
+  script(src: string, context: readonly CommandContext[], depth: number, grammar?: ShellGrammar): void;
 }
 
 /** What the walk knows about where a command's input comes from. */
@@ -64,7 +65,9 @@ export function checkPipeToShell(
     const producer = heads[k - 1];
     if (program !== undefined && isPosixShell(program) && producer) {
       const text = producedText(producer);
-      if (text !== undefined) host.script(text, joinContext(head.context, "shell-c"), depth + 1);
+      if (text !== undefined) {
+        host.script(text, joinContext(head.context, "shell-c"), depth + 1, grammarOf(program));
+      }
     }
   }
 }
@@ -192,7 +195,7 @@ function shellPayload(
       text,
     );
   } else if (payload.language === "bash") {
-    host.script(payload.payload.text, joinContext(context, "shell-c"), depth + 1);
+    host.script(payload.payload.text, joinContext(context, "shell-c"), depth + 1, grammarOf(program));
   } else {
     mergeDialect(host, payload.payload.text, payload.language, joinContext(context, "shell-c"));
   }
@@ -222,11 +225,16 @@ function stdinPayloads(
         cmd.text,
       );
       if (info.body) {
-        host.script(info.body.text, joinContext(joinContext(context, "heredoc"), "shell-c"), depth + 1);
+        host.script(
+          info.body.text,
+          joinContext(joinContext(context, "heredoc"), "shell-c"),
+          depth + 1,
+          grammarOf(program),
+        );
       }
     } else {
       const payloadContext = r.op === "<<<" ? context : joinContext(context, "heredoc");
-      host.script(r.target, joinContext(payloadContext, "shell-c"), depth + 1);
+      host.script(r.target, joinContext(payloadContext, "shell-c"), depth + 1, grammarOf(program));
     }
   }
 }
@@ -321,6 +329,11 @@ function producedText(cmd: ExtractedCommand): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The grammar of a shell program a payload is handed to; POSIX (the strictest) when it is not bash or zsh. */
+function grammarOf(program: string): ShellGrammar {
+  return grammarForShell(program) ?? "posix";
 }
 
 function isInterpreter(program: string): boolean {

@@ -14,7 +14,9 @@ import {
   isPlainName,
   SETS_NAMES,
 } from "./evaluated.js";
+import type { ShellGrammar } from "../quoting/dialect.js";
 import { checkWords, FindingList, ShellFindingCode } from "./findings.js";
+import { nonPosixSyntax, zshOnlySyntax } from "./grammar.js";
 import type { Word } from "./options.js";
 import { bashParserOrThrow } from "./parser.js";
 import { anyDownloader, backticksIn, checkPipeToShell, programSemantics } from "./payloads.js";
@@ -69,9 +71,24 @@ export class Analysis {
   private readonly unsafeValues = new Set<string>();
   /** Whether plain scripts skip the parser (tests turn it off to compare both paths). */
   plainEnabled = true;
+  /** The grammar of the shell that runs the script being walked (payloads name their own shell). */
+  grammar: ShellGrammar = "bash";
 
-  /** Parses and walks a bash script (the top level or a payload). */
-  script(src: string, context: readonly CommandContext[], depth: number): void {
+  /**
+   * Parses and walks a script (the top level or a payload) read by a shell of `grammar` (default: the grammar
+   * of the script it is nested in).
+   */
+  script(src: string, context: readonly CommandContext[], depth: number, grammar?: ShellGrammar): void {
+    const outer = this.grammar;
+    if (grammar !== undefined) this.grammar = grammar;
+    try {
+      this.scriptIn(src, context, depth);
+    } finally {
+      this.grammar = outer;
+    }
+  }
+
+  private scriptIn(src: string, context: readonly CommandContext[], depth: number): void {
     if (depth > MAX_PAYLOAD_DEPTH) {
       this.list.add(
         ShellFindingCode.nestedTooDeep,
@@ -97,6 +114,10 @@ export class Analysis {
   }
 
   private parseAndWalk(src: string, context: readonly CommandContext[], depth: number): void {
+    if (this.grammar === "zsh") {
+      const zsh = zshOnlySyntax(src);
+      if (zsh !== undefined) this.list.add(ShellFindingCode.dialectSyntax, zsh);
+    }
     if (this.plain(src, context, depth)) return;
     const parser = bashParserOrThrow();
     let tree: Tree | null = null;
@@ -136,6 +157,15 @@ export class Analysis {
           undefined,
           true,
         );
+      }
+      if (this.grammar === "posix") {
+        const bashOnly = nonPosixSyntax(root);
+        if (bashOnly !== undefined) {
+          this.list.add(
+            ShellFindingCode.dialectSyntax,
+            `${bashOnly}, and the shell that runs it is not bash`,
+          );
+        }
       }
       const evaluated = evaluatedNodes(root);
       for (const problem of evaluated.problems) this.list.add(ShellFindingCode.evaluatedWord, problem);
@@ -862,6 +892,8 @@ export class Analysis {
    */
   private plain(src: string, context: readonly CommandContext[], depth: number): boolean {
     if (!this.plainEnabled) return false;
+    // `&>` and `>&file` are bash's: another shell reads `a &> f` as `a &` then `> f`.
+    if (this.grammar !== "bash" && /&>|>&/.test(src)) return false;
     const statements = readPlainScript(src);
     if (!statements || statements.some(changesDirectory)) return false;
     const scope: Scope = { src, depth, language: "bash" };
