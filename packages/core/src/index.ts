@@ -215,7 +215,9 @@ export type { DirectoryStep, WorkingDirectory } from "./shell/directory.js";
 
 // safety
 export type { Finding } from "./safety/types.js";
-export type { SafetyContext } from "./safety/types.js";
+export type { FileSystemPort, SafetyContext } from "./safety/types.js";
+export { SECRET_LOCATIONS } from "./safety/secret-locations.js";
+export type { SecretLocation } from "./safety/secret-locations.js";
 export { classifyAnalysis, classifyCommand } from "./safety/classify.js";
 export { commandFromArgv } from "./safety/argv.js";
 export { detectForkBomb } from "./safety/destroy.js";

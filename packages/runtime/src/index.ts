@@ -71,6 +71,9 @@ export type { Invocation, ShellFamily } from "./runner/shell.js";
 export { runCommand } from "./runner/run-command.js";
 export type { RunRequest, RunResult } from "./runner/run-command.js";
 
+// fs
+export { nodeFileSystemPort } from "./fs/file-system-port.js";
+
 // cordon
 export { cordonAvailability } from "./cordon/availability.js";
 export type { CordonAvailability, CordonAvailabilityOptions, CordonKind } from "./cordon/availability.js";

@@ -5,7 +5,7 @@
 import { isSlashiError, SlashiErrorCode } from "../errors.js";
 import { grammarForShell, type ShellGrammar } from "../quoting/dialect.js";
 import type { ExtractedCommand, ShellAnalysis, ShellLanguage } from "../shell/types.js";
-import { analyze, classify, classifyScript, languageForShell } from "./deps.js";
+import { analyze, classify, classifyLine, classifyScript, languageForShell } from "./deps.js";
 import { checkEnkaidu } from "./enkaidu.js";
 import { evaluateAnalysis, PolicyReasonCode, stricter } from "./evaluate.js";
 import { dynamicEffective, startsWithWords } from "./pattern.js";
@@ -82,7 +82,7 @@ export function decide(command: string, policy: ResolvedPolicy, context: DecideC
   }
   const analysis = analyzeOrIncomplete(command, language, grammarForShell(context.shell ?? "bash") ?? "bash");
   return withEnkaidu(
-    evaluateAnalysis(command, analysis, policy, { context, classify, classifyScript }),
+    evaluateAnalysis(command, analysis, policy, { context, classify, classifyScript, classifyLine }),
     policy,
   );
 }

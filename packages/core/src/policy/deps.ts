@@ -6,6 +6,7 @@ import { dialectForShell, type ShellGrammar } from "../quoting/dialect.js";
 import { classifyCommand } from "../safety/classify.js";
 import { detectForkBomb } from "../safety/destroy.js";
 import { commandContexts, inTrustedRoot } from "../safety/directory.js";
+import { classifyLine as classifyWholeLine } from "../safety/line.js";
 import type { Finding, SafetyContext } from "../safety/types.js";
 import { analyzeShell, MAX_SCRIPT_LENGTH } from "../shell/analyze.js";
 import type { ExtractedCommand, ShellAnalysis, ShellLanguage } from "../shell/types.js";
@@ -26,6 +27,12 @@ export type ClassifyScriptFn = (script: string) => Finding[];
 
 /** The real classifier. */
 export const classify: ClassifyFn = classifyCommand;
+
+/** Classifies what only the whole line shows: secret read plus network send, decoded bytes run as code. */
+export type ClassifyLineFn = (script: string, analysis: ShellAnalysis, context: SafetyContext) => Finding[];
+
+/** The real line classifier. */
+export const classifyLine: ClassifyLineFn = classifyWholeLine;
 
 /**
  * Scripts longer than this are not scanned for fork bombs; the policy asks for them instead. It is the shell

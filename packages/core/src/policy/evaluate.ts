@@ -3,10 +3,11 @@
  * rules, its safety findings and the policy-level checks; the script gets its own findings; the strictest
  * verdict wins (deny > ask > allow).
  */
+import { lineVariables } from "../safety/bindings.js";
 import type { Finding, SafetyContext } from "../safety/types.js";
 import type { ExtractedCommand, ShellAnalysis } from "../shell/types.js";
 import { commandContexts, inTrustedRoot } from "./deps.js";
-import type { ClassifyFn, ClassifyScriptFn } from "./deps.js";
+import type { ClassifyFn, ClassifyLineFn, ClassifyScriptFn } from "./deps.js";
 import { dynamicEffective, formatPattern, matchRest, programNames, startsWithWords } from "./pattern.js";
 import type {
   CommandVerdict,
@@ -95,6 +96,8 @@ export interface EvaluateOptions {
   classify: ClassifyFn;
   /** The script-level classifier (fork bombs); none by default. */
   classifyScript?: ClassifyScriptFn;
+  /** The whole-line classifier (secret read with network send, decoded code); none by default. */
+  classifyLine?: ClassifyLineFn;
   /**
    * Program names compare case-insensitively (Windows, PowerShell, cmd). Default: when `context.platform` is
    * `windows`; {@link evaluateAnalysis} also turns it on for PowerShell and cmd scripts.
@@ -114,6 +117,7 @@ export function safetyContextOf(context: DecideContext, policy: ResolvedPolicy):
   if (context.platform !== undefined) safety.platform = context.platform;
   if (context.workspaceTrusted !== undefined) safety.workspaceTrusted = context.workspaceTrusted;
   if (context.workspaceRoot === undefined) safety.trustedRoot = safety.cwd;
+  if (context.fs !== undefined) safety.fs = context.fs;
   return safety;
 }
 
@@ -447,7 +451,14 @@ export function evaluateAnalysis(
   policy: ResolvedPolicy,
   options: EvaluateOptions,
 ): Decision {
-  const findings = [...(options.classifyScript?.(input) ?? []), ...analysis.findings];
+  const safety = safetyContextOf(options.context, policy);
+  const variables = lineVariables(input);
+  if (variables !== undefined) safety.variables = variables;
+  const findings = [
+    ...(options.classifyScript?.(input) ?? []),
+    ...analysis.findings,
+    ...(options.classifyLine?.(input, analysis, safety) ?? []),
+  ];
   const script: Reason[] = findings.map((f) => fromFinding(f, undefined));
   if (analysis.incomplete && !script.some((r) => r.severity !== "allow")) {
     script.push({
@@ -477,7 +488,6 @@ export function evaluateAnalysis(
       });
     }
   }
-  const safety = safetyContextOf(options.context, policy);
   const caseless =
     options.caseless ??
     (options.context.platform === "windows" ||

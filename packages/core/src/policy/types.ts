@@ -3,6 +3,7 @@
  * resolved, ready-to-match form ({@link ResolvedPolicy}) and what a decision looks like ({@link Decision}).
  */
 import type { ExtractedCommand } from "../shell/types.js";
+import type { FileSystemPort } from "../safety/types.js";
 import type { EnkaiduShellSettings } from "./enkaidu.js";
 
 /** A verdict: run silently, ask a person first, or refuse. Ordered `allow` < `ask` < `deny`. */
@@ -213,6 +214,12 @@ export interface DecideContext {
    * preset's git and npm-script rules) do not count. Default: trusted.
    */
   workspaceTrusted?: boolean;
+  /**
+   * A read-only view of the real file system, when the host has one (`nodeFileSystemPort()` from
+   * `@slashi/runtime`): symbolic links are resolved and globs expanded at decision time, so a workspace link
+   * into `~/.ssh` is seen. It only makes decisions stricter; without it the words alone decide.
+   */
+  fs?: FileSystemPort;
 }
 
 /** Where a rule that spoke lives. */

@@ -1,9 +1,12 @@
 import type { ExtractedCommand, ShellAnalysis } from "../shell/types.js";
 import { invocationOf } from "./argv.js";
+import { classifyContainers } from "./containers.js";
 import { classifyDestroyers, detectForkBomb } from "./destroy.js";
 import { classifyDirectoryCode, classifyUnknownDirectory, commandContexts } from "./directory.js";
+import { classifyEnvironment } from "./environment.js";
 import { classifyGit } from "./git.js";
 import { classifyInline } from "./inline.js";
+import { classifyLine } from "./line.js";
 import { classifyNetwork } from "./network.js";
 import { classifyProgram } from "./program.js";
 import { classifyRemoval } from "./rm.js";
@@ -28,10 +31,11 @@ function tidy(findings: readonly Finding[]): Finding[] {
 
 /**
  * Runs every safety classifier over one extracted command: program identity, removals, git, option-level
- * rules, inline code, destroyers, network and supply chain, writes (redirections, output options,
- * destinations), secret reads, self-protection and tools that run the directory's code. Pure: no file
- * system, no environment. The command is judged in the directory it really runs in (`command.cwd`, `env -C`),
- * resolved against `context.cwd`; when an earlier `cd` may have failed, in each directory it may run in.
+ * rules, inline code, destroyers, network and supply chain, the environment, containers, tools that run the
+ * directory's code, writes (redirections, output options, destinations), secret reads and self-protection.
+ * Pure: no file system, no environment. The command is judged in the directory it really runs in
+ * (`command.cwd`, `env -C`), resolved against `context.cwd`; when an earlier `cd` may have failed, in each
+ * directory it may run in.
  * @param command - one simple command from `analyzeShell`, or built with `commandFromArgv`
  * @param context - where it runs (cwd, workspace root, home, protected paths)
  * @returns findings, `deny` ones first; empty when nothing stands out
@@ -64,6 +68,8 @@ function classifyIn(command: ExtractedCommand, context: SafetyContext): Finding[
     append(findings, classifyNetwork(invocation));
     append(findings, classifyDirectoryCode(invocation, context));
     append(findings, classifyUnknownDirectory(invocation, context));
+    append(findings, classifyEnvironment(invocation));
+    append(findings, classifyContainers(invocation, context));
     append(writes, argumentWrites(invocation, context));
   }
   if (writes.length > 0) append(findings, classifyWrites(writes, command, context));
@@ -77,7 +83,8 @@ function append<T>(to: T[], more: readonly T[]): void {
 }
 
 /**
- * Classifies every command of an analysed script, plus what only the script text shows (fork bombs).
+ * Classifies every command of an analysed script, plus what only the script text shows (fork bombs) and what
+ * only the whole line shows (a secret read with a network send, decoded bytes run as code, `/dev/tcp`).
  * The analyser's own findings are not repeated here.
  * @param analysis - the result of `analyzeShell`
  * @param context - where the script runs
@@ -92,6 +99,7 @@ export function classifyAnalysis(
   if (script !== undefined) {
     const bomb = detectForkBomb(script);
     if (bomb !== undefined) findings.unshift(bomb);
+    append(findings, classifyLine(script, analysis, context));
   }
   return tidy(findings);
 }

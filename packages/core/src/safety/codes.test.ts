@@ -8,7 +8,7 @@ describe("SAFETY_CODES", () => {
     expect(new Set(codes).size).toBe(codes.length);
     for (const info of SAFETY_CODES) {
       expect(info.code).toMatch(
-        /^(shell|program|rm|git|tool|inline|destroy|net|supply|write|secret|self)\.[a-z0-9-]+$/,
+        /^(shell|program|rm|git|tool|inline|destroy|net|supply|container|write|secret|self)\.[a-z0-9-]+$/,
       );
       expect(["deny", "ask"]).toContain(info.severity);
       expect(info.description.length).toBeGreaterThan(20);
@@ -27,6 +27,7 @@ describe("SAFETY_CODES", () => {
       "rm.no-preserve-root",
       "git.push-mirror",
       "inline.encoded",
+      "inline.decoded",
       "destroy.filesystem",
       "destroy.partition",
       "destroy.block-device",
@@ -36,7 +37,11 @@ describe("SAFETY_CODES", () => {
       "destroy.power",
       "destroy.infrastructure",
       "destroy.crontab",
+      "net.dev-tcp",
+      "container.privileged",
+      "container.host-mount",
       "write.sensitive-path",
+      "secret.exfiltration",
       "self.protected-write",
     ]);
   });

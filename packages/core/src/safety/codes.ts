@@ -303,6 +303,11 @@ const table = [
     "PowerShell runs a Base64-encoded command (`-EncodedCommand`), which hides what runs.",
   ],
   [
+    "inline.decoded",
+    "deny",
+    "Decoded bytes are run as code: a decoder (`base64 -d`, `xxd -r`, `openssl enc -d`, `printf '\\x…'`) feeds a shell, an interpreter or `eval`.",
+  ],
+  [
     "inline.shell-dynamic",
     "ask",
     "A shell runs a `-c` script that is computed at run time, so it cannot be inspected.",
@@ -359,6 +364,22 @@ const table = [
     "Downloads and runs a package or remote program (`npx`, `pnpm dlx`, `uvx`, `pipx run`, `go run pkg@v`).",
   ],
   ["supply.publish", "ask", "Publishes a package or image (`npm publish`, `cargo publish`, `twine upload`)."],
+  [
+    "net.dev-tcp",
+    "deny",
+    "A redirection opens a network connection through bash's `/dev/tcp` or `/dev/udp` (`exec 3<>/dev/tcp/host/80`, `> /dev/udp/…`).",
+  ],
+  // containers
+  [
+    "container.privileged",
+    "deny",
+    "Runs a container with host privileges (`--privileged`, `--pid=host`, `--userns=host`, `--cap-add=ALL`, `seccomp=unconfined`).",
+  ],
+  [
+    "container.host-mount",
+    "deny",
+    "Runs a container that mounts `/`, the home directory, a system folder, a secret place or the container engine's socket (`-v /:/host`, `-v ~:/h`).",
+  ],
   // writes
   [
     "write.sensitive-path",
@@ -376,6 +397,41 @@ const table = [
     "secret.read",
     "ask",
     "Reads a file that usually holds secrets (`~/.ssh/id_*`, `.env`, `~/.aws/credentials`, `*.pem`…).",
+  ],
+  [
+    "secret.unknown-path",
+    "ask",
+    "A program reads a file whose path is only known when the shell runs (`cat $f`, `${HOME%/}/x`, `$(<f)`), so it cannot be shown to hold no secrets.",
+  ],
+  [
+    "secret.opaque-path",
+    "ask",
+    "Reads another process's files, descriptors, memory or environment through `/proc/*/root`, `/proc/*/fd`, `/proc/*/cmdline` or `/dev/fd/*`.",
+  ],
+  [
+    "secret.recursive-read",
+    "ask",
+    "Reads a whole tree that holds secret places (`grep -r x ~`, `rg x /`, `tar c /etc`, `cp -r ~ x`).",
+  ],
+  [
+    "secret.linked-path",
+    "ask",
+    "The line creates a link (`ln -s`) and then reads files: the read may go through the link to a secret place.",
+  ],
+  [
+    "secret.environment",
+    "ask",
+    "Prints the environment or lists variables (`printenv`, `env`, `set`, `export -p`, `declare -p`, `jq -n env`, `ENVIRON`, `ps e`, `${!prefix*}`).",
+  ],
+  [
+    "secret.env-variable",
+    "ask",
+    "Expands a variable whose name looks like a secret (`$GITHUB_TOKEN`, `$AWS_SECRET_ACCESS_KEY`, `$DB_PASSWORD`).",
+  ],
+  [
+    "secret.exfiltration",
+    "deny",
+    "The line reads a secret (a secret file, a tree holding secrets, the environment) and sends data over the network (`cat ~/.ssh/id_rsa | nc`, `curl -d @.env`, `dig $(…).x.com`).",
   ],
   // self-protection
   [
@@ -410,6 +466,13 @@ export function finding(
   subject?: string,
 ): Finding {
   const result: Finding = { code, severity: severityOf(code), message, command: command.text };
+  if (subject !== undefined) result.subject = subject;
+  return result;
+}
+
+/** Builds a finding about the whole line (no single command), with the code's fixed severity. */
+export function lineFinding(code: SafetyCode, message: string, subject?: string): Finding {
+  const result: Finding = { code, severity: severityOf(code), message };
   if (subject !== undefined) result.subject = subject;
   return result;
 }

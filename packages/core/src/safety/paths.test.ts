@@ -139,8 +139,8 @@ describe("contexts that change between calls", () => {
       expect(homeOf(bob)).toBe("/home/bob");
       expect(workspaceOf(alice)).toBe("/home/alice/p");
       expect(workspaceOf(bob)).toBe("/srv/bob");
-      expect(isSecretPath("/home/alice/.aws/credentials", alice)).toBe(true);
-      expect(isSecretPath("/home/alice/.aws/credentials", bob)).toBe(false);
+      expect(isSecretPath("/home/alice/.docker/contexts/meta.json", alice)).toBe(true);
+      expect(isSecretPath("/home/alice/.docker/contexts/meta.json", bob)).toBe(false);
       expect(isSensitiveWrite("/home/bob/.bashrc", bob)).toBe(true);
       expect(isSensitiveWrite("/home/bob/.bashrc", alice)).toBe(false);
     }

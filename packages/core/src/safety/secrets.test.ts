@@ -80,13 +80,10 @@ describe("secret reads", () => {
     "ls -la ~/.aws",
     "stat ~/.gnupg",
     "mkdir -p ~/.ssh",
-    "cat ~/.aws/config",
     "cat /etc/hosts",
     "cat /proc/cpuinfo",
     "cat environment.ts",
     "cat key.txt",
-    "cat .envrc",
-    "cat $FILE",
     "cat ~/.ssh/*.pub",
     "cat src/*.ts",
     "cat $HOME/notes.txt",
@@ -96,6 +93,14 @@ describe("secret reads", () => {
     "echo hello",
   ])("raises nothing for %s", (text) => {
     expect(codes(text)).toEqual([]);
+  });
+
+  it.each([
+    ["cat ~/.aws/config", "secret.read"],
+    ["cat .envrc", "secret.read"],
+    ["cat $FILE", "secret.unknown-path"],
+  ])("asks for %s (%s)", (text, code) => {
+    expect(codes(text)).toEqual([code]);
   });
 
   it("treats the secret file list case-insensitively and after normalisation", () => {

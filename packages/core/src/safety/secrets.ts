@@ -1,49 +1,68 @@
 import type { Invocation } from "./argv.js";
 import { finding } from "./codes.js";
-import { literalPrefix, resolvePath } from "./paths.js";
-import { isSecretFolder, isSecretPath, isSecretPathOrFolder } from "./sensitive.js";
+import {
+  isOpaquePattern,
+  knowPath,
+  patternContainsSecrets,
+  patternSecret,
+  type PathKnowledge,
+} from "./path-knowledge.js";
+import { METADATA_ONLY, readWords, type ReadWord } from "./reads.js";
 import type { ExtractedCommand } from "../shell/types.js";
 import type { Finding, SafetyContext } from "./types.js";
 
-const READ_OPS = new Set(["<", "<>", "<&"]);
+const READ_OPS = new Set(["<", "<>", "<&", "0<"]);
 
-/** Programs that look at a folder without reading the files in it. */
-const METADATA_ONLY = new Set([
-  "ls",
-  "dir",
-  "stat",
-  "du",
-  "df",
-  "file",
-  "test",
-  "[",
-  "cd",
-  "pushd",
-  "mkdir",
-  "chmod",
-  "chown",
-  "realpath",
-  "readlink",
-  "dirname",
-  "basename",
-  "exa",
-  "eza",
-  "lsd",
-  "tree",
-]);
-
-/** Words of an argument that may name a file: the word, and the part after `=` (`--file=x`, `if=x`). */
+/**
+ * Parts of an argument that may name a file: the word, the part after `=` (`--file=x`, `if=x`), after `@`
+ * (`-d @file`, `--data=@file`, `-F f=@file`), after `<` (`-F f=<file`) and a glued short option's value
+ * (`-i~/.ssh/key`).
+ */
 function pathCandidates(word: string): string[] {
   const out = [word];
   const eq = word.indexOf("=");
-  if (eq > 0 && eq < word.length - 1) out.push(word.slice(eq + 1));
-  if (/^-[A-Za-z]\//.test(word) || /^-[A-Za-z]~\//.test(word)) out.push(word.slice(2));
-  const at = word.indexOf("@");
-  if (at === 0 && word.length > 1) out.push(word.slice(1));
+  if (eq > 0 && eq < word.length - 1) {
+    const value = word.slice(eq + 1);
+    out.push(value);
+    if ((value[0] === "@" || value[0] === "<") && value.length > 1) out.push(value.slice(1));
+  }
+  if (/^-[A-Za-z]./.test(word) && !word.startsWith("--")) out.push(word.slice(2));
+  if (word[0] === "@" && word.length > 1) out.push(word.slice(1));
   return out;
 }
 
-/** Reads of secret files: any static argument or input redirection naming one. */
+/** Command substitutions that read a file directly: `$(<file)`, `$( < file )`. */
+const READ_SUBSTITUTION = /\$\(\s*<\s*((?:[^()\\]|\\.)*?)\s*\)/g;
+
+/** How one word relates to the secret places. */
+type Verdict = "secret" | "opaque" | "unknown" | "recursive" | undefined;
+
+/** Tests what a word names, for a read: secret, opaque, unknown or (read recursively) containing secrets. */
+function judge(knowledge: PathKnowledge, context: SafetyContext, recursive: boolean): Verdict {
+  if (knowledge.kind === "unknown") return "unknown";
+  let out: Verdict;
+  for (const pattern of knowledge.patterns) {
+    if (patternSecret(pattern, context) !== undefined) return "secret";
+    if (isOpaquePattern(pattern)) out = "opaque";
+    else if (recursive && out === undefined && patternContainsSecrets(pattern, context)) out = "recursive";
+  }
+  return out;
+}
+
+/** Knowledge of a word, resolved against a base folder when the program changes it (`tar -C dir`). */
+function knowWord(text: string, dynamic: boolean, context: SafetyContext, base?: string): PathKnowledge {
+  if (base === undefined) return knowPath(text, dynamic, context);
+  const folder = knowPath(base, /[$`*?[{~]/.test(base), context);
+  if (folder.kind === "unknown" || folder.patterns.length !== 1) return folder;
+  return knowPath(text, dynamic, { ...context, cwd: `/${folder.patterns[0]!.join("/")}` });
+}
+
+/**
+ * Reads of secrets and of paths that cannot be proved safe. Every word (and redirection) that names a secret
+ * place (`SECRET_LOCATIONS`) asks; so does a word the program reads as a file when its path is only known at
+ * run time (`secret.unknown-path`), names another process's files (`secret.opaque-path`), or is read
+ * recursively and contains secret places (`secret.recursive-read`).
+ */
 export function classifySecrets(
   invocation: Invocation | undefined,
   command: ExtractedCommand,
@@ -51,60 +70,76 @@ export function classifySecrets(
 ): Finding[] {
   const out: Finding[] = [];
   const seen = new Set<string>();
-  const check = (word: string, via: string): void => {
-    for (const candidate of pathCandidates(word)) {
-      if (candidate === "" || seen.has(candidate)) continue;
-      const path = resolvePath(candidate, context);
-      if (path !== null && isSecretPathOrFolder(path, context)) {
-        seen.add(candidate);
-        out.push(
-          finding(
-            "secret.read",
-            `${via} names ${candidate}, a file that usually holds secrets`,
-            command,
-            candidate,
-          ),
-        );
-        return;
-      }
-    }
-  };
-  /** A dynamic word: `$HOME/.aws/credentials` resolves; a glob is tested by its folder and its name pattern. */
-  const checkDynamic = (word: string, via: string): void => {
-    const { prefix, stop } = literalPrefix(word, context);
-    if (stop === null) return check(prefix, via);
-    if (stop !== "glob") return;
-    const slash = prefix.lastIndexOf("/");
-    const folder = resolvePath(slash < 0 ? "." : prefix.slice(0, slash + 1) || "/", context);
-    const publicOnly = /\.pub['"]?$/.test(word);
-    const inSecretFolder = folder !== null && !publicOnly && isSecretFolder(folder, context);
-    const asName = (fill: string): string | null =>
-      resolvePath(word.replace(/['"]/g, "").replace(/\*|\?|\[[^\]]*\]/g, fill), context);
-    const named = ["", "x", "rsa"].some((fill) => {
-      const path = asName(fill);
-      return path !== null && !publicOnly && isSecretPath(path, context);
-    });
-    if (inSecretFolder || named) {
-      seen.add(word);
+  const report = (verdict: Verdict, word: string, via: string): void => {
+    if (verdict === undefined || seen.has(word)) return;
+    seen.add(word);
+    if (verdict === "secret")
+      out.push(finding("secret.read", `${via} names ${word}, a place that holds secrets`, command, word));
+    else if (verdict === "opaque")
       out.push(
         finding(
-          "secret.read",
-          `${via} names ${word}, which can match files that usually hold secrets`,
+          "secret.opaque-path",
+          `${via} reads ${word}, another process's files, descriptors or environment`,
           command,
           word,
         ),
       );
-    }
+    else if (verdict === "unknown")
+      out.push(
+        finding(
+          "secret.unknown-path",
+          `${via} reads ${word}, a path only known when the shell runs, so it cannot be shown to hold no secrets`,
+          command,
+          word,
+        ),
+      );
+    else
+      out.push(
+        finding(
+          "secret.recursive-read",
+          `${via} reads everything under ${word}, which holds secret places`,
+          command,
+          word,
+        ),
+      );
   };
-  if (invocation !== undefined && !METADATA_ONLY.has(invocation.name)) {
+  const name = invocation?.name ?? "";
+  if (invocation !== undefined && !METADATA_ONLY.has(name)) {
     invocation.args.forEach((word, i) => {
-      if (!invocation.dynamic.has(i)) check(word, invocation.name);
-      else checkDynamic(word, invocation.name);
+      const dynamic = invocation.dynamic.has(i);
+      for (const candidate of pathCandidates(word)) {
+        if (candidate === "") continue;
+        const knowledge = knowPath(candidate, dynamic, context);
+        const verdict = judge(knowledge, context, false);
+        if (verdict === "secret" || verdict === "opaque") {
+          report(verdict, word, name);
+          break;
+        }
+      }
     });
+    for (const read of readWords(invocation) ?? []) judgeRead(read, name);
+  }
+  function judgeRead(read: ReadWord, via: string): void {
+    const knowledge = knowWord(read.text, read.dynamic, context, read.base);
+    report(judge(knowledge, context, read.recursive), read.text, via);
   }
   for (const r of command.redirects) {
-    if (READ_OPS.has(r.op) && r.target !== null && !/^(\d+|-)$/.test(r.target))
-      check(r.target, `input redirection ${r.op}`);
+    if (!READ_OPS.has(r.op) || (r.op === "<&" && /^(\d+|-)$/.test(r.target ?? ""))) continue;
+    const via = `input redirection ${r.op}`;
+    if (r.target !== null) judgeRead({ text: r.target, dynamic: false, recursive: false }, via);
+    else {
+      const raw = r.text.slice(r.text.indexOf(r.op.slice(-1)) + 1).trim();
+      judgeRead({ text: raw.replace(/^[<>&]+/, ""), dynamic: true, recursive: false }, via);
+    }
+  }
+  const texts = [
+    ...command.argv.filter((_, i) => command.dynamic.includes(i)),
+    ...command.redirects.map((r) => r.text),
+  ];
+  for (const text of texts) {
+    if (!text.includes("$(")) continue;
+    for (const m of text.matchAll(READ_SUBSTITUTION))
+      judgeRead({ text: m[1]!, dynamic: /[$`*?[{~'"\\]/.test(m[1]!), recursive: false }, "$(<file)");
   }
   return out;
 }

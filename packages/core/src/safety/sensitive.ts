@@ -1,4 +1,5 @@
 import { homeOf, isInside, normalize, resolvePath } from "./paths.js";
+import { secretMatch } from "./secret-locations.js";
 import type { SafetyContext } from "./types.js";
 
 /** Path tests on normalised absolute paths; lower case is used so that case-insensitive file systems match. */
@@ -114,75 +115,17 @@ export function isProtectedPath(path: string, context: SafetyContext): boolean {
 
 const PROTECTED_ANYWHERE_ANY = anyOf(PROTECTED_ANYWHERE);
 
-/** Home-relative files that usually hold secrets. */
-const SECRET_HOME: readonly RegExp[] = [
-  /^\.ssh\/(?!.*\.pub$)(?!known_hosts)(?!config$)(?!authorized_keys)[^/]+$/,
-  /^\.aws\/(credentials|sso\/cache\/|cli\/cache\/)/,
-  /^\.config\/gcloud\//,
-  /^\.azure\//,
-  /^\.(netrc|npmrc|pypirc|git-credentials|vault-token|pgpass|my\.cnf|yarnrc\.yml)$/,
-  /^\.docker\/config\.json$/,
-  /^\.kube\/config$/,
-  /^\.gnupg\//,
-  /^\.config\/gh\/hosts\.yml$/,
-  /^\.cargo\/credentials(\.toml)?$/,
-  /^\.gem\/credentials$/,
-  /^\.terraform\.d\/credentials\.tfrc\.json$/,
-  /^\.password-store\//,
-  /^\.local\/share\/keyrings\//,
-  /^library\/keychains\//,
-];
-
-const SECRET_SYSTEM: readonly RegExp[] = [
-  /^\/(private\/)?etc\/(shadow|gshadow|master\.passwd|sudoers)(-|$)/,
-  /^\/etc\/ssh\/ssh_host_[^/]*_key$/,
-  /^\/proc\/[^/]+\/environ$/,
-  /^\/proc\/[^/]+\/task\/[^/]+\/environ$/,
-  /^\/(var\/)?run\/secrets\//,
-];
-
-/** Basenames that hold secrets wherever they are. */
-const SECRET_NAMES: readonly RegExp[] = [
-  /^\.env$/,
-  /^\.env\.(?!(example|sample|template|dist|defaults?|schema)$)[^/]+$/,
-  /^[^/]*\.env$/,
-  /\.(pem|key|p12|pfx|jks|keystore|ppk|kdbx)$/,
-  /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/,
-  /^(credentials|service-account|serviceaccount)[^/]*\.json$/,
-];
-
-/** True when reading `path` would likely expose a secret. */
+/** True when reading `path` would expose a secret: a file of `SECRET_LOCATIONS` or one inside a secret folder. */
 export function isSecretPath(path: string, context: SafetyContext): boolean {
-  const p = path.toLowerCase();
-  const home = relativeToHome(path, context, p);
-  if (home !== undefined && SECRET_HOME_ANY.test(home)) return true;
-  if (SECRET_SYSTEM_ANY.test(p)) return true;
-  const base = p.slice(p.lastIndexOf("/") + 1);
-  if (base.endsWith(".pub")) return false;
-  return SECRET_NAMES_ANY.test(base);
+  return secretMatch(path, homeOf(context)) === "secret";
 }
 
-const SECRET_HOME_ANY = anyOf(SECRET_HOME);
-const SECRET_SYSTEM_ANY = anyOf(SECRET_SYSTEM);
-const SECRET_NAMES_ANY = anyOf(SECRET_NAMES);
-
-/** Home-relative folders that hold secrets as a whole. */
-const SECRET_HOME_DIRS =
-  /^\.(ssh|aws|gnupg|azure|kube|docker|password-store|config\/gcloud|config\/gh|local\/share\/keyrings)$/;
-
-/** True when `path` is a file that usually holds secrets or a folder of them: {@link isSecretPath} or {@link isSecretFolder}. */
+/** True when `path` is a secret file, lies in a secret folder, or is a secret folder itself. */
 export function isSecretPathOrFolder(path: string, context: SafetyContext): boolean {
-  const p = path.toLowerCase();
-  const home = relativeToHome(path, context, p);
-  if (home !== undefined && (SECRET_HOME_ANY.test(home) || SECRET_HOME_DIRS.test(home))) return true;
-  if (SECRET_SYSTEM_ANY.test(p)) return true;
-  const base = p.slice(p.lastIndexOf("/") + 1);
-  if (base.endsWith(".pub")) return false;
-  return SECRET_NAMES_ANY.test(base);
+  return secretMatch(path, homeOf(context)) !== undefined;
 }
 
-/** True when `path` is a folder that holds secrets (`~/.ssh`, `~/.aws`…), so reading it whole reads them. */
+/** True when `path` is a folder of `SECRET_LOCATIONS` itself (`~/.ssh`, `~/.aws`), so reading it whole reads them. */
 export function isSecretFolder(path: string, context: SafetyContext): boolean {
-  const home = relativeToHome(path, context);
-  return home !== undefined && SECRET_HOME_DIRS.test(home);
+  return secretMatch(path, homeOf(context)) === "folder";
 }

@@ -44,4 +44,29 @@ export interface SafetyContext {
   protectedPaths?: string[];
   /** Path syntax: `posix` (default) or `windows` (drive letters, `\` separators, case-insensitive). */
   platform?: "posix" | "windows";
+  /**
+   * The real file system, read-only, when the host has one: symbolic links are then resolved and globs
+   * expanded at decision time. It only adds findings; without it the words alone decide.
+   */
+  fs?: FileSystemPort;
+  /**
+   * Variables the line binds once to known words (`for f in src/*.ts`), as raw shell words; a word that is
+   * exactly `$NAME` reads as those words. Others stay unknown.
+   */
+  variables?: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * A small, synchronous, read-only view of the file system that a host may hand to the classifiers. Core never
+ * reads files itself; `@slashi/runtime` provides the Node implementation (`nodeFileSystemPort`). Every method
+ * answers `undefined` (or throws, which counts the same) when it cannot tell.
+ */
+export interface FileSystemPort {
+  /**
+   * The absolute path with every symbolic link in its existing part resolved and the part that does not exist
+   * appended unchanged (`/w/docs/id_rsa` → `/home/u/.ssh/id_rsa` when `docs` links to `~/.ssh`).
+   */
+  realpath(path: string): string | undefined;
+  /** The names in a folder (no `.`/`..`), or `undefined` when it is not a readable folder. */
+  readdir(path: string): readonly string[] | undefined;
 }

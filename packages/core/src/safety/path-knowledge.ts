@@ -1,0 +1,419 @@
+/**
+ * Path knowledge: what the classifiers can prove about the paths one shell word names. A word is either a set
+ * of path patterns (literal components and glob components, after `~`, `$HOME`, `$PWD`, brace expansion, `..`
+ * and the working directory are resolved) or unknown (a variable, a parameter expansion with operators, a
+ * command substitution, `~user`). Pure: the file system is reached only through the optional port.
+ */
+import { decodeAnsiC } from "../shell/ansi-c.js";
+import { homeOf, normalize } from "./paths.js";
+import {
+  containsSecrets,
+  globComponentRegExp,
+  mayMatchSecret,
+  secretMatch,
+  unescapeGlob,
+} from "./secret-locations.js";
+import type { SecretMatch } from "./secret-locations.js";
+import type { FileSystemPort, SafetyContext } from "./types.js";
+
+/** What a word can name. */
+export type PathKnowledge =
+  /** Every path the word can name, as absolute component lists (a component may be a glob). */
+  | { kind: "paths"; patterns: string[][] }
+  /** The word depends on something only known when the shell runs. */
+  | { kind: "unknown"; why: string };
+
+/** More alternatives than this from brace expansion make a word unknown. */
+const MAX_ALTERNATIVES = 64;
+/** At most this many glob matches are read through the file-system port per word. */
+const MAX_GLOB_MATCHES = 256;
+
+/** Marks a literal character inside a pattern so that `*?[` in it are not read as glob syntax. */
+const ESC = "\u0000";
+const GLOB_CHARS = /[*?[]/;
+const ESCAPED_GLOB = new RegExp(`${ESC}[*?[]`, "g");
+
+/** Finds the index of the bracket closing the one at `open` in raw shell text, skipping quotes; -1 if none. */
+function closing(raw: string, open: number, openChar: string, closeChar: string): number {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = open; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (quote !== null) {
+      if (c === "\\" && quote === '"') i++;
+      else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === "'" || c === '"') quote = c;
+    else if (c === openChar) depth++;
+    else if (c === closeChar && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** Splits a brace body at top-level commas; `[]` when it has none. */
+function braceAlternatives(body: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (quote !== null) {
+      if (c === "\\" && quote === '"') i++;
+      else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === "\\") i++;
+    else if (c === "'" || c === '"') quote = c;
+    else if (c === "{") depth++;
+    else if (c === "}") depth--;
+    else if (c === "," && depth === 0) {
+      out.push(body.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (out.length === 0) return [];
+  out.push(body.slice(start));
+  return out;
+}
+
+/** A `{a..b}` sequence as its items (numbers or single letters), `undefined` when it is not one or too long. */
+function sequence(body: string): string[] | undefined {
+  const m = /^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.-?\d+)?$/.exec(body);
+  if (!m) return undefined;
+  const [a, b] = [m[1]!, m[2]!];
+  const numeric = /\d/.test(a) && /\d/.test(b);
+  const from = numeric ? Number(a) : a.charCodeAt(0);
+  const to = numeric ? Number(b) : b.charCodeAt(0);
+  if (Math.abs(to - from) >= MAX_ALTERNATIVES) return undefined;
+  const out: string[] = [];
+  const step = from <= to ? 1 : -1;
+  for (let v = from; step > 0 ? v <= to : v >= to; v += step)
+    out.push(numeric ? String(v) : String.fromCharCode(v));
+  return out;
+}
+
+/**
+ * Expands the first unquoted brace expression of raw shell text, recursively; `undefined` when there are too
+ * many alternatives. Text inside quotes and `${…}`/`$(…)` is left alone.
+ */
+function expandBraces(raw: string, budget = { left: MAX_ALTERNATIVES }): string[] | undefined {
+  let quote: string | null = null;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (quote !== null) {
+      if (c === "\\" && quote === '"') i++;
+      else if (c === quote) quote = null;
+      else if (quote === '"' && c === "$" && (raw[i + 1] === "{" || raw[i + 1] === "(")) {
+        const end = closing(raw, i + 1, raw[i + 1]!, raw[i + 1] === "{" ? "}" : ")");
+        if (end < 0) return [raw];
+        i = end;
+      }
+      continue;
+    }
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      quote = c;
+      continue;
+    }
+    if (c === "$" && (raw[i + 1] === "{" || raw[i + 1] === "(")) {
+      const end = closing(raw, i + 1, raw[i + 1]!, raw[i + 1] === "{" ? "}" : ")");
+      if (end < 0) return [raw];
+      i = end;
+      continue;
+    }
+    if (c !== "{") continue;
+    const end = closing(raw, i, "{", "}");
+    if (end < 0) return [raw];
+    const body = raw.slice(i + 1, end);
+    const items = braceAlternatives(body);
+    const alternatives = items.length > 0 ? items : sequence(body);
+    if (alternatives === undefined) continue;
+    const out: string[] = [];
+    for (const alternative of alternatives) {
+      if (--budget.left < 0) return undefined;
+      const more = expandBraces(raw.slice(0, i) + alternative + raw.slice(end + 1), budget);
+      if (more === undefined) return undefined;
+      out.push(...more);
+    }
+    return out;
+  }
+  return [raw];
+}
+
+/** Escapes literal text for a pattern. */
+function literal(text: string): string {
+  let out = "";
+  for (const c of text) out += c === "*" || c === "?" || c === "[" ? ESC + c : c;
+  return out;
+}
+
+/** The variable an expansion at `i` names when it is `$NAME` or `${NAME}`, with its length; else undefined. */
+function plainVariable(raw: string, i: number): { name: string; length: number } | undefined {
+  const simple = /^\$([A-Za-z_][A-Za-z0-9_]*)/.exec(raw.slice(i));
+  if (simple) return { name: simple[1]!, length: simple[0].length };
+  const braced = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}/.exec(raw.slice(i));
+  if (braced) return { name: braced[1]!, length: braced[0].length };
+  return undefined;
+}
+
+/**
+ * Turns raw shell text without brace expressions into a pattern: literal characters escaped, unquoted glob
+ * characters kept, `~`, `$HOME`, `$PWD` replaced. Returns the reason it is unknown instead, when it is.
+ */
+function patternOf(raw: string, context: SafetyContext): string | { why: string } {
+  let out = "";
+  let quote: '"' | null = null;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === "\\") {
+      const next = raw[i + 1];
+      if (next === undefined) continue;
+      if (quote === '"' && !'$`"\\\n'.includes(next)) out += literal(c);
+      else if (next !== "\n") out += literal(next);
+      i++;
+      continue;
+    }
+    if (quote === null && c === "'") {
+      const end = raw.indexOf("'", i + 1);
+      if (end < 0) return { why: "an unterminated quote" };
+      out += literal(raw.slice(i + 1, end));
+      i = end;
+      continue;
+    }
+    if (c === '"') {
+      quote = quote === null ? '"' : null;
+      continue;
+    }
+    if (c === "$" && quote === null && raw[i + 1] === "'") {
+      const end = raw.indexOf("'", i + 2);
+      if (end < 0) return { why: "an unterminated quote" };
+      out += literal(decodeAnsiC(raw.slice(i + 2, end)));
+      i = end;
+      continue;
+    }
+    if (c === "$" || c === "`") {
+      const variable = c === "$" ? plainVariable(raw, i) : undefined;
+      if (variable?.name === "HOME") out += literal(context.home);
+      else if (variable?.name === "PWD") out += literal(context.cwd);
+      else return { why: `it depends on ${c === "`" ? "a command substitution" : "an expansion"}` };
+      i += variable.length - 1;
+      continue;
+    }
+    if (c === "~" && i === 0 && quote === null) {
+      const next = raw[1];
+      if (next === undefined || next === "/") out += literal(context.home);
+      else if (next === "+" && (raw[2] === undefined || raw[2] === "/")) {
+        out += literal(context.cwd);
+        i++;
+      } else return { why: "it names another user's home or a directory-stack entry" };
+      continue;
+    }
+    if (quote === null && GLOB_CHARS.test(c)) {
+      out += c;
+      continue;
+    }
+    out += literal(c);
+  }
+  return out;
+}
+
+/** Splits a pattern into absolute components: relative to `cwd`, `.` and `..` removed, escapes removed. */
+function componentsOf(pattern: string, context: SafetyContext): string[] {
+  const unescaped = (part: string): string => part.split(ESC).join("");
+  const parts = pattern.split("/");
+  const absolute = pattern.startsWith("/");
+  const base = absolute ? [] : normalize(context.cwd, context).split("/");
+  const out: string[] = [];
+  for (const segment of [...base, ...parts]) {
+    // an escaped glob character stays literal: keep it as a glob-free component
+    const plain = unescaped(segment);
+    const isGlob = GLOB_CHARS.test(segment.replace(ESCAPED_GLOB, ""));
+    if (plain === "" || plain === ".") continue;
+    if (plain === ".." && !isGlob) out.pop();
+    else out.push(isGlob ? globText(segment) : plain.replace(/[\\*?[]/g, "\\$&"));
+  }
+  return out;
+}
+
+/** A glob component with its literal characters marked by a backslash (`a\\*` stays a literal star). */
+function globText(segment: string): string {
+  let out = "";
+  for (let i = 0; i < segment.length; i++) {
+    const c = segment[i]!;
+    if (c === ESC) {
+      const next = segment[++i] ?? "";
+      out += GLOB_CHARS.test(next) || next === "\\" ? `\\${next}` : next;
+    } else out += c;
+  }
+  return out;
+}
+
+/**
+ * What a word can name as a path.
+ * @param word - the word as argv has it: its value when static, its source text when dynamic
+ * @param dynamic - whether the analyser marked the word as not a static literal
+ * @param context - cwd and home for resolution
+ */
+export function knowPath(word: string, dynamic: boolean, context: SafetyContext): PathKnowledge {
+  if (word === "") return { kind: "unknown", why: "it is empty" };
+  if (!dynamic) {
+    const pattern = patternOfStatic(word, context);
+    if (typeof pattern !== "string") return { kind: "unknown", why: pattern.why };
+    return { kind: "paths", patterns: [componentsOf(pattern, context)] };
+  }
+  if (/^<\(/.test(word) && word.endsWith(")")) return { kind: "paths", patterns: [] }; // a pipe from commands
+  const bound = boundWords(word, context);
+  if (bound !== undefined) {
+    const patterns: string[][] = [];
+    for (const value of bound) {
+      const known = knowPath(value, true, { ...context, variables: undefined });
+      if (known.kind === "unknown") return known;
+      patterns.push(...known.patterns);
+    }
+    return { kind: "paths", patterns };
+  }
+  const alternatives = expandBraces(word);
+  if (alternatives === undefined) return { kind: "unknown", why: "its brace expansion is too large" };
+  const patterns: string[][] = [];
+  for (const alternative of alternatives) {
+    const pattern = patternOf(alternative, context);
+    if (typeof pattern !== "string") return { kind: "unknown", why: pattern.why };
+    if (pattern === "") continue;
+    patterns.push(componentsOf(pattern, context));
+  }
+  return { kind: "paths", patterns };
+}
+
+/** The words a line bound to the variable when the word is exactly `$NAME`, `${NAME}` or either in quotes. */
+function boundWords(word: string, context: SafetyContext): readonly string[] | undefined {
+  if (context.variables === undefined) return undefined;
+  const m = /^("?)\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})\1$/.exec(word);
+  if (!m) return undefined;
+  return context.variables.get(m[2] ?? m[3]!);
+}
+
+/** A static word: `~`, `~/x` resolve (as `resolvePath` does); everything else is literal. */
+function patternOfStatic(word: string, context: SafetyContext): string | { why: string } {
+  if (word === "~" || word.startsWith("~/")) return literal(context.home) + literal(word.slice(1));
+  if (word.startsWith("~")) return { why: "it names another user's home or a directory-stack entry" };
+  return literal(word);
+}
+
+/** Paths the kernel or bash resolve to something other than a file by that name. */
+const OPAQUE =
+  /^\/proc\/[^/]+\/(?:task\/[^/]+\/)?(?:root|cwd|fd|fdinfo|environ|cmdline|mem|exe|map_files)(?:\/|$)|^\/dev\/fd(?:\/|$)|^\/dev\/std(?:in|out|err)$/;
+
+/**
+ * True when a pattern names a path whose content is not the file it seems to be: another process's root,
+ * working directory, descriptors, memory or command line (`/proc/1/root/…`, `/proc/self/fd/3`, `/dev/fd/3`).
+ */
+export function isOpaquePattern(components: readonly string[]): boolean {
+  const joined = `/${components.map(unescapeGlob).join("/").toLowerCase()}`;
+  if (joined === "/dev/stdin") return false;
+  return OPAQUE.test(joined);
+}
+
+/** The leading components that hold no glob. */
+function literalHead(components: readonly string[]): string[] {
+  const head: string[] = [];
+  for (const c of components) {
+    if (globComponentRegExp(c) !== null) break;
+    head.push(c);
+  }
+  return head;
+}
+
+/** The real location of a literal path through the port, when it differs. */
+function realOf(components: readonly string[], fs: FileSystemPort | undefined): string[] | undefined {
+  if (fs === undefined) return undefined;
+  const path = `/${components.map(unescapeGlob).join("/")}`;
+  let real: string | undefined;
+  try {
+    real = fs.realpath(path);
+  } catch {
+    return undefined;
+  }
+  if (real === undefined || real === path) return undefined;
+  return real.split("/").filter((s) => s !== "");
+}
+
+/** Expands a glob pattern through the port (bounded); the matches as component lists. */
+function expandGlob(components: readonly string[], fs: FileSystemPort): string[][] {
+  let found: string[][] = [[]];
+  for (const component of components) {
+    const re = globComponentRegExp(component);
+    const next: string[][] = [];
+    for (const prefix of found) {
+      if (re === null) {
+        next.push([...prefix, unescapeGlob(component)]);
+        continue;
+      }
+      let names: readonly string[] | undefined;
+      try {
+        names = fs.readdir(`/${prefix.join("/")}`);
+      } catch {
+        names = undefined;
+      }
+      for (const name of names ?? []) {
+        if (re.test(name)) next.push([...prefix, name]);
+        if (next.length >= MAX_GLOB_MATCHES) break;
+      }
+    }
+    found = next.slice(0, MAX_GLOB_MATCHES);
+    if (found.length === 0) break;
+  }
+  return found;
+}
+
+/**
+ * Relates a pattern to the secret places, through the file-system port when there is one: the pattern itself
+ * may match a secret place, or its literal part is a symbolic link into one, or (with a port) one of its glob
+ * matches is or links into one. Ports only add findings: without one the pattern alone decides.
+ */
+export function patternSecret(components: readonly string[], context: SafetyContext): SecretMatch {
+  const home = homeOf(context);
+  const direct = mayMatchSecret(components, home);
+  if (direct === "secret") return direct;
+  const fs = context.fs;
+  if (fs === undefined) return direct;
+  const head = literalHead(components);
+  const realHead = realOf(head, fs);
+  let out: SecretMatch = direct;
+  if (realHead !== undefined) {
+    const viaLink = mayMatchSecret([...realHead, ...components.slice(head.length)], home);
+    if (viaLink === "secret") return viaLink;
+    out ??= viaLink;
+  }
+  if (head.length < components.length) {
+    for (const match of expandGlob(components, fs)) {
+      const real = realOf(match, fs) ?? match;
+      const found = secretMatch(`/${real.join("/")}`, home);
+      if (found === "secret") return found;
+      out ??= found;
+    }
+  }
+  return out;
+}
+
+/**
+ * True when reading a pattern recursively can reach a secret place: its literal part contains one (the home
+ * directory, `/`, `/etc`, another user's home), or, through the port, its real location does, or the pattern
+ * may itself match a secret place.
+ */
+export function patternContainsSecrets(components: readonly string[], context: SafetyContext): boolean {
+  const home = homeOf(context);
+  const head = literalHead(components);
+  if (containsSecrets(`/${head.map(unescapeGlob).join("/")}`, home)) return true;
+  if (mayMatchSecret(components, home) !== undefined) return true;
+  const real = realOf(head, context.fs);
+  return real !== undefined && containsSecrets(`/${real.join("/")}`, home);
+}

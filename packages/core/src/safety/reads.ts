@@ -1,0 +1,470 @@
+/**
+ * Which words of a command name files the program will read: its file operands, option values that are files
+ * (`grep -f`, `jq --rawfile`, `sort --files0-from`), script commands that read (`sed r`), and whether it reads
+ * folders recursively (`grep -r`, `rg`, `tar c`, `cp -r`). Programs not described here count every operand as
+ * a read, which is the safe reading.
+ */
+import { hasOption, operands, optionsNamed, parseOptions, type Invocation, type OptionSpec } from "./argv.js";
+import { sedCall } from "./tools.js";
+
+/** A word the program reads as a file. */
+export interface ReadWord {
+  /** The word (its value when static, its source text when dynamic). */
+  text: string;
+  /** Whether the word is only known when the shell runs. */
+  dynamic: boolean;
+  /** The program reads the folder's whole tree. */
+  recursive: boolean;
+  /** The folder relative paths are taken from, when the program changes it (`tar -C dir`). */
+  base?: string;
+}
+
+/** Programs whose arguments never name files to read (values, names, patterns, numbers). */
+const NO_FILES: ReadonlySet<string> = new Set([
+  "echo",
+  "printf",
+  "true",
+  "false",
+  ":",
+  "pwd",
+  "whoami",
+  "id",
+  "groups",
+  "uname",
+  "arch",
+  "nproc",
+  "seq",
+  "expr",
+  "sleep",
+  "which",
+  "type",
+  "hostname",
+  "tr",
+  "export",
+  "unset",
+  "local",
+  "declare",
+  "typeset",
+  "readonly",
+  "set",
+  "shift",
+  "exit",
+  "return",
+  "read",
+  "wait",
+  "kill",
+  "jobs",
+  "let",
+  "alias",
+  "unalias",
+  "shopt",
+  "umask",
+  "ulimit",
+  "getopts",
+  "break",
+  "continue",
+  "yes",
+  "clear",
+  "reset",
+  "tput",
+  "printenv",
+  "env",
+  "command",
+  "builtin",
+  "hash",
+  "times",
+  "trap",
+]);
+
+/** Programs that look at names and metadata, never at file contents. */
+export const METADATA_ONLY: ReadonlySet<string> = new Set([
+  "ls",
+  "dir",
+  "stat",
+  "du",
+  "df",
+  "test",
+  "[",
+  "cd",
+  "pushd",
+  "mkdir",
+  "chmod",
+  "chown",
+  "realpath",
+  "readlink",
+  "dirname",
+  "basename",
+  "exa",
+  "eza",
+  "lsd",
+  "tree",
+  "find",
+  "fd",
+  "fdfind",
+  "touch",
+]);
+
+/** How a reading program lays out its arguments. */
+interface ReaderSpec {
+  options: OptionSpec;
+  /** Short letters and long names whose values are files the program reads. */
+  fileOptions?: { short: string; long: readonly string[] };
+  /** The first operand is a pattern or program, unless one of these options gives it. */
+  programFirst?: { short: string; long: readonly string[] };
+  /** Operands that are read: `all`, only the `first` (the second is an output), or all `but-last`. */
+  operands?: "all" | "first" | "but-last" | "none";
+  /** Whether the tree under each operand is read. */
+  recursive?: (args: ReturnType<typeof parseOptions>, invocation: Invocation) => boolean;
+}
+
+const GREP: ReaderSpec = {
+  options: {
+    shortValue: "efmABCdD",
+    longValue: [
+      "regexp",
+      "file",
+      "max-count",
+      "after-context",
+      "before-context",
+      "context",
+      "directories",
+      "devices",
+      "include",
+      "exclude",
+      "exclude-from",
+      "exclude-dir",
+      "label",
+      "color",
+      "colour",
+      "binary-files",
+      "group-separator",
+    ],
+  },
+  fileOptions: { short: "f", long: ["file", "exclude-from"] },
+  programFirst: { short: "ef", long: ["regexp", "file"] },
+  recursive: (parsed) =>
+    hasOption(parsed, "rR", "recursive", "dereference-recursive") ||
+    optionsNamed(parsed, "d", "directories").some((p) => /^r/.test(p.value ?? "")),
+};
+
+const RG: ReaderSpec = {
+  options: {
+    shortValue: "ABCEMTdefgjmrt",
+    longValue: [
+      "after-context",
+      "before-context",
+      "context",
+      "encoding",
+      "max-columns",
+      "type-not",
+      "max-depth",
+      "regexp",
+      "file",
+      "glob",
+      "iglob",
+      "threads",
+      "max-count",
+      "replace",
+      "type",
+      "pre",
+      "pre-glob",
+      "sort",
+      "sortr",
+      "type-add",
+      "colors",
+      "path-separator",
+      "max-filesize",
+      "engine",
+      "ignore-file",
+    ],
+  },
+  fileOptions: { short: "f", long: ["file", "ignore-file"] },
+  programFirst: { short: "ef", long: ["regexp", "file"] },
+  recursive: () => true,
+};
+
+const SED: ReaderSpec = {
+  options: { shortValue: "efl", shortOptionalValue: "i", longValue: ["expression", "file", "line-length"] },
+  fileOptions: { short: "f", long: ["file"] },
+  programFirst: { short: "ef", long: ["expression", "file"] },
+};
+
+const AWK: ReaderSpec = {
+  options: {
+    shortValue: "fvFeEil",
+    longValue: ["file", "assign", "field-separator", "source", "exec", "include", "load"],
+  },
+  fileOptions: { short: "fEi", long: ["file", "exec", "include"] },
+  programFirst: { short: "feE", long: ["file", "source", "exec"] },
+};
+
+const HEAD: ReaderSpec = {
+  options: {
+    shortValue: "nc",
+    longValue: ["lines", "bytes", "pid", "sleep-interval", "max-unchanged-stats"],
+  },
+};
+
+const RECURSIVE_R = (parsed: ReturnType<typeof parseOptions>): boolean =>
+  hasOption(parsed, "rRa", "recursive", "archive");
+
+const READERS: ReadonlyMap<string, ReaderSpec> = new Map<string, ReaderSpec>([
+  ["cat", { options: {} }],
+  ["tac", { options: { shortValue: "s", longValue: ["separator"] } }],
+  ["head", HEAD],
+  ["tail", HEAD],
+  ["wc", { options: { longValue: ["files0-from"] }, fileOptions: { short: "", long: ["files0-from"] } }],
+  ["grep", GREP],
+  ["egrep", GREP],
+  ["fgrep", GREP],
+  ["rg", RG],
+  ["sed", SED],
+  ["gsed", SED],
+  ["awk", AWK],
+  ["gawk", AWK],
+  ["mawk", AWK],
+  ["nawk", AWK],
+  [
+    "sort",
+    {
+      options: {
+        shortValue: "kotST",
+        longValue: [
+          "key",
+          "output",
+          "field-separator",
+          "buffer-size",
+          "temporary-directory",
+          "files0-from",
+          "random-source",
+          "parallel",
+          "batch-size",
+          "compress-program",
+          "sort",
+        ],
+      },
+      fileOptions: { short: "", long: ["files0-from", "random-source"] },
+    },
+  ],
+  [
+    "uniq",
+    {
+      options: { shortValue: "fsw", longValue: ["skip-fields", "skip-chars", "check-chars"] },
+      operands: "first",
+    },
+  ],
+  [
+    "cut",
+    {
+      options: {
+        shortValue: "bcdf",
+        longValue: ["bytes", "characters", "delimiter", "fields", "output-delimiter"],
+      },
+    },
+  ],
+  [
+    "diff",
+    {
+      options: {
+        shortValue: "CUIFLxXS",
+        longValue: ["context", "unified", "ignore-matching-lines", "label", "exclude", "exclude-from"],
+      },
+      fileOptions: { short: "X", long: ["exclude-from", "from-file", "to-file"] },
+      recursive: (parsed) => hasOption(parsed, "r", "recursive"),
+    },
+  ],
+  ["cmp", { options: { shortValue: "in", longValue: ["ignore-initial", "bytes"] } }],
+  ["comm", { options: { longValue: ["output-delimiter"] } }],
+  ["join", { options: { shortValue: "aejot12", longValue: [] } }],
+  ["paste", { options: { shortValue: "d", longValue: ["delimiters"] } }],
+  ["nl", { options: { shortValue: "bdfhilnpsvw" } }],
+  ["od", { options: { shortValue: "AjNSstw" } }],
+  ["hexdump", { options: { shortValue: "efnos" }, fileOptions: { short: "f", long: [] } }],
+  ["xxd", { options: { shortValue: "cglosn" }, operands: "first" }],
+  ["fold", { options: { shortValue: "w", longValue: ["width"] } }],
+  ["fmt", { options: { shortValue: "wpgd", longValue: ["width", "prefix", "goal"] } }],
+  ["column", { options: { shortValue: "csoNRHWEl" } }],
+  ["expand", { options: { shortValue: "t", longValue: ["tabs"] } }],
+  ["unexpand", { options: { shortValue: "t", longValue: ["tabs"] } }],
+  ["strings", { options: { shortValue: "nteo" } }],
+  ["base64", { options: { shortValue: "w", longValue: ["wrap"] } }],
+  ["base32", { options: { shortValue: "w", longValue: ["wrap"] } }],
+  [
+    "date",
+    {
+      options: { shortValue: "dfrsI", longValue: ["date", "file", "reference", "set"] },
+      operands: "none",
+      fileOptions: { short: "fr", long: ["file", "reference"] },
+    },
+  ],
+  [
+    "cp",
+    {
+      options: { shortValue: "St", longValue: ["suffix", "target-directory"] },
+      operands: "but-last",
+      recursive: RECURSIVE_R,
+    },
+  ],
+  ["scp", { options: { shortValue: "cDFiJloPSX" }, operands: "but-last", recursive: RECURSIVE_R }],
+  [
+    "rsync",
+    {
+      options: {
+        shortValue: "eBfTM",
+        longValue: [
+          "rsh",
+          "rsync-path",
+          "filter",
+          "exclude",
+          "include",
+          "files-from",
+          "password-file",
+          "exclude-from",
+          "include-from",
+        ],
+      },
+      fileOptions: { short: "", long: ["files-from", "password-file", "exclude-from", "include-from"] },
+      operands: "but-last",
+      recursive: RECURSIVE_R,
+    },
+  ],
+  [
+    "zip",
+    {
+      options: { shortValue: "bnt", longValue: [] },
+      recursive: (parsed) => hasOption(parsed, "rR", "recurse-paths", "recurse-patterns"),
+    },
+  ],
+]);
+
+for (const sum of [
+  "md5sum",
+  "sha1sum",
+  "sha224sum",
+  "sha256sum",
+  "sha384sum",
+  "sha512sum",
+  "b2sum",
+  "cksum",
+  "sum",
+])
+  (READERS as Map<string, ReaderSpec>).set(sum, { options: {} });
+
+/** The words a tar call reads: inputs when creating or appending, the archive, `-T` lists; all recursive. */
+function tarReads(invocation: Invocation): ReadWord[] {
+  const args = [...invocation.args];
+  if (args[0] !== undefined && /^[A-Za-z]+$/.test(args[0])) args[0] = `-${args[0]}`;
+  const parsed = parseOptions(args, {
+    shortValue: "bCfFgIKLNTVXH",
+    longValue: ["file", "directory", "files-from", "exclude-from", "to-command", "use-compress-program"],
+  });
+  const out: ReadWord[] = [];
+  const dynamic = (i: number): boolean => invocation.dynamic.has(i) || invocation.dynamic.has(i + 1);
+  let base: string | undefined;
+  for (const p of parsed) {
+    if (
+      (p.kind === "short" && p.name === "C") ||
+      (p.kind === "long" && "directory".startsWith(p.name) && p.name.length > 1)
+    ) {
+      base = p.value;
+      if (p.value !== undefined) out.push({ text: p.value, dynamic: dynamic(p.index), recursive: false });
+      continue;
+    }
+    const isFileList =
+      (p.kind === "short" && "fTX".includes(p.name)) ||
+      (p.kind === "long" && ["file", "files-from", "exclude-from"].some((n) => n.startsWith(p.name)));
+    if (isFileList && p.value !== undefined)
+      out.push({ text: p.value, dynamic: dynamic(p.index), recursive: false });
+    if (p.kind === "operand")
+      out.push({
+        text: p.name,
+        dynamic: invocation.dynamic.has(p.index),
+        recursive: true,
+        ...(base === undefined ? {} : { base }),
+      });
+  }
+  return out;
+}
+
+/** jq: filter first (unless `-f`), then files; `--rawfile`/`--slurpfile NAME FILE` read, `--args` ends files. */
+function jqReads(invocation: Invocation): ReadWord[] {
+  const out: ReadWord[] = [];
+  const args = invocation.args;
+  let filterGiven = false;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    const at = (k: number): ReadWord => ({
+      text: args[k] ?? "",
+      dynamic: invocation.dynamic.has(k),
+      recursive: false,
+    });
+    if (word === "--args" || word === "--jsonargs") break;
+    if (word === "--rawfile" || word === "--slurpfile") {
+      if (i + 2 < args.length) out.push(at(i + 2));
+      i += 2;
+      continue;
+    }
+    if (word === "--arg" || word === "--argjson") {
+      i += 2;
+      continue;
+    }
+    if (word === "-f" || word === "--from-file") {
+      if (i + 1 < args.length) out.push(at(i + 1));
+      filterGiven = true;
+      i++;
+      continue;
+    }
+    if (word === "-L" || word === "--indent") {
+      i++;
+      continue;
+    }
+    if (word.startsWith("-") && word !== "-") continue;
+    if (!filterGiven) {
+      filterGiven = true;
+      continue;
+    }
+    out.push(at(i));
+  }
+  return out;
+}
+
+/**
+ * The words a command reads as files, or `undefined` when its program reads none (`echo`, `ls`, `test`).
+ * Programs not described count every operand and every option value (`--x=$y`) as read.
+ */
+export function readWords(invocation: Invocation): ReadWord[] | undefined {
+  const name = invocation.name;
+  if (NO_FILES.has(name)) return undefined;
+  if (METADATA_ONLY.has(name)) return undefined;
+  if (name === "tar" || name === "gtar" || name === "bsdtar") return tarReads(invocation);
+  if (name === "jq" || name === "gojq" || name === "jaq") return jqReads(invocation);
+  const spec = READERS.get(name);
+  const parsed = parseOptions(invocation.args, spec?.options ?? {});
+  const dynamic = (i: number): boolean => invocation.dynamic.has(i);
+  const recursive = spec?.recursive?.(parsed, invocation) ?? false;
+  const out: ReadWord[] = [];
+  const fileOptions = spec?.fileOptions;
+  for (const p of parsed) {
+    if (p.kind === "operand" || p.value === undefined) continue;
+    const isFile =
+      fileOptions !== undefined && optionsNamed([p], fileOptions.short, ...fileOptions.long).length > 0;
+    // an undescribed program's option values may be files too (`--config=$X`)
+    if (isFile || spec === undefined)
+      out.push({ text: p.value, dynamic: dynamic(p.index) || dynamic(p.index + 1), recursive: false });
+  }
+  let files = operands(parsed);
+  const given = spec?.programFirst;
+  if (given !== undefined && optionsNamed(parsed, given.short, ...given.long).length === 0)
+    files = files.slice(1);
+  const which = spec?.operands ?? "all";
+  if (which === "none") files = [];
+  else if (which === "first") files = files.slice(0, 1);
+  else if (which === "but-last") files = files.slice(0, -1);
+  for (const p of files) out.push({ text: p.name, dynamic: dynamic(p.index), recursive });
+  if ((name === "rg" || recursive) && files.length === 0 && which === "all")
+    out.push({ text: ".", dynamic: false, recursive: true });
+  const sed = spec === SED ? sedCall(invocation) : undefined;
+  for (const script of sed?.scripts ?? [])
+    for (const file of script.reads) out.push({ text: file, dynamic: false, recursive: false });
+  return out;
+}

@@ -1,0 +1,467 @@
+/**
+ * The one list of places that hold secrets, shared by the read checks (a read-only tool is `allow` only when
+ * every path it reads lies outside these places) and by the cordon (which hides the same places). Matching is
+ * on whole path components and ignores case, after `~`, `$HOME`, `..` and the working directory are resolved.
+ */
+
+/** One place that holds secrets. */
+export interface SecretLocation {
+  /**
+   * The place as `/`-separated components, lower case. `*` stands for any characters inside one component
+   * (`*.pem`, `id_*`); it never crosses a `/`.
+   */
+  path: string;
+  /**
+   * What the path is relative to: `home` (the user's home directory), `root` (an absolute path) or `anywhere`
+   * (these trailing components below any folder: `.ssh` matches `/root/.ssh` and `~/.ssh`). A host that hides
+   * the places (the cordon) applies `anywhere` entries at least below the home directory and the workspace.
+   */
+  anchor: "home" | "root" | "anywhere";
+  /** `folder`: the folder and everything below it; `file`: that file only, never a folder of that name. */
+  kind: "folder" | "file";
+  /**
+   * Base names (same `*` syntax) that are not secret even though they match or sit below the place: public
+   * keys, `known_hosts`, committed templates such as `.env.example`. A host that hides whole folders may
+   * ignore them.
+   */
+  except?: readonly string[];
+  /** What leaks there, for people reading the list. */
+  holds: string;
+}
+
+const SSH_PUBLIC = [
+  "*.pub",
+  "known_hosts",
+  "known_hosts.old",
+  "config",
+  "authorized_keys",
+  "authorized_keys2",
+];
+/** `id_*` names that are source or text files, not keys (`id_utils.ts`). */
+const ID_SOURCES = [
+  "*.pub",
+  ...["ts", "js", "mjs", "cjs", "py", "go", "rs", "java", "rb", "c", "h", "md", "txt"].map((e) => `*.${e}`),
+];
+const ENV_TEMPLATES = [
+  ".env.example",
+  ".env.sample",
+  ".env.template",
+  ".env.dist",
+  ".env.default",
+  ".env.defaults",
+  ".env.schema",
+];
+
+const folder = (
+  path: string,
+  anchor: SecretLocation["anchor"],
+  holds: string,
+  except?: readonly string[],
+): SecretLocation => ({ path, anchor, kind: "folder", holds, ...(except ? { except } : {}) });
+const file = (
+  path: string,
+  anchor: SecretLocation["anchor"],
+  holds: string,
+  except?: readonly string[],
+): SecretLocation => ({ path, anchor, kind: "file", holds, ...(except ? { except } : {}) });
+
+/**
+ * Every place Slashi treats as holding secrets: reading one asks (`secret.read`), sending one over the network
+ * is denied (`secret.exfiltration`), and the cordon hides them. Frozen; the order carries no meaning.
+ */
+export const SECRET_LOCATIONS: readonly SecretLocation[] = Object.freeze(
+  [
+    // keys and key stores
+    folder(".ssh", "anywhere", "SSH private keys", SSH_PUBLIC),
+    folder(".gnupg", "anywhere", "GnuPG private keys"),
+    folder(".password-store", "anywhere", "pass password store"),
+    folder(".local/share/keyrings", "anywhere", "GNOME keyrings"),
+    folder("library/keychains", "anywhere", "macOS keychains"),
+    file("*.keychain", "anywhere", "macOS keychain"),
+    file("*.keychain-db", "anywhere", "macOS keychain"),
+    file("*.pem", "anywhere", "PEM keys and certificates"),
+    file("*.key", "anywhere", "private keys"),
+    file("*.p12", "anywhere", "PKCS#12 key bundles"),
+    file("*.pfx", "anywhere", "PKCS#12 key bundles"),
+    file("*.jks", "anywhere", "Java key stores"),
+    file("*.keystore", "anywhere", "key stores"),
+    file("*.ppk", "anywhere", "PuTTY private keys"),
+    file("*.kdbx", "anywhere", "KeePass databases"),
+    file("id_*", "anywhere", "SSH private keys", ID_SOURCES),
+    // cloud and cluster credentials
+    folder(".aws", "anywhere", "AWS credentials and session caches"),
+    folder(".azure", "anywhere", "Azure CLI tokens"),
+    folder(".config/gcloud", "anywhere", "Google Cloud credentials"),
+    folder(".kube", "anywhere", "Kubernetes cluster credentials"),
+    file(".docker/config.json", "anywhere", "container registry logins"),
+    folder(".docker", "home", "container registry logins and contexts"),
+    folder(".config/op", "anywhere", "1Password CLI sessions"),
+    folder(".secrets", "anywhere", "secrets folders"),
+    file(".vault-token", "anywhere", "HashiCorp Vault token"),
+    file(".terraform.d/credentials.tfrc.json", "anywhere", "Terraform Cloud token"),
+    file("terraform.tfstate", "anywhere", "Terraform state (holds resource secrets)"),
+    file("terraform.tfstate.backup", "anywhere", "Terraform state (holds resource secrets)"),
+    file("*.tfstate", "anywhere", "Terraform state (holds resource secrets)"),
+    file("*.tfstate.backup", "anywhere", "Terraform state (holds resource secrets)"),
+    file("credentials*.json", "anywhere", "service credentials"),
+    file("service-account*.json", "anywhere", "service account keys"),
+    file("serviceaccount*.json", "anywhere", "service account keys"),
+    // package registries, git hosts, databases
+    file(".netrc", "anywhere", "machine passwords"),
+    file("_netrc", "anywhere", "machine passwords"),
+    file(".git-credentials", "anywhere", "git passwords and tokens"),
+    file(".config/gh/hosts.yml", "anywhere", "GitHub CLI token"),
+    folder(".config/gh", "home", "GitHub CLI token"),
+    file(".npmrc", "anywhere", "npm registry tokens"),
+    file(".yarnrc.yml", "anywhere", "Yarn registry tokens"),
+    file(".pypirc", "anywhere", "PyPI tokens"),
+    file(".cargo/credentials", "anywhere", "crates.io token"),
+    file(".cargo/credentials.toml", "anywhere", "crates.io token"),
+    file(".gem/credentials", "anywhere", "RubyGems token"),
+    file(".pgpass", "anywhere", "PostgreSQL passwords"),
+    file(".my.cnf", "anywhere", "MySQL passwords"),
+    // agent credentials
+    file(".claude/.credentials.json", "anywhere", "Claude Code login"),
+    file(".codex/auth.json", "anywhere", "Codex login"),
+    file(".gemini/oauth_creds.json", "anywhere", "Gemini CLI login"),
+    file(".gemini/google_accounts.json", "anywhere", "Gemini CLI accounts"),
+    // environment files
+    file(".env", "anywhere", "environment secrets"),
+    file(".env.*", "anywhere", "environment secrets", ENV_TEMPLATES),
+    file("*.env", "anywhere", "environment secrets"),
+    file(".envrc", "anywhere", "direnv environment secrets"),
+    // shell and REPL histories (commands typed with passwords and tokens)
+    file("*_history", "anywhere", "shell and REPL histories"),
+    file(".*history", "anywhere", "shell and REPL histories"),
+    file(".lesshst", "anywhere", "less search history"),
+    file(".local/share/fish/fish_history", "anywhere", "fish history"),
+    // system secrets
+    file("etc/shadow", "root", "password hashes"),
+    file("etc/shadow-", "root", "password hashes"),
+    file("etc/gshadow", "root", "group password hashes"),
+    file("etc/gshadow-", "root", "group password hashes"),
+    file("etc/master.passwd", "root", "password hashes (BSD, macOS)"),
+    file("private/etc/master.passwd", "root", "password hashes (macOS)"),
+    file("etc/sudoers", "root", "privilege rules"),
+    folder("etc/sudoers.d", "root", "privilege rules"),
+    file("etc/ssh/ssh_host_*_key", "root", "SSH host keys"),
+    folder("run/secrets", "root", "container secrets"),
+    folder("var/run/secrets", "root", "container and cluster secrets"),
+    file("proc/*/environ", "root", "process environments"),
+    file("proc/*/task/*/environ", "root", "thread environments"),
+  ].map((entry) => Object.freeze(entry)),
+);
+
+/** One component pattern compiled. */
+interface Component {
+  text: string;
+  /** `null` for a literal component. */
+  re: RegExp | null;
+}
+
+/** A location compiled for matching. */
+interface Compiled {
+  entry: SecretLocation;
+  parts: Component[];
+  except: RegExp | undefined;
+}
+
+/** A glob-free regular expression source for one `*` pattern component. */
+function componentSource(text: string): string {
+  return text
+    .split("*")
+    .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+    .join("[^/]*");
+}
+
+function compile(entry: SecretLocation): Compiled {
+  const parts = entry.path.split("/").map((text) => ({
+    text,
+    re: text.includes("*") ? new RegExp(`^${componentSource(text)}$`) : null,
+  }));
+  const except =
+    entry.except === undefined
+      ? undefined
+      : new RegExp(`^(?:${entry.except.map(componentSource).join("|")})$`);
+  return { entry, parts, except };
+}
+
+const COMPILED: readonly Compiled[] = SECRET_LOCATIONS.map(compile);
+
+/** True when a literal (lower-case) component equals a pattern component. */
+function componentIs(name: string, part: Component): boolean {
+  return part.re === null ? name === part.text : part.re.test(name);
+}
+
+/** How a path relates to the secret places. */
+export type SecretMatch =
+  /** The path is a secret file or lies inside a secret folder. */
+  | "secret"
+  /** The path is a secret folder itself (reading it whole reads the secrets). */
+  | "folder"
+  /** Neither. */
+  | undefined;
+
+/** Components of a normalised absolute path, lower case, without the root. */
+function lowerParts(path: string): string[] {
+  return path
+    .toLowerCase()
+    .replace(/^[a-z]:/, "")
+    .split("/")
+    .filter((s) => s !== "");
+}
+
+/** Whether `parts[at..]` starts with the entry's components. */
+function matchesAt(parts: readonly string[], at: number, entry: Compiled): boolean {
+  if (at + entry.parts.length > parts.length) return false;
+  for (let k = 0; k < entry.parts.length; k++)
+    if (!componentIs(parts[at + k]!, entry.parts[k]!)) return false;
+  return true;
+}
+
+/** Relates one entry to a path given as components; `home` is the home directory's components. */
+function relate(parts: readonly string[], entry: Compiled, home: readonly string[]): SecretMatch {
+  const n = entry.parts.length;
+  const base = parts[parts.length - 1] ?? "";
+  const excepted = (): boolean => entry.except !== undefined && entry.except.test(base);
+  const at = (start: number): SecretMatch => {
+    if (!matchesAt(parts, start, entry)) return undefined;
+    const end = start + n;
+    if (entry.entry.kind === "file") return end === parts.length && !excepted() ? "secret" : undefined;
+    if (end === parts.length) return "folder";
+    return excepted() ? undefined : "secret";
+  };
+  switch (entry.entry.anchor) {
+    case "root":
+      return at(0);
+    case "home": {
+      if (home.length === 0 || parts.length < home.length) return undefined;
+      for (let k = 0; k < home.length; k++) if (parts[k] !== home[k]) return undefined;
+      return at(home.length);
+    }
+    default: {
+      if (entry.entry.kind === "file") return parts.length >= n ? at(parts.length - n) : undefined;
+      let best: SecretMatch;
+      for (let start = 0; start + n <= parts.length; start++) {
+        const found = at(start);
+        if (found === "secret") return found;
+        best ??= found;
+      }
+      return best;
+    }
+  }
+}
+
+/** One-entry memo of the home directory's components. */
+let homeParts = { home: "", parts: [] as string[] };
+
+function homeComponents(home: string): string[] {
+  if (homeParts.home !== home) homeParts = { home, parts: lowerParts(home) };
+  return homeParts.parts;
+}
+
+/** A public key is never secret. */
+const PUBLIC_KEY = /\.pub$/;
+
+/**
+ * Relates a normalised absolute path to {@link SECRET_LOCATIONS}: `secret` for a secret file or anything in a
+ * secret folder, `folder` for a secret folder itself, `undefined` otherwise. Case-insensitive, whole
+ * components. A `*.pub` file is never secret.
+ * @param path - normalised absolute path (`/home/dev/.ssh/id_rsa`)
+ * @param home - the normalised home directory, for `home` entries
+ */
+export function secretMatch(path: string, home: string): SecretMatch {
+  const parts = lowerParts(path);
+  if (parts.length > 0 && PUBLIC_KEY.test(parts[parts.length - 1]!)) {
+    // a public key is never secret, but a folder of that name is still reached through
+    return undefined;
+  }
+  const homeList = homeComponents(home);
+  let out: SecretMatch;
+  for (const entry of COMPILED) {
+    const found = relate(parts, entry, homeList);
+    if (found === "secret") return found;
+    out ??= found;
+  }
+  return out;
+}
+
+/** Folders that hold other users' homes: a folder at most one level below one of them holds a home. */
+const HOMES = ["/home", "/users", "/export/home"];
+
+/** True when the pattern components `prefix` can be a leading part of `parts` (both lower case). */
+function leadsTo(prefix: readonly string[], parts: readonly Component[]): boolean {
+  if (prefix.length > parts.length) return false;
+  return prefix.every((name, k) => componentIs(name, parts[k]!));
+}
+
+/**
+ * True when reading the folder `path` recursively can reach a secret place: it is `/`, contains the home
+ * directory or another user's home (`/home/bob`, `/root`), contains or lies in a secret folder, or contains a
+ * system secret (`/etc` holds `/etc/shadow`, `/proc/1` holds `/proc/1/environ`). Names found below any folder
+ * (`.env`, `*.pem`) are not counted: every folder may hold one.
+ * @param path - normalised absolute folder path
+ * @param home - the normalised home directory
+ */
+export function containsSecrets(path: string, home: string): boolean {
+  const p = path.toLowerCase().replace(/\/+$/, "");
+  if (p === "" || p === "/") return true;
+  const h = home.toLowerCase();
+  if (h !== "" && (h === p || h.startsWith(`${p}/`))) return true;
+  if (p === "/root" || p.startsWith("/root/")) return true;
+  for (const folder of HOMES) {
+    if (folder === p || folder.startsWith(`${p}/`)) return true;
+    if (p.startsWith(`${folder}/`) && !p.slice(folder.length + 1).includes("/")) return true;
+  }
+  const parts = lowerParts(p);
+  for (const entry of COMPILED) {
+    if (entry.entry.anchor === "root" && leadsTo(parts, entry.parts)) return true;
+    if (
+      entry.entry.anchor === "home" &&
+      h !== "" &&
+      leadsTo(parts, [...homeComponents(h).map((text) => ({ text, re: null })), ...entry.parts])
+    )
+      return true;
+  }
+  return secretMatch(path, home) !== undefined;
+}
+
+/** The compiled entries, for pattern matching in {@link mayMatchSecret}. */
+function entries(): readonly Compiled[] {
+  return COMPILED;
+}
+
+/** Removes the backslashes that mark literal characters in a glob component. */
+export function unescapeGlob(component: string): string {
+  return component.includes("\\") ? component.replace(/\\(.)/g, "$1") : component;
+}
+
+/** Index of the first unescaped wildcard (`*`, `?`, `[`) of a glob component, or -1. */
+function firstWildcard(glob: string): number {
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === "\\") i++;
+    else if (c === "*" || c === "?" || c === "[") return i;
+  }
+  return -1;
+}
+
+/** The literal text before the first wildcard of a glob component, and after the last one. */
+function ends(glob: string): { head: string; tail: string } {
+  const first = firstWildcard(glob);
+  if (first < 0) return { head: unescapeGlob(glob), tail: unescapeGlob(glob) };
+  let last = first;
+  for (let i = first; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === "\\") i++;
+    else if (c === "*" || c === "?") last = i;
+    else if (c === "[") {
+      const close = glob.indexOf("]", i + 2);
+      last = close < 0 ? i : close;
+      if (close > 0) i = close;
+    }
+  }
+  return { head: unescapeGlob(glob.slice(0, first)), tail: unescapeGlob(glob.slice(last + 1)) };
+}
+
+/** Whether a glob component (lower case, `*?[…]`) may match some name the entry component matches. */
+function componentsMeet(glob: string, part: Component, globRe: RegExp | null): boolean {
+  if (globRe === null) return componentIs(unescapeGlob(glob), part);
+  // a glob matches a leading `.` only when it spells it (bash without dotglob)
+  if (part.text.startsWith(".") && !glob.startsWith(".")) return false;
+  if (part.re === null) return globRe.test(part.text);
+  // both have wildcards: compare the literal ends; over-approximates, which only makes more paths secret
+  const g = ends(glob);
+  const e = ends(part.text);
+  const headsMeet = g.head.startsWith(e.head) || e.head.startsWith(g.head);
+  const tailsMeet = g.tail.endsWith(e.tail) || e.tail.endsWith(g.tail);
+  return headsMeet && tailsMeet;
+}
+
+/** A glob component as a case-insensitive regular expression, or `null` when it has no unescaped wildcard. */
+export function globComponentRegExp(glob: string): RegExp | null {
+  if (firstWildcard(glob) < 0) return null;
+  let src = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === "\\" && i + 1 < glob.length) src += escapeRegExp(glob[++i]!);
+    else if (c === "*") src += "[^/]*";
+    else if (c === "?") src += "[^/]";
+    else if (c === "[") {
+      const close = glob.indexOf("]", i + 2);
+      if (close < 0) src += "\\[";
+      else {
+        let body = glob.slice(i + 1, close);
+        if (body.startsWith("!") || body.startsWith("^")) body = `^${body.slice(1)}`;
+        src += `[${body.replace(/\\/g, "\\\\")}]`;
+        i = close;
+      }
+    } else src += escapeRegExp(c);
+  }
+  try {
+    return new RegExp(`^${src}$`, "i");
+  } catch {
+    return /^.*$/;
+  }
+}
+
+function escapeRegExp(c: string): string {
+  return c.replace(/[.+?^${}()|[\]\\*]/g, "\\$&");
+}
+
+/** Whether the except list of an entry covers every name a glob component can match. */
+function exceptCovers(entry: Compiled, glob: string, globRe: RegExp | null): boolean {
+  if (entry.except === undefined) return false;
+  if (globRe === null) return entry.except.test(unescapeGlob(glob));
+  // `*.pub` and the like: every match ends with an excepted literal ending
+  const { tail } = ends(glob);
+  return (entry.entry.except ?? []).some((e) => e.startsWith("*") && tail.endsWith(e.slice(1)));
+}
+
+/**
+ * Whether a path pattern may name a secret place: every component is a literal or a glob component
+ * (`*`, `?`, `[…]`), already resolved to an absolute path. Over-approximates where two wildcards meet, so a
+ * `false` answer is proof. Returns `secret` or `folder` like {@link secretMatch}.
+ * @param components - the pattern's components after the root, in order
+ * @param home - the normalised home directory
+ */
+export function mayMatchSecret(components: readonly string[], home: string): SecretMatch {
+  const parts = components.map((c) => c.toLowerCase());
+  const res = parts.map(globComponentRegExp);
+  if (res.every((r) => r === null)) return secretMatch(`/${parts.map(unescapeGlob).join("/")}`, home);
+  const last = parts.length - 1;
+  if (last >= 0 && res[last] === null && PUBLIC_KEY.test(unescapeGlob(parts[last]!))) return undefined;
+  const homeList = homeComponents(home);
+  const meetAt = (entry: Compiled, start: number): boolean => {
+    if (start < 0 || start + entry.parts.length > parts.length) return false;
+    for (let k = 0; k < entry.parts.length; k++)
+      if (!componentsMeet(parts[start + k]!, entry.parts[k]!, res[start + k]!)) return false;
+    return true;
+  };
+  let out: SecretMatch;
+  for (const entry of entries()) {
+    const n = entry.parts.length;
+    let starts: number[];
+    if (entry.entry.anchor === "root") starts = [0];
+    else if (entry.entry.anchor === "home") {
+      if (homeList.length === 0 || parts.length < homeList.length) continue;
+      const homeMeets = homeList.every((h, k) =>
+        res[k] === null ? unescapeGlob(parts[k]!) === h : res[k]!.test(h),
+      );
+      if (!homeMeets) continue;
+      starts = [homeList.length];
+    } else if (entry.entry.kind === "file") starts = [parts.length - n];
+    else starts = Array.from({ length: Math.max(0, parts.length - n + 1) }, (_, k) => k);
+    for (const start of starts) {
+      if (!meetAt(entry, start)) continue;
+      const end = start + n;
+      if (entry.entry.kind === "file") {
+        if (end === parts.length && !exceptCovers(entry, parts[last]!, res[last]!)) return "secret";
+        continue;
+      }
+      if (end === parts.length) out ??= "folder";
+      else if (!exceptCovers(entry, parts[last]!, res[last]!)) return "secret";
+    }
+  }
+  return out;
+}
