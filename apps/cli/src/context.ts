@@ -3,11 +3,12 @@
  * workspace, the policy layers (managed, user, workspace) resolved into one policy, and the decision context.
  */
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  isSlashiError,
   loadShellParser,
   parsePolicy,
   PRESETS,
@@ -24,6 +25,7 @@ import {
   defaultManagedPolicyPath,
   findWorkspace,
   protectedPaths,
+  readBoundedText,
   SLASHI_FILES,
   TrustFileStore,
   userConfigDir,
@@ -120,17 +122,19 @@ export interface Setup {
 
 async function readText(file: string, what: string): Promise<string> {
   try {
-    return await readFile(file, "utf8");
+    return await readBoundedText(file);
   } catch (error) {
+    if (isSlashiError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new CliError(`${what} ${file} does not exist`, ExitCode.INVALID_INPUT);
     throw new CliError(`cannot read ${what} ${file} (${code ?? "error"})`, ExitCode.STORE);
   }
 }
 
+/** Whether a path names something (a dangling symlink does not); never opens it, so a FIFO cannot block. */
 async function exists(file: string): Promise<boolean> {
   try {
-    await readFile(file);
+    await stat(file);
     return true;
   } catch {
     return false;

@@ -93,6 +93,7 @@ const INPUT_CODES: ReadonlySet<string> = new Set([
   SlashiErrorCode.PACK_INVALID,
   SlashiErrorCode.PACK_UNSAFE,
   SlashiErrorCode.PACK_INTEGRITY,
+  SlashiErrorCode.FILE_UNSAFE,
 ]);
 
 const STORE_CODES: ReadonlySet<string> = new Set([

@@ -62,14 +62,6 @@ export function println(stream: Writable, text = ""): void {
   stream.write(`${text}\n`);
 }
 
-/** Reads all of stdin as UTF-8 text. */
-export async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream)
-    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /** Paints text when colour is on. */
 export function paint(
   io: Pick<Io, "color">,

@@ -46,6 +46,9 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   "hook gemini": async () => (await import("./commands/hook.js")).hookGemini,
   "hook cursor": async () => (await import("./commands/hook.js")).hookCursor,
   "hook install": async () => (await import("./commands/hook-install.js")).hookInstall,
+  "hook uninstall": async () => (await import("./commands/hook-install.js")).hookUninstall,
+  "hook status": async () => (await import("./commands/hook-install.js")).hookStatus,
+  doctor: async () => (await import("./commands/doctor.js")).doctorCommand,
   ...PACK_HANDLERS,
 };
 

@@ -389,7 +389,8 @@ export const COMMANDS: readonly CommandSpec[] = [
         name: "command",
         type: "string",
         value: "CMD",
-        description: "the command the agent runs (default: slashi)",
+        description:
+          "the program the hook runs (default: this Node binary and this slashi, by absolute path)",
       },
     ],
     operands: "words",
@@ -398,6 +399,36 @@ export const COMMANDS: readonly CommandSpec[] = [
       "slashi hook install gemini --user",
       "slashi hook install cursor --project",
     ],
+    details:
+      "The written command blocks the agent's call whenever slashi cannot answer (missing, crashed, not JSON). After writing, the command is run once with a call every policy denies; without the right answer the previous file is put back and the exit status is 1.",
+  },
+  {
+    path: ["doctor"],
+    summary: "check that Slashi guards what you think it guards, with a fix for each problem",
+    usage: ["doctor [--json]"],
+    flags: [CWD_FLAG, JSON_FLAG],
+    operands: "none",
+    examples: ["slashi doctor", "slashi doctor --json"],
+    details:
+      "Checks slashi and slashi-mcp on PATH, the hooks of Claude Code, Gemini CLI and Cursor (project and user; each one run with a call every policy denies), MCP configurations that name slashi-mcp, the cordon, the policy layers and what they extend, installed packs against their lockfile, and the stores. Exit 0 when nothing is wrong, 1 otherwise.",
+  },
+  {
+    path: ["hook", "uninstall"],
+    summary: "remove the slashi hook from an agent's settings (with a backup)",
+    usage: ["hook uninstall claude|gemini|cursor [--project | --user]"],
+    flags: [...SCOPE_FLAGS, CWD_FLAG],
+    operands: "words",
+    examples: ["slashi hook uninstall claude", "slashi hook uninstall gemini --user"],
+  },
+  {
+    path: ["hook", "status"],
+    summary: "show where the slashi hook is installed and whether it answers",
+    usage: ["hook status [--json]"],
+    flags: [CWD_FLAG, JSON_FLAG],
+    operands: "none",
+    examples: ["slashi hook status", "slashi hook status --json"],
+    details:
+      "Reads the project and user settings of Claude Code, Gemini CLI and Cursor and runs each slashi hook found with a call every policy denies. Exit 0 when at least one is installed and every one answers deny; 1 otherwise.",
   },
   ...PACK_COMMANDS,
 ];

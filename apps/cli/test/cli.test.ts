@@ -375,12 +375,11 @@ describe("slashi hook install", () => {
 
   it("installs into the user's settings with --user", async () => {
     expect((await run(["hook", "install", "cursor", "--user"])).exitCode).toBe(0);
-    expect(
-      JSON.parse(readFileSync(path.join(tmp.dir, "home", ".cursor", "hooks.json"), "utf8")),
-    ).toMatchObject({
-      version: 1,
-      hooks: { beforeShellExecution: [{ command: "slashi hook cursor" }] },
-    });
+    const written = JSON.parse(readFileSync(path.join(tmp.dir, "home", ".cursor", "hooks.json"), "utf8")) as {
+      hooks: { beforeShellExecution: { command: string }[] };
+    };
+    expect(written).toMatchObject({ version: 1, hooks: { beforeShellExecution: [{ failClosed: true }] } });
+    expect(written.hooks.beforeShellExecution[0]?.command).toMatch(/^\/bin\/sh -c '.*" hook cursor\)/);
   });
 
   it("writes nothing over malformed settings and names line and column", async () => {

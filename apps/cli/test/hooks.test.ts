@@ -1,9 +1,11 @@
 // Hook round trips through the built binary: recorded-shape payloads of Claude Code, Gemini CLI and Cursor on
 // stdin, the host's documented JSON on stdout.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, isolatedEnv, slashi, tempDir } from "./helpers.js";
+import { execa } from "execa";
+import { assertBuilt, BIN, isolatedEnv, slashi, tempDir } from "./helpers.js";
 
 const FIXTURES = new URL("./fixtures/hooks/", import.meta.url);
 const tmp = tempDir("slashi-hooks-");
@@ -112,10 +114,10 @@ describe("slashi hook gemini", () => {
     expect(String(out.reason)).toMatch(/denies/);
   });
 
-  it("leaves ask to Gemini's own confirmation: no decision, a system message", async () => {
+  it("answers ask with decision ask, which Gemini CLI confirms even in YOLO mode", async () => {
     const { code, out } = await hook("gemini", payload("gemini-shell-ask.json"));
     expect(code).toBe(0);
-    expect(out.decision).toBeUndefined();
+    expect(out.decision).toBe("ask");
     expect(String(out.systemMessage)).toMatch(/asks a person/);
   });
 
@@ -201,5 +203,162 @@ describe("fixtures", () => {
     const names = readdirSync(FIXTURES);
     for (const agent of ["claude", "gemini", "cursor"])
       expect(names.some((n) => n.startsWith(agent))).toBe(true);
+  });
+});
+
+describe("a repository cannot make the hook hang", () => {
+  const posix = process.platform !== "win32";
+
+  async function blockedFast(
+    setup: (policyFile: string) => void,
+  ): Promise<{ code: number; stderr: string; elapsed: number }> {
+    const box = tempDir("slashi-hooks-hang-");
+    try {
+      const project = path.join(box.dir, "project");
+      mkdirSync(path.join(project, ".git"), { recursive: true });
+      mkdirSync(path.join(project, ".vscode"), { recursive: true });
+      setup(path.join(project, ".vscode", "slashi-policy.json"));
+      const input = JSON.stringify({
+        session_id: "s",
+        cwd: project,
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "ls" },
+      });
+      const started = Date.now();
+      const result = await slashi(["hook", "claude"], { env: isolatedEnv(box.dir), input, cwd: project });
+      return { code: result.exitCode ?? -1, stderr: String(result.stderr), elapsed: Date.now() - started };
+    } finally {
+      box.remove();
+    }
+  }
+
+  it.runIf(posix)("blocks at once when the workspace policy is a symlink to /dev/zero", async () => {
+    const { code, stderr, elapsed } = await blockedFast((policyFile) => symlinkSync("/dev/zero", policyFile));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/FILE_UNSAFE/);
+    // The process start-up dominates; reading /dev/zero to its end would never finish.
+    expect(elapsed).toBeLessThan(5000);
+  });
+
+  it.runIf(posix)("blocks at once when the workspace policy is a FIFO nobody writes to", async () => {
+    const { code, stderr } = await blockedFast((policyFile) => execFileSync("mkfifo", [policyFile]));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/FILE_UNSAFE/);
+  });
+
+  it("blocks when stdin never ends, once the deadline passes", async () => {
+    const box = tempDir("slashi-hooks-stdin-");
+    try {
+      const child = execa(process.execPath, [BIN, "hook", "claude"], {
+        env: isolatedEnv(box.dir, { SLASHI_HOOK_DEADLINE_MS: "300" }),
+        extendEnv: false,
+        reject: false,
+        stdin: "pipe",
+      });
+      child.stdin?.write('{"tool_name": "Bash", ');
+      const result = await child;
+      expect(result.exitCode).toBe(2);
+      expect(String(result.stderr)).toMatch(/no decision within 300 ms/);
+      expect(String(result.stdout)).toBe("");
+    } finally {
+      box.remove();
+    }
+  });
+
+  it("blocks a payload larger than the input limit", async () => {
+    const result = await slashi(["hook", "gemini"], {
+      env,
+      input: JSON.stringify({
+        tool_name: "run_shell_command",
+        tool_input: { command: "x".repeat(1100 * 1024) },
+      }),
+      cwd: tmp.dir,
+    });
+    expect(result.exitCode).toBe(2);
+    expect(String(result.stderr)).toMatch(/FILE_UNSAFE/);
+  });
+});
+
+describe("slashi hook install, status and uninstall", () => {
+  function settings(file: string): {
+    hooks: Record<string, { hooks?: { command: string }[]; command?: string }[]>;
+  } {
+    return JSON.parse(readFileSync(file, "utf8")) as {
+      hooks: Record<string, { hooks?: { command: string }[]; command?: string }[]>;
+    };
+  }
+
+  it("writes a command with absolute paths that blocks without slashi on PATH, and checks it", async () => {
+    const box = tempDir("slashi-install-");
+    try {
+      const project = path.join(box.dir, "project");
+      mkdirSync(path.join(project, ".git"), { recursive: true });
+      const boxEnv = isolatedEnv(box.dir);
+      const result = await slashi(["hook", "install", "claude"], { env: boxEnv, cwd: project });
+      expect(result.exitCode).toBe(0);
+      expect(String(result.stdout)).toMatch(/answers deny/);
+      const command = settings(path.join(project, ".claude", "settings.json")).hooks.PreToolUse?.[0]
+        ?.hooks?.[0]?.command as string;
+      expect(command).toMatch(/^\/bin\/sh -c '/);
+      expect(command).toContain(realpathSync(process.execPath));
+      expect(command).toContain(realpathSync(BIN));
+      // The agent runs it with its own PATH, which need not name slashi or node.
+      const denied = await execa("/bin/sh", ["-c", command], {
+        input: payload("claude-bash-deny.json"),
+        env: { ...boxEnv, PATH: "/nonexistent" },
+        extendEnv: false,
+        cwd: project,
+        reject: false,
+      });
+      expect(denied.exitCode).toBe(0);
+      expect(JSON.parse(String(denied.stdout))).toMatchObject({
+        hookSpecificOutput: { permissionDecision: "deny" },
+      });
+
+      const status = await slashi(["hook", "status", "--json"], { env: boxEnv, cwd: project });
+      expect(status.exitCode).toBe(0);
+      const states = (
+        JSON.parse(String(status.stdout)) as { hooks: { agent: string; scope: string; commands: string[] }[] }
+      ).hooks;
+      expect(states.find((s) => s.agent === "claude" && s.scope === "project")?.commands).toEqual([command]);
+
+      const removed = await slashi(["hook", "uninstall", "claude"], { env: boxEnv, cwd: project });
+      expect(removed.exitCode).toBe(0);
+      expect(settings(path.join(project, ".claude", "settings.json")).hooks.PreToolUse).toEqual([]);
+      expect((await slashi(["hook", "status"], { env: boxEnv, cwd: project })).exitCode).toBe(1);
+    } finally {
+      box.remove();
+    }
+  });
+
+  it("refuses to finish, and puts the settings back, when the command does not answer right", async () => {
+    const box = tempDir("slashi-install-");
+    try {
+      const project = path.join(box.dir, "project");
+      mkdirSync(path.join(project, ".git"), { recursive: true });
+      mkdirSync(path.join(project, ".gemini"), { recursive: true });
+      const file = path.join(project, ".gemini", "settings.json");
+      const before = '{ "theme": "dark" }\n';
+      writeFileSync(file, before);
+      const boxEnv = isolatedEnv(box.dir);
+      for (const program of ["/bin/true", path.join(box.dir, "missing-slashi")]) {
+        const result = await slashi(["hook", "install", "gemini", "--command", program], {
+          env: boxEnv,
+          cwd: project,
+        });
+        expect(result.exitCode).toBe(1);
+        expect(String(result.stderr)).toMatch(/does not answer correctly/);
+        expect(readFileSync(file, "utf8")).toBe(before);
+      }
+      const cursor = await slashi(["hook", "install", "cursor", "--command", "/bin/true"], {
+        env: boxEnv,
+        cwd: project,
+      });
+      expect(cursor.exitCode).toBe(1);
+      expect(() => readFileSync(path.join(project, ".cursor", "hooks.json"))).toThrow();
+    } finally {
+      box.remove();
+    }
   });
 });

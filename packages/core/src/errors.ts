@@ -41,6 +41,11 @@ export const SlashiErrorCode = {
   STORE_CORRUPT: "STORE_CORRUPT",
   /** A file Slashi keeps (store, audit log) could not be read or written (permissions, full disk). */
   IO_FAILED: "IO_FAILED",
+  /**
+   * A file on a decision path was not read: it is not a regular file (a FIFO, device, socket or directory, also
+   * behind a symlink), it changed while being opened, or it is larger than its size limit.
+   */
+  FILE_UNSAFE: "FILE_UNSAFE",
   /** A run request cannot be carried out safely as given (no command, both argv and script, batch file with an argv). */
   RUN_INVALID: "RUN_INVALID",
   /** The cordon (sandbox) cannot be enforced on this host; the command was not run. */

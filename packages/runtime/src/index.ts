@@ -20,6 +20,15 @@ export type {
 export { protectedPaths, WORKSPACE_PROTECTED_ENTRIES } from "./config/protected-paths.js";
 export type { ProtectedPath, ProtectedPathOwner, ProtectedPathsOptions } from "./config/protected-paths.js";
 
+// fs
+export {
+  DEFAULT_READ_LIMIT,
+  readBoundedFile,
+  readBoundedText,
+  readStreamBounded,
+} from "./fs/bounded-read.js";
+export type { BoundedReadOptions, UnsafeFileReason } from "./fs/bounded-read.js";
+
 // store
 export { withFileLock } from "./store/lock.js";
 export type { LockInfo, LockOptions } from "./store/lock.js";

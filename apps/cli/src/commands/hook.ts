@@ -1,13 +1,13 @@
 /**
  * `slashi hook claude|gemini|cursor`: read the host's tool call on stdin, decide, answer in the host's JSON.
- * Fails closed: a payload that cannot be read, or any error while deciding, blocks the call (exit 2 with the
- * reason on stderr; Cursor also gets a deny answer on stdout).
+ * Fails closed: a payload that cannot be read, any error while deciding, or no decision within the deadline
+ * blocks the call (exit 2 with the reason on stderr; Cursor also gets a deny answer on stdout).
  */
 import path from "node:path";
 import { decide } from "@slashi/core";
-import { AuditLog } from "@slashi/runtime";
+import { AuditLog, readStreamBounded } from "@slashi/runtime";
 import { ensureParser, loadSetup } from "../context.js";
-import { ExitCode, formatError } from "../errors.js";
+import { CliError, ExitCode, formatError } from "../errors.js";
 import {
   hookAnswer,
   malformedAnswer,
@@ -16,31 +16,49 @@ import {
   type Agent,
   type HookCall,
 } from "../hooks/formats.js";
-import { println, readAll, type Io } from "../io.js";
+import { println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { blockedByTrust, countedReasons, UNTRUSTED_NOTE } from "./check.js";
 
-function block(agent: Agent, io: Io, error: unknown): number {
-  const message = formatError(error).replace(/^slashi: /, "");
-  println(io.stderr, `slashi: ${message}`);
-  const answer = malformedAnswer(agent, message);
-  if (answer) println(io.stdout, JSON.stringify(answer));
-  return ExitCode.USAGE;
+/** The largest hook payload read from stdin (a shell call is a few kilobytes; 1 MiB leaves room). */
+export const HOOK_INPUT_LIMIT = 1024 * 1024;
+
+/**
+ * The time the whole decision may take, in milliseconds: well under the 30 s timeout `hook install` writes for
+ * every agent, so the agent receives Slashi's block rather than its own timeout (which Gemini CLI and Claude Code
+ * treat as a non-blocking error). `SLASHI_HOOK_DEADLINE_MS` overrides it (1 to 25000).
+ */
+export const HOOK_DEADLINE_MS = 10_000;
+
+function deadlineOf(env: NodeJS.ProcessEnv): number {
+  const given = Number(env.SLASHI_HOOK_DEADLINE_MS);
+  return Number.isInteger(given) && given >= 1 && given <= 25_000 ? given : HOOK_DEADLINE_MS;
 }
 
-async function hook(agent: Agent, io: Io): Promise<number> {
+/** What the hook prints and its exit status; printed only by the winner of decision and deadline. */
+interface HookOutcome {
+  status: number;
+  stdout?: Record<string, unknown>;
+  stderr?: string;
+}
+
+function block(agent: Agent, error: unknown): HookOutcome {
+  const message = formatError(error).replace(/^slashi: /, "");
+  const answer = malformedAnswer(agent, message);
+  return { status: ExitCode.USAGE, stderr: `slashi: ${message}`, ...(answer ? { stdout: answer } : {}) };
+}
+
+async function decideCall(agent: Agent, io: Io): Promise<HookOutcome> {
   const parser = ensureParser();
   parser.catch(() => undefined);
   let call: HookCall;
   try {
-    call = parseHookPayload(agent, await readAll(io.stdin));
+    const text = await readStreamBounded(io.stdin, "hook input on stdin", { maxBytes: HOOK_INPUT_LIMIT });
+    call = parseHookPayload(agent, text);
   } catch (error) {
-    return block(agent, io, error);
+    return block(agent, error);
   }
-  if (call.command === undefined) {
-    println(io.stdout, JSON.stringify(neutralAnswer(agent)));
-    return ExitCode.OK;
-  }
+  if (call.command === undefined) return { status: ExitCode.OK, stdout: neutralAnswer(agent) };
   try {
     const base = call.cwd ?? io.cwd;
     const cwd = call.dir !== undefined ? path.resolve(base, call.dir) : base;
@@ -62,13 +80,44 @@ async function hook(agent: Agent, io: Io): Promise<number> {
       reasons,
       cwd,
     });
-    if (!audit.written) println(io.stderr, `slashi: warning: ${audit.warning}`);
-    println(io.stdout, JSON.stringify(answer));
-    return ExitCode.OK;
+    return {
+      status: ExitCode.OK,
+      stdout: answer,
+      ...(audit.written ? {} : { stderr: `slashi: warning: ${audit.warning}` }),
+    };
   } catch (error) {
     // Anything that prevents a decision blocks the call: never allow what could not be decided.
-    return block(agent, io, error);
+    return block(agent, error);
   }
+}
+
+async function hook(agent: Agent, io: Io): Promise<number> {
+  const ms = deadlineOf(io.env);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<HookOutcome>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve(
+          block(
+            agent,
+            new CliError(`no decision within ${ms} ms, so the command is blocked`, ExitCode.USAGE),
+          ),
+        ),
+      ms,
+    );
+  });
+  let outcome: HookOutcome;
+  try {
+    outcome = await Promise.race([
+      decideCall(agent, io).catch((error: unknown) => block(agent, error)),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (outcome.stderr !== undefined) println(io.stderr, outcome.stderr);
+  if (outcome.stdout !== undefined) println(io.stdout, JSON.stringify(outcome.stdout));
+  return outcome.status;
 }
 
 /** `slashi hook claude`. */

@@ -4,7 +4,6 @@
  * only), run step by step under the trust model. A name is looked up as the VS Code extension does: the user's
  * commands first, then the team file, then the packs in order of pack name.
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import {
   approvalStateOf,
@@ -14,6 +13,7 @@ import {
   dialectForShell,
   diffCommand,
   expandStep,
+  isSlashiError,
   makeApprovalRecord,
   parseTeamFile,
   renderCommand,
@@ -24,7 +24,14 @@ import {
   type Step,
   sourceCapabilities,
 } from "@slashi/core";
-import { ApprovalFileStore, AuditLog, defaultShell, TrustFileStore, type Workspace } from "@slashi/runtime";
+import {
+  ApprovalFileStore,
+  AuditLog,
+  defaultShell,
+  readBoundedText,
+  TrustFileStore,
+  type Workspace,
+} from "@slashi/runtime";
 import { ensureParser, loadSetup, resolveWorkspace, slashiPaths, type Setup } from "../context.js";
 import { CliError, ExitCode, UsageError } from "../errors.js";
 import { paint, println, type Io } from "../io.js";
@@ -87,8 +94,9 @@ interface Found {
 
 async function readOptional(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, "utf8");
+    return await readBoundedText(file);
   } catch (error) {
+    if (isSlashiError(error)) throw error;
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new CliError(
       `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`,

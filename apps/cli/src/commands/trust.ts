@@ -3,12 +3,12 @@
  * file for `run`/`list`, lets `trustedWorkspaceOnly` rules count, and approves the current content of the
  * workspace policy file (its allow rules count until the file changes).
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { parsePolicy } from "@slashi/core";
+import { isSlashiError, parsePolicy } from "@slashi/core";
 import {
   AuditLog,
   CommandApprovalFileStore,
+  readBoundedText,
   TrustFileStore,
   workspacePolicyApprovalKey,
 } from "@slashi/runtime";
@@ -23,8 +23,9 @@ function cwdOf(args: ParsedArgs, io: Io): string {
 
 async function readOptional(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, "utf8");
-  } catch {
+    return await readBoundedText(file);
+  } catch (error) {
+    if (isSlashiError(error)) throw error;
     return undefined;
   }
 }

@@ -86,13 +86,14 @@ describe("hookAnswer", () => {
     });
   });
 
-  it("answers Gemini with decision and reason, and leaves ask to Gemini's confirmation", () => {
+  it("answers Gemini with decision and reason, ask included (its runner forces a confirmation for it)", () => {
     expect(hookAnswer("gemini", deny)).toEqual({ decision: "deny", reason: reasonText(deny) });
     const ask = hookAnswer("gemini", {
       decision: "ask",
       reasons: [{ code: "inline.code", severity: "ask", message: "runs inline code" }],
     });
-    expect(ask).not.toHaveProperty("decision");
+    expect(ask).toMatchObject({ decision: "ask" });
+    expect(ask.reason).toMatch(/inline\.code/);
     expect(ask.systemMessage).toMatch(/inline\.code/);
   });
 

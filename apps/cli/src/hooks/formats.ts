@@ -5,12 +5,15 @@
  * - Claude Code `PreToolUse`: stdin `{session_id, transcript_path, cwd, permission_mode, hook_event_name,
  *   tool_name, tool_input: {command, description?, timeout?, run_in_background?}, tool_use_id?}`; answer
  *   `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"|"ask"|"deny",
- *   "permissionDecisionReason": "…"}}`. Exit 2 blocks (stderr goes to Claude).
+ *   "permissionDecisionReason": "…"}}`. Exit 2 blocks (stderr goes to Claude); any other non-zero status is a
+ *   non-blocking error, which is why `hook install` wraps the command (`guardedCommand` in install.ts). Checked in the
+ *   published `@anthropic-ai/claude-code` 2.1.332 (the `claude` binary of its platform package): `PreToolUse`
+ *   `hookSpecificOutput.permissionDecision` `allow`/`deny`/`ask`/`defer`, `status===2` → blocking error.
  * - Gemini CLI `BeforeTool`: stdin `{session_id, transcript_path, cwd, hook_event_name, timestamp, tool_name,
- *   tool_input: {command, …}}`; answer `{"decision": "allow"|"deny", "reason": "…"}`. Gemini documents only
- *   allow and deny (alias block), so `ask` is answered with no decision: Gemini then applies its own
- *   confirmation for the shell tool, and `systemMessage` tells the person why Slashi wants them to look.
- *   Exit 2 blocks (stderr is the reason).
+ *   tool_input: {command, …}}`; answer `{"decision": "allow"|"ask"|"deny", "reason": "…"}`. The published
+ *   0.61 hook runner (`@google/gemini-cli` bundle, `HookAggregator.mergeWithOrDecision` and the scheduler's
+ *   `hookDecision === "ask"` → `ASK_USER` with `forcedDecision`) turns `"ask"` into a confirmation even in YOLO
+ *   mode; `systemMessage` is shown in that confirmation. Exit 2 blocks (stderr is the reason).
  * - Cursor `beforeShellExecution`: stdin `{hook_event_name, conversation_id, generation_id, workspace_roots,
  *   command, cwd, …}`; answer `{"permission": "allow"|"ask"|"deny", "user_message": "…", "agent_message":
  *   "…"}` (the camelCase `userMessage`/`agentMessage` of early Cursor releases are sent too).
@@ -143,7 +146,8 @@ export function hookAnswer(agent: Agent, verdict: HookVerdict): Record<string, u
         },
       };
     case "gemini":
-      if (verdict.decision === "ask") return { systemMessage: `${reason}. Review it before you approve.` };
+      if (verdict.decision === "ask")
+        return { decision: "ask", reason, systemMessage: `${reason}. Review it before you approve.` };
       return { decision: verdict.decision, reason };
     case "cursor": {
       const agentMessage =

@@ -1,9 +1,10 @@
 /**
- * Adding the Slashi hook to an agent's settings file: where the file is, what entry to add, and an idempotent
- * merge that keeps everything else (comments and formatting included). The merge is pure; {@link installHook}
- * does the file work: backup, atomic write, nothing written when the existing file is malformed.
+ * Adding the Slashi hook to an agent's settings file, and taking it out again: where the file is, the command
+ * line that cannot fail open, the entry to add, and idempotent edits that keep everything else (comments and
+ * formatting included). The edits are pure; {@link installHook} and {@link uninstallHook} do the file work:
+ * backup, atomic write, nothing written when the existing file is malformed.
  */
-import { copyFile, readFile } from "node:fs/promises";
+import { copyFile, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { parseJsonc } from "@slashi/core";
 import { writeFileAtomic } from "@slashi/runtime";
@@ -27,6 +28,49 @@ export function settingsFile(agent: Agent, scope: InstallScope, projectRoot: str
   }
 }
 
+/** Characters that cannot stand inside the guard's quoting in every shell an agent may use (sh, bash, zsh, fish). */
+const UNQUOTABLE = /["'$`\\\n\r\0]/;
+
+/** What Cursor gets on stdout when the guard blocks (it blocks on exit 2 with `failClosed` as well). */
+const CURSOR_BLOCK = JSON.stringify({
+  permission: "deny",
+  user_message: "The Slashi hook failed, so the command is blocked. Run: slashi doctor",
+  agent_message: "The Slashi hook failed, so the command is blocked; ask the user to run slashi doctor.",
+}).replaceAll('"', '\\"');
+
+/**
+ * The command line written into the agent's settings: `/bin/sh -c '…'` around the program (absolute paths of
+ * Node and Slashi's entry point, or a given program), so that every failure ends in the agent's blocking
+ * status: a missing Node or entry point, a crash, a signal or any answer that is not a JSON object gives
+ * exit 2 with the reason on stderr (Claude Code and Gemini CLI block on exit 2; Cursor also gets a deny answer
+ * on stdout). A JSON answer with exit 0 is passed on unchanged. The quoting holds in sh, bash, zsh and fish.
+ * @param runner - the program and its leading arguments (`[process.execPath, "/…/dist/bin.js"]`)
+ * @throws CliError when a word contains a quote, `$`, a backquote, a backslash or a line break
+ */
+export function guardedCommand(agent: Agent, runner: readonly string[]): string {
+  for (const word of runner) {
+    if (word === "" || UNQUOTABLE.test(word)) {
+      throw new CliError(
+        `cannot write a hook command that runs ${JSON.stringify(word)}: the path contains a quote, $, a backquote, a backslash or a line break`,
+        ExitCode.INVALID_INPUT,
+        "install Slashi (or Node) under a plain path, or give one with --command",
+      );
+    }
+  }
+  const run = [...runner.map((word) => `"${word}"`), "hook", agent].join(" ");
+  const cursor = agent === "cursor" ? ` printf "%s\\n" "${CURSOR_BLOCK}";` : "";
+  const script =
+    `out=$(${run}); s=$?; case "$s:$out" in "0:{"*"}") printf "%s\\n" "$out"; exit 0;; esac;` +
+    ` echo "slashi hook ${agent} failed (exit status $s, or an answer that is not JSON), so the command is blocked; run: slashi doctor" >&2;` +
+    `${cursor} exit 2`;
+  return `/bin/sh -c '${script}'`;
+}
+
+/** Whether a settings entry's command runs Slashi's hook for an agent (any form Slashi ever wrote). */
+export function isSlashiHookCommand(command: string, agent: Agent): boolean {
+  return new RegExp(`\\bhook ${agent}\\b`).test(command) && /slashi|bin\.js/i.test(command);
+}
+
 /** The JSON path of the list the hook goes into, and the entry to add. */
 export function hookEntry(
   agent: Agent,
@@ -36,10 +80,7 @@ export function hookEntry(
     case "claude":
       return {
         listPath: ["hooks", "PreToolUse"],
-        entry: {
-          matcher: "Bash",
-          hooks: [{ type: "command", command: `${command} hook claude`, timeout: 30 }],
-        },
+        entry: { matcher: "Bash", hooks: [{ type: "command", command, timeout: 30 }] },
       };
     case "gemini":
       return {
@@ -50,7 +91,7 @@ export function hookEntry(
             {
               name: "slashi",
               type: "command",
-              command: `${command} hook gemini`,
+              command,
               timeout: 30000,
               description: "Slashi policy: allow, ask or deny shell commands",
             },
@@ -60,43 +101,51 @@ export function hookEntry(
     case "cursor":
       return {
         listPath: ["hooks", "beforeShellExecution"],
-        entry: { command: `${command} hook cursor`, failClosed: true, timeout: 30 },
+        entry: { command, failClosed: true, timeout: 30 },
       };
   }
 }
 
-/** True when a list entry already runs `<command> hook <agent>` (directly or in a nested `hooks` list). */
-function entryRunsHook(entry: unknown, hookCommand: string): boolean {
-  if (typeof entry !== "object" || entry === null) return false;
-  const e = entry as { command?: unknown; hooks?: unknown };
-  if (typeof e.command === "string" && e.command.trim() === hookCommand) return true;
-  return Array.isArray(e.hooks) && e.hooks.some((h) => entryRunsHook(h, hookCommand));
+/** Where a Slashi hook command sits in the hook list: `[i, "command"]` or `[i, "hooks", j, "command"]`. */
+interface Found {
+  at: (string | number)[];
+  command: string;
 }
 
-/** The outcome of a merge. */
-export interface MergeResult {
-  /** The new text (equal to the input when nothing changed). */
-  text: string;
-  /** Whether the hook had to be added. */
-  changed: boolean;
+function findHooks(list: readonly unknown[], agent: Agent): Found[] {
+  const found: Found[] = [];
+  const commandOf = (v: unknown): string | undefined => {
+    const c = typeof v === "object" && v !== null ? (v as { command?: unknown }).command : undefined;
+    return typeof c === "string" ? c : undefined;
+  };
+  for (const [i, entry] of list.entries()) {
+    const own = commandOf(entry);
+    if (own !== undefined && isSlashiHookCommand(own, agent))
+      found.push({ at: [i, "command"], command: own });
+    const nested =
+      typeof entry === "object" && entry !== null ? (entry as { hooks?: unknown }).hooks : undefined;
+    if (!Array.isArray(nested)) continue;
+    for (const [j, hook] of nested.entries()) {
+      const command = commandOf(hook);
+      if (command !== undefined && isSlashiHookCommand(command, agent))
+        found.push({ at: [i, "hooks", j, "command"], command });
+    }
+  }
+  return found;
 }
 
-/**
- * Merges the hook into settings text. Keeps every other key, comment and formatting; adds `version: 1` to a new
- * Cursor file. Running it on its own output changes nothing.
- * @param text - the current file text (`""` for a missing file)
- * @param file - the path, for error locations
- * @throws SlashiError `INVALID_JSON` with line and column when the text does not parse; CliError when a key on
- * the way to the hook list has the wrong type (with its JSON path)
- */
-export function mergeHook(agent: Agent, text: string, command: string, file: string): MergeResult {
+/** The settings object and the hook list in it (empty when absent), checked for the right types. */
+function readSettings(
+  agent: Agent,
+  text: string,
+  file: string,
+): { source: string; value: Record<string, unknown>; list: unknown[]; listPath: (string | number)[] } {
   const source = text.trim() === "" ? "{}" : text;
   const value = parseJsonc(source, file).value;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new CliError(`${file} (at /): the settings must be a JSON object`, ExitCode.INVALID_INPUT);
   }
-  const { listPath, entry } = hookEntry(agent, command);
-  const hookCommand = `${command} hook ${agent}`;
+  const { listPath } = hookEntry(agent, "");
   let current: unknown = value;
   for (const [i, key] of listPath.entries()) {
     const next = (current as Record<string, unknown>)[key as string];
@@ -113,19 +162,78 @@ export function mergeHook(agent: Agent, text: string, command: string, file: str
     }
     current = next;
   }
-  const list = (current as unknown[] | undefined) ?? [];
-  if (list.some((e) => entryRunsHook(e, hookCommand))) return { text, changed: false };
-  const format = { insertSpaces: true, tabSize: 2, eol: "\n" };
+  return { source, value: value as Record<string, unknown>, list: (current as unknown[]) ?? [], listPath };
+}
+
+const FORMAT = { insertSpaces: true, tabSize: 2, eol: "\n" };
+
+/** The outcome of an edit. */
+export interface MergeResult {
+  /** The new text (equal to the input when nothing changed). */
+  text: string;
+  /** Whether the file had to change. */
+  changed: boolean;
+}
+
+/**
+ * Merges the hook into settings text. Keeps every other key, comment and formatting; adds `version: 1` to a new
+ * Cursor file. A Slashi hook entry already there (an older form, another path) gets the new command instead of
+ * a second entry. Running it on its own output changes nothing.
+ * @param text - the current file text (`""` for a missing file)
+ * @param command - the whole command line the agent should run ({@link guardedCommand})
+ * @param file - the path, for error locations
+ * @throws SlashiError `INVALID_JSON` with line and column when the text does not parse; CliError when a key on
+ * the way to the hook list has the wrong type (with its JSON path)
+ */
+export function mergeHook(agent: Agent, text: string, command: string, file: string): MergeResult {
+  const { source, value, list, listPath } = readSettings(agent, text, file);
+  const found = findHooks(list, agent);
+  if (found.length > 0 && found.every((f) => f.command.trim() === command)) return { text, changed: false };
   let out = source;
-  if (agent === "cursor" && (value as Record<string, unknown>).version === undefined) {
-    out = applyEdits(out, modify(out, ["version"], 1, { formattingOptions: format }));
+  if (found.length > 0) {
+    for (const f of found) {
+      if (f.command.trim() !== command)
+        out = applyEdits(out, modify(out, [...listPath, ...f.at], command, { formattingOptions: FORMAT }));
+    }
+  } else {
+    if (agent === "cursor" && value.version === undefined) {
+      out = applyEdits(out, modify(out, ["version"], 1, { formattingOptions: FORMAT }));
+    }
+    const { entry } = hookEntry(agent, command);
+    out = applyEdits(
+      out,
+      modify(out, [...listPath, list.length], entry, { formattingOptions: FORMAT, isArrayInsertion: true }),
+    );
   }
-  out = applyEdits(
-    out,
-    modify(out, [...listPath, list.length], entry, { formattingOptions: format, isArrayInsertion: true }),
-  );
   if (!out.endsWith("\n")) out += "\n";
   return { text: out, changed: true };
+}
+
+/**
+ * Removes every Slashi hook of an agent from settings text; a matcher group left without hooks goes too.
+ * Everything else is kept as it was.
+ */
+export function removeHook(agent: Agent, text: string, file: string): MergeResult {
+  const { source, list, listPath } = readSettings(agent, text, file);
+  const found = findHooks(list, agent);
+  if (found.length === 0) return { text, changed: false };
+  // The list is written anew (jsonc-parser's element removal breaks compact JSON); the rest of the file is kept.
+  const kept = list.flatMap((entry): unknown[] => {
+    if (findHooks([entry], agent).some((f) => f.at.length === 2)) return [];
+    const nested = (entry as { hooks?: unknown }).hooks;
+    if (!Array.isArray(nested)) return [entry];
+    const hooks = nested.filter((hook) => findHooks([hook], agent).length === 0);
+    if (hooks.length === nested.length) return [entry];
+    return hooks.length === 0 ? [] : [{ ...(entry as object), hooks }];
+  });
+  let out = applyEdits(source, modify(source, listPath, kept, { formattingOptions: FORMAT }));
+  if (!out.endsWith("\n")) out += "\n";
+  return { text: out, changed: true };
+}
+
+/** The Slashi hook commands a settings text holds for an agent (empty when none; throws like {@link mergeHook}). */
+export function installedCommands(agent: Agent, text: string, file: string): string[] {
+  return findHooks(readSettings(agent, text, file).list, agent).map((f) => f.command);
 }
 
 /** What {@link installHook} did. */
@@ -136,33 +244,51 @@ export interface InstallResult {
   changed: boolean;
   /** The backup of the previous file, when there was one and it changed. */
   backup?: string;
+  /** Puts the previous state back: the backup, or no file when there was none. */
+  restore?: () => Promise<void>;
 }
 
-/**
- * Installs the hook into a settings file: reads it (a missing file is empty), merges, and when something
- * changed copies the old file to `<file>.slashi-backup` and writes the new text atomically.
- */
-export async function installHook(agent: Agent, file: string, command: string): Promise<InstallResult> {
-  let text = "";
-  let existed = true;
+async function readSettingsText(file: string): Promise<string | undefined> {
   try {
-    text = await readFile(file, "utf8");
+    return await readFile(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
-      throw new CliError(
-        `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-        ExitCode.STORE,
-      );
-    }
-    existed = false;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    throw new CliError(`cannot read ${file} (${code ?? "error"})`, ExitCode.STORE);
   }
-  const merged = mergeHook(agent, text, command, file);
-  if (!merged.changed) return { file, changed: false };
+}
+
+async function writeWithBackup(file: string, text: string, existed: boolean): Promise<InstallResult> {
   let backup: string | undefined;
   if (existed) {
     backup = `${file}.slashi-backup`;
     await copyFile(file, backup);
   }
-  await writeFileAtomic(file, merged.text);
-  return { file, changed: true, ...(backup ? { backup } : {}) };
+  await writeFileAtomic(file, text);
+  const restore = async (): Promise<void> => {
+    if (backup !== undefined) await copyFile(backup, file);
+    else await rm(file, { force: true });
+  };
+  return { file, changed: true, restore, ...(backup ? { backup } : {}) };
+}
+
+/**
+ * Installs the hook into a settings file: reads it (a missing file is empty), merges, and when something
+ * changed copies the old file to `<file>.slashi-backup` and writes the new text atomically.
+ * @param command - the whole command line ({@link guardedCommand})
+ */
+export async function installHook(agent: Agent, file: string, command: string): Promise<InstallResult> {
+  const text = await readSettingsText(file);
+  const merged = mergeHook(agent, text ?? "", command, file);
+  if (!merged.changed) return { file, changed: false };
+  return writeWithBackup(file, merged.text, text !== undefined);
+}
+
+/** Removes the hook from a settings file (backup and atomic write as for {@link installHook}). */
+export async function uninstallHook(agent: Agent, file: string): Promise<InstallResult> {
+  const text = await readSettingsText(file);
+  if (text === undefined) return { file, changed: false };
+  const removed = removeHook(agent, text, file);
+  if (!removed.changed) return { file, changed: false };
+  return writeWithBackup(file, removed.text, true);
 }

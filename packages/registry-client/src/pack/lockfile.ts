@@ -2,9 +2,8 @@
  * `packs.lock.json`: which packs are installed, at which exact version and integrity, from which registry.
  * Read and written under the runtime's file lock; written atomically.
  */
-import { readFile } from "node:fs/promises";
-import { SlashiError, SlashiErrorCode } from "@slashi/core";
-import { writeFileAtomic } from "@slashi/runtime";
+import { isSlashiError, SlashiError, SlashiErrorCode } from "@slashi/core";
+import { readBoundedText, writeFileAtomic } from "@slashi/runtime";
 
 /** One installed pack. */
 export interface LockedPack {
@@ -61,8 +60,9 @@ const FIELDS = [
 export async function readPacksLock(file: string): Promise<PacksLock> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readBoundedText(file);
   } catch (error) {
+    if (isSlashiError(error)) throw error;
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
       return { format: PACKS_LOCK_FORMAT, version: 1, packs: {} };
     throw new SlashiError(

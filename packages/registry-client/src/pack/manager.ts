@@ -6,11 +6,11 @@
  * A failure at any step leaves the packs dir and the lockfile exactly as they were.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
 import type { CommandDefinition } from "@slashi/core";
-import { userConfigDir, userStateDir, withFileLock } from "@slashi/runtime";
+import { readBoundedText, userConfigDir, userStateDir, withFileLock } from "@slashi/runtime";
 import type { PathEnvironment } from "@slashi/runtime";
 import { RegistryClient, assertPackName, pickVersion } from "../registry/client.js";
 import type { SearchHit } from "../registry/client.js";
@@ -458,7 +458,7 @@ export class PackManager {
     const texts = new Map<string, string>();
     for (const file of ["package.json", "slashi-pack.json"]) {
       try {
-        texts.set(file, await readFile(path.join(dir, file), "utf8"));
+        texts.set(file, await readBoundedText(path.join(dir, file)));
       } catch {
         // reported below as a missing file
       }

@@ -1,6 +1,7 @@
-import { copyFile, readFile } from "node:fs/promises";
+import { copyFile } from "node:fs/promises";
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
-import { SlashiError, SlashiErrorCode } from "@slashi/core";
+import { isSlashiError, SlashiError, SlashiErrorCode } from "@slashi/core";
+import { readBoundedText } from "../fs/bounded-read.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { withFileLock, type LockOptions } from "./lock.js";
 
@@ -123,8 +124,9 @@ export class JsonFileStore<T extends StoreEnvelope> {
 
   async #readText(): Promise<string | undefined> {
     try {
-      return await readFile(this.file, "utf8");
+      return await readBoundedText(this.file);
     } catch (error) {
+      if (isSlashiError(error)) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOENT") return undefined;
       throw new SlashiError(SlashiErrorCode.IO_FAILED, `cannot read store ${this.file}: ${code ?? "error"}`, {

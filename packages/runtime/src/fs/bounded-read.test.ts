@@ -1,0 +1,109 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { isSlashiError } from "@slashi/core";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { readBoundedFile, readBoundedText, readStreamBounded } from "./bounded-read.js";
+
+const dir = mkdtempSync(path.join(tmpdir(), "slashi-bounded-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function reasonOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isSlashiError(error) && error.code === "FILE_UNSAFE") return String(error.data.reason);
+    throw error;
+  }
+  throw new Error("expected FILE_UNSAFE");
+}
+
+const posix = process.platform !== "win32";
+
+describe("readBoundedFile", () => {
+  it("reads a regular file and a symlink to one", async () => {
+    const file = path.join(dir, "policy.json");
+    writeFileSync(file, '{"rules":[]}');
+    symlinkSync(file, path.join(dir, "link.json"));
+    expect(await readBoundedText(file)).toBe('{"rules":[]}');
+    expect(await readBoundedText(path.join(dir, "link.json"))).toBe('{"rules":[]}');
+  });
+
+  it("passes file system errors through (ENOENT)", async () => {
+    await expect(readBoundedFile(path.join(dir, "missing.json"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("refuses a file over the limit, at any limit", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 4096 }),
+        fc.integer({ min: 1, max: 64 }),
+        async (limit, extra) => {
+          const file = path.join(dir, `big-${limit}-${extra}`);
+          writeFileSync(file, Buffer.alloc(limit + extra, 0x61));
+          expect(await reasonOf(readBoundedFile(file, { maxBytes: limit }))).toBe("too-large");
+          expect((await readBoundedFile(file, { maxBytes: limit + extra })).length).toBe(limit + extra);
+          rmSync(file);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it.runIf(posix)("refuses /dev/zero behind a symlink, at once", async () => {
+    const link = path.join(dir, "zero.json");
+    symlinkSync("/dev/zero", link);
+    const started = Date.now();
+    expect(await reasonOf(readBoundedFile(link))).toBe("not-regular");
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it.runIf(posix)("refuses a FIFO with no writer without waiting for one", async () => {
+    const fifo = path.join(dir, "fifo.json");
+    execFileSync("mkfifo", [fifo]);
+    symlinkSync(fifo, path.join(dir, "fifo-link.json"));
+    const started = Date.now();
+    expect(await reasonOf(readBoundedFile(fifo))).toBe("not-regular");
+    expect(await reasonOf(readBoundedFile(path.join(dir, "fifo-link.json")))).toBe("not-regular");
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("refuses a directory", async () => {
+    expect(await reasonOf(readBoundedFile(dir))).toBe("not-regular");
+  });
+
+  it.runIf(posix)("refuses a socket", async () => {
+    const socket = path.join(dir, "sock");
+    const server: Server = createServer();
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      expect(await reasonOf(readBoundedFile(socket))).toBe("not-regular");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe("readStreamBounded", () => {
+  it("reads a stream within the limit and refuses one past it", async () => {
+    expect(await readStreamBounded(Readable.from([Buffer.from("ab"), Buffer.from("c")]), "stdin")).toBe(
+      "abc",
+    );
+    expect(
+      await reasonOf(readStreamBounded(Readable.from([Buffer.alloc(10)]), "stdin", { maxBytes: 9 })),
+    ).toBe("too-large");
+  });
+
+  it("stops reading an endless stream at the limit", async () => {
+    const endless = new Readable({
+      read() {
+        this.push(Buffer.alloc(1024));
+      },
+    });
+    expect(await reasonOf(readStreamBounded(endless, "stdin", { maxBytes: 64 * 1024 }))).toBe("too-large");
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * Reading a file that a repository or another program may control, without letting it make the reader hang or
+ * run out of memory: only a regular file (a symlink is resolved and its target checked), opened without
+ * blocking, re-checked on the open descriptor (same file, still regular), and read up to a size limit. Every
+ * reader on a decision path (policy layers, team file, stores, pack manifests) goes through here; the hook
+ * payload on stdin goes through {@link readStreamBounded}.
+ */
+import { constants } from "node:fs";
+import { open, realpath, stat } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { SlashiError, SlashiErrorCode } from "@slashi/core";
+
+/** The size limit when the caller gives none: 8 MiB, far above any policy, store or manifest Slashi writes. */
+export const DEFAULT_READ_LIMIT: number = 8 * 1024 * 1024;
+
+/** Options of {@link readBoundedFile}. */
+export interface BoundedReadOptions {
+  /** Largest accepted size in bytes (default {@link DEFAULT_READ_LIMIT}). */
+  maxBytes?: number;
+}
+
+/** Why a file was refused, in `SlashiError.data.reason`. */
+export type UnsafeFileReason = "not-regular" | "too-large" | "changed";
+
+function refuse(file: string, reason: UnsafeFileReason, detail: string): SlashiError {
+  return new SlashiError(SlashiErrorCode.FILE_UNSAFE, `${file} was not read: ${detail}`, { file, reason });
+}
+
+function kindOf(info: {
+  isFIFO(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  isSocket(): boolean;
+  isDirectory(): boolean;
+}): string {
+  if (info.isFIFO()) return "a FIFO";
+  if (info.isCharacterDevice() || info.isBlockDevice()) return "a device";
+  if (info.isSocket()) return "a socket";
+  if (info.isDirectory()) return "a directory";
+  return "not a regular file";
+}
+
+// Opening a FIFO without O_NONBLOCK waits for a writer; O_NOCTTY keeps a terminal from becoming ours. Both are
+// absent on Windows, where neither problem exists in this form.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
+/**
+ * Reads a whole file as bytes, refusing anything but a regular file within the size limit.
+ * Errors of the file system itself (`ENOENT`, `EACCES`) are passed on unchanged, so callers keep their
+ * "missing file" handling.
+ * @throws SlashiError `FILE_UNSAFE` (`data.reason`: `not-regular`, `too-large`, `changed`)
+ */
+export async function readBoundedFile(file: string, options: BoundedReadOptions = {}): Promise<Buffer> {
+  const limit = options.maxBytes ?? DEFAULT_READ_LIMIT;
+  const real = await realpath(file);
+  const before = await stat(real);
+  if (!before.isFile()) {
+    const target = real === file ? "" : ` (it resolves to ${real})`;
+    throw refuse(file, "not-regular", `it is ${kindOf(before)}${target}`);
+  }
+  if (before.size > limit)
+    throw refuse(file, "too-large", `it has ${before.size} bytes, the limit is ${limit}`);
+  const handle = await open(real, OPEN_FLAGS);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.ino !== before.ino || info.dev !== before.dev) {
+      throw refuse(file, "changed", "it was replaced while being opened");
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(Math.min(64 * 1024, limit + 1 - total));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > limit) throw refuse(file, "too-large", `it grew beyond the limit of ${limit} bytes`);
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** {@link readBoundedFile} decoded as UTF-8. */
+export async function readBoundedText(file: string, options: BoundedReadOptions = {}): Promise<string> {
+  return (await readBoundedFile(file, options)).toString("utf8");
+}
+
+/**
+ * Reads a stream to its end, up to a size limit; past the limit the stream is destroyed and nothing is returned.
+ * @param label - what the stream is, for the error (`hook input on stdin`)
+ * @throws SlashiError `FILE_UNSAFE` (`data.reason`: `too-large`)
+ */
+export async function readStreamBounded(
+  stream: Readable,
+  label: string,
+  options: BoundedReadOptions = {},
+): Promise<string> {
+  const limit = options.maxBytes ?? DEFAULT_READ_LIMIT;
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    total += bytes.length;
+    if (total > limit) {
+      stream.destroy();
+      throw refuse(label, "too-large", `it is larger than the limit of ${limit} bytes`);
+    }
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks, total).toString("utf8");
+}
