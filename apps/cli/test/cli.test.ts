@@ -171,7 +171,7 @@ describe("slashi policy", () => {
         version: 1,
         extends: ["recommended"],
         rules: [
-          { match: ["make", "test"], decision: "allow", examples: { match: ["make test"] } },
+          { match: ["shellcheck"], decision: "allow", examples: { match: ["shellcheck run.sh"] } },
           { match: ["sed"], decision: "allow", examples: { match: ["sed -i s/a/b/ file"] } },
         ],
       }),

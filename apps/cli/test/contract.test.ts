@@ -15,6 +15,7 @@ interface DecideInput {
   cwd?: string;
   workspaceRoot?: string;
   home?: string;
+  workspaceTrusted?: boolean;
   policy?: unknown;
   layers?: { kind: string; source: string; approved?: boolean; document: unknown }[];
 }
@@ -124,9 +125,15 @@ async function runGroup(index: number, list: DecideCase[]): Promise<void> {
 describe("conformance through the built binary (slashi check --jsonl)", () => {
   beforeAll(async () => {
     assertBuilt();
-    // The cases assume a trusted workspace (the core harness's default context).
+    // The cases assume a trusted workspace (the core harness's default context), unless they say otherwise.
     const trust = new TrustFileStore({ file: path.join(tmp.dir, "state", "trust.json") });
+    const untrusted = new Set(
+      cases
+        .filter((c) => c.input.workspaceTrusted === false)
+        .map((c) => c.input.workspaceRoot ?? WORKSPACE_ROOT),
+    );
     for (const root of new Set(cases.map((c) => c.input.workspaceRoot ?? WORKSPACE_ROOT))) {
+      if (untrusted.has(root)) continue;
       await trust.setTrusted(workspaceKeyOf(root), true);
     }
     const all = [...groups().values()];

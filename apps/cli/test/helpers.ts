@@ -44,7 +44,10 @@ export function isolatedEnv(root: string, extra: Record<string, string> = {}): R
 export function slashi(
   args: readonly string[],
   options: { env: Record<string, string>; cwd?: string; input?: string },
-): Promise<Result<{ reject: false; extendEnv: false }>> & { kill: (signal?: NodeJS.Signals) => boolean } {
+): Promise<Result<{ reject: false; extendEnv: false }>> & {
+  kill: (signal?: NodeJS.Signals) => boolean;
+  pid?: number;
+} {
   return execa(process.execPath, [BIN, ...args], {
     env: options.env,
     extendEnv: false,
@@ -53,5 +56,6 @@ export function slashi(
     ...(options.input !== undefined ? { input: options.input } : { stdin: "ignore" }),
   }) as unknown as Promise<Result<{ reject: false; extendEnv: false }>> & {
     kill: (signal?: NodeJS.Signals) => boolean;
+    pid?: number;
   };
 }

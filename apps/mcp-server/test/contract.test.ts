@@ -23,6 +23,7 @@ interface DecideInput {
   cwd?: string;
   workspaceRoot?: string;
   home?: string;
+  workspaceTrusted?: boolean;
   policy?: unknown;
   layers?: unknown[];
 }
@@ -90,7 +91,8 @@ async function runGroup(group: Group): Promise<void> {
   const stateDir = join(root, "state");
   mkdirSync(configDir);
   mkdirSync(stateDir);
-  await new TrustFileStore({ file: join(stateDir, "trust.json") }).setTrusted(group.workspaceRoot, true);
+  if (group.cases.every((c) => c.input.workspaceTrusted !== false))
+    await new TrustFileStore({ file: join(stateDir, "trust.json") }).setTrusted(group.workspaceRoot, true);
   const sandbox: Sandbox = {
     root,
     home: group.home,

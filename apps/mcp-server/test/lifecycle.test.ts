@@ -278,7 +278,7 @@ describe("tool surface", () => {
     server = await connect(sandbox);
     const before = await server.client.callTool({
       name: "check_command",
-      arguments: { command: "make build" },
+      arguments: { command: "terraform plan" },
     });
     expect(structured(before).decision).toBe("ask");
     mkdirSync(sandbox.configDir, { recursive: true });
@@ -287,12 +287,12 @@ describe("tool surface", () => {
       JSON.stringify({
         version: 1,
         extends: ["recommended"],
-        rules: [{ match: ["make"], decision: "allow" }],
+        rules: [{ match: ["terraform"], decision: "allow" }],
       }),
     );
     const after = await server.client.callTool({
       name: "check_command",
-      arguments: { command: "make build" },
+      arguments: { command: "terraform plan" },
     });
     expect(structured(after).decision).toBe("allow");
   });

@@ -209,6 +209,8 @@ export {
   wordExpandsTilde,
 } from "./shell/index.js";
 export type { ShellParserOptions } from "./shell/index.js";
+export { runnerDirectory } from "./shell/directory.js";
+export type { DirectoryStep, WorkingDirectory } from "./shell/directory.js";
 // @section shell
 
 // safety
@@ -219,6 +221,7 @@ export type { SecretLocation } from "./safety/secret-locations.js";
 export { classifyAnalysis, classifyCommand } from "./safety/classify.js";
 export { commandFromArgv } from "./safety/argv.js";
 export { detectForkBomb } from "./safety/destroy.js";
+export { commandContexts, directoriesOf } from "./safety/directory.js";
 export { SAFETY_CODES, severityOf } from "./safety/codes.js";
 export type { SafetyCode, SafetyCodeInfo } from "./safety/codes.js";
 // @section safety

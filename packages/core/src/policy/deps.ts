@@ -5,10 +5,14 @@
 import { dialectForShell, type ShellGrammar } from "../quoting/dialect.js";
 import { classifyCommand } from "../safety/classify.js";
 import { detectForkBomb } from "../safety/destroy.js";
+import { commandContexts, inTrustedRoot } from "../safety/directory.js";
 import { classifyLine as classifyWholeLine } from "../safety/line.js";
 import type { Finding, SafetyContext } from "../safety/types.js";
 import { analyzeShell, MAX_SCRIPT_LENGTH } from "../shell/analyze.js";
 import type { ExtractedCommand, ShellAnalysis, ShellLanguage } from "../shell/types.js";
+
+/** The safety contexts of the directories a command may run in, and whether one lies in the workspace. */
+export { commandContexts, inTrustedRoot };
 
 /** Analyses a script into commands, for the shell grammar that will run it. */
 export type AnalyzeFn = (script: string, language?: ShellLanguage, grammar?: ShellGrammar) => ShellAnalysis;

@@ -6,6 +6,7 @@
 import { lineVariables } from "../safety/bindings.js";
 import type { Finding, SafetyContext } from "../safety/types.js";
 import type { ExtractedCommand, ShellAnalysis } from "../shell/types.js";
+import { commandContexts, inTrustedRoot } from "./deps.js";
 import type { ClassifyFn, ClassifyLineFn, ClassifyScriptFn } from "./deps.js";
 import { dynamicEffective, formatPattern, matchRest, programNames, startsWithWords } from "./pattern.js";
 import type {
@@ -114,6 +115,8 @@ export function safetyContextOf(context: DecideContext, policy: ResolvedPolicy):
   if (policy.allowWorkspaceWrites !== undefined) safety.allowWorkspaceWrites = policy.allowWorkspaceWrites;
   if (context.protectedPaths !== undefined) safety.protectedPaths = [...context.protectedPaths];
   if (context.platform !== undefined) safety.platform = context.platform;
+  if (context.workspaceTrusted !== undefined) safety.workspaceTrusted = context.workspaceTrusted;
+  if (context.workspaceRoot === undefined) safety.trustedRoot = safety.cwd;
   if (context.fs !== undefined) safety.fs = context.fs;
   return safety;
 }
@@ -241,6 +244,8 @@ function ruleReason(rule: CompiledRule, command: string, inactive?: Reason["inac
   let message = ruleMessage(rule);
   if (inactive === "unapproved") message += " — not counted until this file is approved";
   if (inactive === "untrusted-workspace") message += " — not counted: the workspace is not trusted";
+  if (inactive === "outside-workspace")
+    message += " — not counted: the command runs outside the workspace, or where only the running line knows";
   return {
     code: PolicyReasonCode.RULE,
     severity: rule.decision,
@@ -255,6 +260,18 @@ function ruleReason(rule: CompiledRule, command: string, inactive?: Reason["inac
     },
     ...(inactive === undefined ? {} : { inactive }),
   };
+}
+
+/**
+ * Whether a command runs inside a trusted workspace: the host trusts it and every directory the command may
+ * run in (after the line's `cd`s and runner options) lies inside it. A directory only known at run time, or
+ * no workspace at all, is not inside.
+ */
+function runsInTrustedWorkspace(command: ExtractedCommand, safety: SafetyContext): boolean {
+  if (safety.workspaceTrusted === false) return false;
+  return commandContexts(command, safety).every((c) =>
+    inTrustedRoot(c.cwdUnknown === true ? null : c.cwd, c),
+  );
 }
 
 function verdictOf(reasons: readonly Reason[], fallback: Verdict): Verdict {
@@ -352,8 +369,18 @@ export function evaluateCommand(
   const active: CompiledRule[] = [];
   for (const rule of matched) {
     if (rule.inactive) reasons.push(ruleReason(rule, text, rule.inactive));
-    else if (rule.decision === "allow" && rule.trustedWorkspaceOnly && context.workspaceTrusted === false) {
-      reasons.push(ruleReason(rule, text, "untrusted-workspace"));
+    else if (
+      rule.decision === "allow" &&
+      rule.trustedWorkspaceOnly &&
+      !runsInTrustedWorkspace(command, safety)
+    ) {
+      reasons.push(
+        ruleReason(
+          rule,
+          text,
+          context.workspaceTrusted === false ? "untrusted-workspace" : "outside-workspace",
+        ),
+      );
     } else active.push(rule);
   }
   const lifter = active.find(

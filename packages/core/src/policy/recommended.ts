@@ -83,6 +83,9 @@ const READ_ONLY_PROGRAMS = [
   "expr",
   "sleep",
   "cd",
+  "pushd",
+  "popd",
+  "dirs",
   "reset",
 ];
 
@@ -181,7 +184,7 @@ function gitRules(): PolicyRule[] {
 
 function packageManagerRules(): PolicyRule[] {
   return [
-    allow(["npm", ["test", "t", "run", "run-script"]], SCRIPTS_REASON, {
+    allow(["npm", ["test", "t", "run", "run-script", "build"]], SCRIPTS_REASON, {
       ...trusted,
       examples: { match: ["npm test", "npm run lint -- --fix"], notMatch: ["npm install", "npm exec x"] },
     }),
@@ -189,13 +192,48 @@ function packageManagerRules(): PolicyRule[] {
       ["npm", ["ls", "list", "view", "info", "outdated", "why", "explain", "-v", "--version"]],
       "reads package information",
     ),
-    allow(["pnpm", ["test", "t", "run"]], SCRIPTS_REASON, trusted),
+    allow(["pnpm", ["test", "t", "run", "build"]], SCRIPTS_REASON, trusted),
     allow(
       ["pnpm", ["ls", "list", "view", "info", "outdated", "why", "-v", "--version"]],
       "reads package information",
     ),
-    allow(["yarn", ["test", "run"]], SCRIPTS_REASON, trusted),
+    allow(["yarn", ["test", "run", "build"]], SCRIPTS_REASON, trusted),
     allow(["yarn", ["list", "info", "why", "outdated", "-v", "--version"]], "reads package information"),
+  ];
+}
+
+const ENTRY_REASON =
+  "the project's own build or test entry point: it runs the workspace's code (build scripts, Makefile, conftest.py), so it is allowed only inside a trusted workspace";
+
+/**
+ * The project's build and test entry points. Like npm scripts they run code the repository controls, so they
+ * count only in a trusted workspace, and the `tool.directory-code` check asks when they run anywhere else.
+ */
+function entryPointRules(): PolicyRule[] {
+  return [
+    allow(["cargo", ["build", "check", "test", "clippy", "fmt", "b", "c", "t"]], ENTRY_REASON, {
+      ...trusted,
+      examples: { match: ["cargo test --all", "cargo clippy -- -D warnings"], notMatch: ["cargo install x"] },
+    }),
+    allow(["go", ["build", "test", "vet"]], ENTRY_REASON, trusted),
+    allow([["pytest", "py.test"]], ENTRY_REASON, trusted),
+    allow([["make", "gmake"]], ENTRY_REASON, trusted),
+    allow(
+      [
+        ["gradle", "gradlew"],
+        ["test", "build", "check"],
+      ],
+      ENTRY_REASON,
+      trusted,
+    ),
+    allow(
+      [
+        ["mvn", "mvnw"],
+        ["test", "verify"],
+      ],
+      ENTRY_REASON,
+      trusted,
+    ),
   ];
 }
 
@@ -258,6 +296,7 @@ export const RECOMMENDED_POLICY: PolicyDocument = deepFreeze({
     ...shapedRules(),
     ...gitRules(),
     ...packageManagerRules(),
+    ...entryPointRules(),
     ...versionRules(),
   ],
 });

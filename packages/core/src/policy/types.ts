@@ -251,9 +251,10 @@ export interface Reason {
   /**
    * Present when this reason was recorded but did not count: `lifted` (an `ask` finding lifted by a rule that
    * names the exact form), `unapproved` (an allow rule of a file not yet approved), `untrusted-workspace` (an
-   * allow rule that needs a trusted workspace).
+   * allow rule that needs a trusted workspace), `outside-workspace` (such a rule, for a command that runs
+   * outside the workspace or in a directory only known at run time).
    */
-  inactive?: "lifted" | "unapproved" | "untrusted-workspace";
+  inactive?: "lifted" | "unapproved" | "untrusted-workspace" | "outside-workspace";
 }
 
 /** The verdict for one extracted command. */

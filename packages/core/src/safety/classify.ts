@@ -2,6 +2,7 @@ import type { ExtractedCommand, ShellAnalysis } from "../shell/types.js";
 import { invocationOf } from "./argv.js";
 import { classifyContainers } from "./containers.js";
 import { classifyDestroyers, detectForkBomb } from "./destroy.js";
+import { classifyDirectoryCode, classifyUnknownDirectory, commandContexts } from "./directory.js";
 import { classifyEnvironment } from "./environment.js";
 import { classifyGit } from "./git.js";
 import { classifyInline } from "./inline.js";
@@ -30,13 +31,24 @@ function tidy(findings: readonly Finding[]): Finding[] {
 
 /**
  * Runs every safety classifier over one extracted command: program identity, removals, git, option-level
- * rules, inline code, destroyers, network and supply chain, the environment, containers, writes (redirections,
- * output options, destinations), secret reads and self-protection. Pure: no file system, no environment.
+ * rules, inline code, destroyers, network and supply chain, the environment, containers, tools that run the
+ * directory's code, writes (redirections, output options, destinations), secret reads and self-protection.
+ * Pure: no file system, no environment. The command is judged in the directory it really runs in
+ * (`command.cwd`, `env -C`), resolved against `context.cwd`; when an earlier `cd` may have failed, in each
+ * directory it may run in.
  * @param command - one simple command from `analyzeShell`, or built with `commandFromArgv`
  * @param context - where it runs (cwd, workspace root, home, protected paths)
  * @returns findings, `deny` ones first; empty when nothing stands out
  */
 export function classifyCommand(command: ExtractedCommand, context: SafetyContext): Finding[] {
+  const contexts = commandContexts(command, context);
+  if (contexts.length === 1) return classifyIn(command, contexts[0]!);
+  // an earlier `cd` may have failed: every directory it may run in counts
+  return tidy(contexts.flatMap((c) => classifyIn(command, c)));
+}
+
+/** {@link classifyCommand} in one directory. */
+function classifyIn(command: ExtractedCommand, context: SafetyContext): Finding[] {
   if (command.lookupOnly) {
     // `command -v x` does not run x, but its redirections still write and read files
     return tidy([
@@ -54,6 +66,8 @@ export function classifyCommand(command: ExtractedCommand, context: SafetyContex
     append(findings, classifyInline(invocation));
     append(findings, classifyDestroyers(invocation, context));
     append(findings, classifyNetwork(invocation));
+    append(findings, classifyDirectoryCode(invocation, context));
+    append(findings, classifyUnknownDirectory(invocation, context));
     append(findings, classifyEnvironment(invocation));
     append(findings, classifyContainers(invocation, context));
     append(writes, argumentWrites(invocation, context));

@@ -249,6 +249,16 @@ const table = [
   ],
   ["tool.find-delete", "ask", "`find -delete` removes every file it matches."],
   [
+    "tool.directory-code",
+    "ask",
+    "A tool that runs the code or configuration of the directory it works in (git hooks and fsmonitor, npm scripts and `.npmrc`, Makefiles, `build.rs`, `conftest.py`, JavaScript config files) works outside a trusted workspace, or loads such a file from there.",
+  ],
+  [
+    "tool.unknown-directory",
+    "ask",
+    'The command runs in a directory only known when the line runs (`cd "$(…)" && cat x`, `cd -`, a `cd` in a loop), so the files it reads or loads cannot be checked.',
+  ],
+  [
     "tool.state-change",
     "ask",
     "An option of a read-only tool changes state: `date -s`/`--set` sets the clock, `printf -v` sets a variable.",

@@ -70,13 +70,16 @@ function expandHome(word: string, context: SafetyContext): string | null {
 
 /**
  * Resolves a static word used as a path: home forms, relative to `cwd`, `..` segments.
- * Returns `null` when the word cannot be resolved without the system (`~alice/x`).
+ * Returns `null` when the word cannot be resolved without the system (`~alice/x`), and for a relative word
+ * when the command's directory is only known at run time (`context.cwdUnknown`).
  */
 export function resolvePath(word: string, context: SafetyContext): string | null {
   if (word === "") return null;
   const expanded = expandHome(word, context);
   if (expanded === null) return null;
-  const absolute = isAbsolute(expanded, context) ? expanded : `${context.cwd}/${expanded}`;
+  if (isAbsolute(expanded, context)) return normalize(expanded, context);
+  if (context.cwdUnknown === true) return null;
+  const absolute = `${context.cwd}/${expanded}`;
   return normalize(absolute, context);
 }
 

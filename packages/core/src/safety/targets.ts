@@ -31,7 +31,9 @@ export function targetOf(word: string, dynamic: boolean, context: SafetyContext)
     return path === null ? { kind: "unknown", word } : { kind: "path", path, word };
   }
   if (prefix === "")
-    return stop === "glob" ? { kind: "glob", parent: context.cwd, word } : { kind: "unknown", word };
+    return stop === "glob" && context.cwdUnknown !== true
+      ? { kind: "glob", parent: context.cwd, word }
+      : { kind: "unknown", word };
   const slash = prefix.lastIndexOf("/");
   const parentWord = slash < 0 ? "." : prefix.slice(0, slash + 1);
   const parent = resolvePath(parentWord, context);

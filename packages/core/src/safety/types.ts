@@ -14,8 +14,23 @@ export interface Finding {
 
 /** What the safety classifiers need to know about where a command runs. All paths are absolute. */
 export interface SafetyContext {
-  /** Directory the command runs in; relative paths resolve against it. */
+  /** Directory the command runs in; relative paths resolve against it (unless `cwdUnknown`). */
   cwd: string;
+  /**
+   * The directory the command runs in is only known at run time (`cd "$(…)" && …`): relative paths resolve
+   * to nothing (`resolvePath` gives `null`) instead of against `cwd`.
+   */
+  cwdUnknown?: boolean;
+  /**
+   * Whether the host trusts the workspace; default trusted. Tools that run the directory's own code or
+   * configuration (`make`, `git`, `npm test`…) raise no finding only in a trusted workspace.
+   */
+  workspaceTrusted?: boolean;
+  /**
+   * The folder inside which those tools count as running in the (trusted) workspace; default `workspaceRoot`.
+   * The policy sets it to the directory the line starts in when the host names no workspace.
+   */
+  trustedRoot?: string;
   /** Root of the open workspace or project, when there is one. */
   workspaceRoot?: string;
   /** The user's home directory; `~`, `$HOME` and `${HOME}` resolve to it. */

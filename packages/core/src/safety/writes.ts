@@ -96,6 +96,17 @@ const EDITORS = new Set([
   "kate",
 ]);
 
+/** tsc options (lower case) whose value is a file or folder it writes. */
+const TSC_WRITERS = new Set([
+  "generatecpuprofile",
+  "generatetrace",
+  "outdir",
+  "outfile",
+  "out",
+  "declarationdir",
+  "tsbuildinfofile",
+]);
+
 /** Write targets named by a command's arguments (destinations, in-place files, output options). */
 export function argumentWrites(invocation: Invocation, context: SafetyContext): WriteTarget[] {
   const { name, args } = invocation;
@@ -303,6 +314,15 @@ export function argumentWrites(invocation: Invocation, context: SafetyContext): 
       }
       break;
     }
+    case "tsc":
+      // tsc reads its options case-insensitively; these write files or folders even with --noEmit
+      for (let i = 0; i < args.length; i++) {
+        const m = /^--?([A-Za-z]+)(?:=(.*))?$/.exec(args[i]!);
+        if (m === null || !TSC_WRITERS.has(m[1]!.toLowerCase())) continue;
+        if (m[2] !== undefined) value(m[2], invocation.dynamic.has(i), `tsc --${m[1]!}`, "side");
+        else if (i + 1 < args.length) at(++i, `tsc --${m[1]!}`, "side");
+      }
+      break;
     default:
       break;
   }

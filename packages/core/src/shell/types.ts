@@ -1,4 +1,5 @@
 import type { Finding } from "../safety/types.js";
+import type { WorkingDirectory } from "./directory.js";
 
 /**
  * Types produced by shell analysis and consumed by the safety classifiers and the policy.
@@ -84,6 +85,11 @@ export interface ExtractedCommand {
   appendsArguments?: boolean;
   /** The program is a function defined in the same script: running it runs the function's body. */
   callsFunction?: boolean;
+  /**
+   * The directory it runs in when an earlier `cd`/`pushd`/`popd` of the line changed it; absent: the
+   * directory the line starts in. Resolve it with `commandDirectories` (safety) against the decision's cwd.
+   */
+  cwd?: WorkingDirectory;
 }
 
 /** The result of analysing a script. */

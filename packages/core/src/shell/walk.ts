@@ -5,6 +5,7 @@
  */
 import type { Language, Node, Tree } from "web-tree-sitter";
 import { joinContext } from "./context.js";
+import { DirectoryTracker } from "./directory.js";
 import { isDangerousVariable } from "./env-vars.js";
 import {
   evaluatedArgument,
@@ -19,7 +20,7 @@ import { nonPosixSyntax, zshOnlySyntax } from "./grammar.js";
 import type { Word } from "./options.js";
 import { bashParserOrThrow } from "./parser.js";
 import { anyDownloader, backticksIn, checkPipeToShell, programSemantics } from "./payloads.js";
-import { readPlainScript } from "./plain-script.js";
+import { readPlainScript, type PlainScript } from "./plain-script.js";
 import {
   groupWords,
   NO_REDIRECTS,
@@ -58,6 +59,10 @@ export class Analysis {
   readonly assignments: Assignment[] = [];
   readonly functions = new Set<string>();
   readonly aliases = new Set<string>();
+  /** The directory each command runs in, followed through `cd`, `pushd`, `popd` and subshell scoping. */
+  readonly directory = new DirectoryTracker();
+  /** The command whose payloads are being read (`env -C dir sh -c '…'`): they start where it runs. */
+  private payloadOwner: ExtractedCommand | undefined;
   /** Names declared `-i` or `-n` so far: a value assigned to them is evaluated. */
   private readonly evaluatedNames = new Set<string>();
   /** Names read inside arithmetic anywhere in the script: their values are evaluated as arithmetic. */
@@ -97,6 +102,18 @@ export class Analysis {
       this.list.add(ShellFindingCode.tooLong, "the script is too long to analyse", undefined, true);
       return;
     }
+    // A payload (`bash -c`, a heredoc fed to a shell, a backtick in a heredoc) runs in a shell of its own: it
+    // starts in the current directory and its `cd`s stay inside it.
+    const saved = depth > 0 ? this.directory.save() : undefined;
+    if (saved !== undefined && this.payloadOwner !== undefined) this.directory.enterRunner(this.payloadOwner);
+    try {
+      this.parseAndWalk(src, context, depth);
+    } finally {
+      if (saved !== undefined) this.directory.restore(saved);
+    }
+  }
+
+  private parseAndWalk(src: string, context: readonly CommandContext[], depth: number): void {
     if (this.grammar === "zsh") {
       const zsh = zshOnlySyntax(src);
       if (zsh !== undefined) this.list.add(ShellFindingCode.dialectSyntax, zsh);
@@ -188,25 +205,38 @@ export class Analysis {
       case "program":
         this.sequence(node, scope, context, inherited, undefined);
         return undefined;
-      case "negated_command":
-        return this.sequence(node, scope, context, inherited, tail);
-      case "subshell":
+      case "negated_command": {
+        const mark = this.directory.mark();
+        const result = this.sequence(node, scope, context, inherited, tail);
+        this.directory.uncertainSince(mark);
+        return result;
+      }
+      case "subshell": {
+        const saved = this.directory.save();
         this.absorb(node, scope, joinContext(context, "subshell"), inherited, tail);
+        this.directory.restore(saved);
         return undefined;
+      }
       case "compound_statement":
         this.absorb(node, scope, joinContext(context, "group"), inherited, tail);
         return undefined;
       case "while_statement":
       case "for_statement":
-      case "c_style_for_statement":
+      case "c_style_for_statement": {
+        const mark = this.directory.mark();
         this.absorb(node, scope, joinContext(context, "loop"), inherited, tail);
+        this.directory.unknownSince(
+          mark,
+          "the directory changes inside a loop, so it differs from pass to pass",
+        );
         return undefined;
+      }
       case "if_statement":
       case "test_command":
-        this.absorb(node, scope, joinContext(context, "conditional"), inherited, tail);
+        this.absorb(node, scope, joinContext(context, "conditional"), inherited, tail, true);
         return undefined;
       case "case_statement":
-        this.absorb(node, scope, joinContext(context, "case"), inherited, tail);
+        this.absorb(node, scope, joinContext(context, "case"), inherited, tail, true);
         return undefined;
       case "function_definition":
         this.functionDefinition(node, scope, context, inherited, tail);
@@ -221,12 +251,17 @@ export class Analysis {
       case "command_substitution": {
         const first = node.children[0];
         const kind: CommandContext = first?.type === BACKTICK ? "backtick" : "command-substitution";
+        const saved = this.directory.save();
         this.sequence(node, scope, joinContext(context, kind), NO_REDIRECTS, undefined);
+        this.directory.restore(saved);
         return undefined;
       }
-      case "process_substitution":
+      case "process_substitution": {
+        const saved = this.directory.save();
         this.sequence(node, scope, joinContext(context, "process-substitution"), NO_REDIRECTS, undefined);
+        this.directory.restore(saved);
         return undefined;
+      }
       case "comment":
         return undefined;
       case "ERROR":
@@ -264,13 +299,16 @@ export class Analysis {
     const { cmd, unwrapped } = this.emit(node.text, [value], [], redirects, context);
     const from = this.commands.length;
     for (const child of node.children) if (child.isNamed) this.nested(child, scope, context);
+    this.directory.apply(cmd);
     const to = this.commands.length;
     if (tail) this.walkTail(tail, scope, context);
+    this.payloadOwner = cmd;
     programSemantics(this, cmd, unwrapped.effective, scope.depth, context, {
       nestedDownload: anyDownloader(this.commands, from, to),
       redirectDownload: anyDownloader(this.commands, to, this.commands.length),
       stdinRedirects: redirects,
     });
+    this.payloadOwner = undefined;
     return cmd;
   }
 
@@ -309,21 +347,49 @@ export class Analysis {
     for (let i = 0; i < kids.length; i++) {
       const child = kids[i] as SNode;
       if (!child.isNamed) continue;
+      const after = operatorAfter(kids, i);
+      if (after === "&") {
+        // a background job runs in a subshell: its `cd` stays there
+        const saved = this.directory.save();
+        result = this.walk(child, scope, context, inherited, i === last ? tail : undefined);
+        this.directory.restore(saved);
+        continue;
+      }
+      const mark = this.directory.mark();
       result = this.walk(child, scope, context, inherited, i === last ? tail : undefined);
+      // `a && b`: b runs only when a succeeded; after `;`, `||` or a new line, a may have stopped anywhere.
+      // `a || b`: b may not have run at all. The last item of a list after `&&` is the parent's to judge (it
+      // knows the operator that follows the list).
+      const skippable = operatorBefore(kids, i) === "||";
+      const judged = after === undefined && node.type === "list" && !skippable;
+      if (after !== "&&" && !judged && child.type !== "comment") this.directory.uncertainSince(mark);
+      else if (after === "&&" && skippable) this.directory.uncertainSince(mark);
     }
     return result;
   }
 
-  /** A compound statement: its redirects (and any tail) apply to every command inside. */
+  /**
+   * A compound statement: its redirects (and any tail) apply to every command inside.
+   * @param branches - its parts may or may not run (`if`, `case`): after each, the directory is any one the
+   *   shell passed through since the statement began
+   */
   private absorb(
     node: SNode,
     scope: Scope,
     context: readonly CommandContext[],
     inherited: readonly RedirectInfo[],
     tail: Tail | undefined,
+    branches = false,
   ): void {
     const all = tail && tail.redirects.length ? [...inherited, ...tail.redirects] : inherited;
-    this.children(node, scope, context, all);
+    if (branches) {
+      const mark = this.directory.mark();
+      for (const child of node.children) {
+        if (!child.isNamed) continue;
+        this.walk(child, scope, context, all, undefined);
+        this.directory.uncertainSince(mark);
+      }
+    } else this.children(node, scope, context, all);
     if (tail) this.walkTail(tail, scope, context);
   }
 
@@ -359,19 +425,53 @@ export class Analysis {
     for (let k = 0; k < elements.length; k++) {
       const from = this.commands.length;
       const isLast = k === elements.length - 1 && chain.length === 0;
-      heads.push(this.walk(elements[k] as SNode, scope, context, inherited, isLast ? tail : undefined));
+      heads.push(this.pipelineElement(elements, k, scope, context, inherited, isLast ? tail : undefined));
       ranges.push([from, this.commands.length]);
     }
     checkPipeToShell(this, heads, ranges, scope.depth);
     if (chain.length === 0) return;
     const listContext = joinContext(outer, "list");
     for (let i = chain.length - 1; i >= 0; i--) {
-      const items = (chain[i] as SNode).namedChildren.filter((c) => c.type !== "comment").slice(1);
-      for (let k = 0; k < items.length; k++) {
-        const isLast = i === 0 && k === items.length - 1;
-        this.walk(items[k] as SNode, scope, listContext, inherited, isLast ? tail : undefined);
+      const kids = (chain[i] as SNode).children;
+      let first = true;
+      for (let j = 0; j < kids.length; j++) {
+        const item = kids[j] as SNode;
+        if (!item.isNamed || item.type === "comment") continue;
+        if (first) {
+          first = false;
+          continue;
+        }
+        const isLast = i === 0 && kids.slice(j + 1).every((c) => !c.isNamed || c.type === "comment");
+        const mark = this.directory.mark();
+        this.walk(item, scope, listContext, inherited, isLast ? tail : undefined);
+        if (operatorAfter(kids, j) !== "&&" || operatorBefore(kids, j) === "||")
+          this.directory.uncertainSince(mark);
       }
     }
+  }
+
+  /**
+   * One element of a pipeline. bash runs each in a subshell; zsh runs the last one in the current shell, so
+   * after the last one the directory may be the one it moved to.
+   */
+  private pipelineElement(
+    elements: readonly SNode[],
+    k: number,
+    scope: Scope,
+    context: readonly CommandContext[],
+    inherited: readonly RedirectInfo[],
+    tail: Tail | undefined,
+  ): ExtractedCommand | undefined {
+    if (k === elements.length - 1) {
+      const mark = this.directory.mark();
+      const head = this.walk(elements[k] as SNode, scope, context, inherited, tail);
+      this.directory.uncertainSince(mark);
+      return head;
+    }
+    const saved = this.directory.save();
+    const head = this.walk(elements[k] as SNode, scope, context, inherited, tail);
+    this.directory.restore(saved);
+    return head;
   }
 
   private redirected(
@@ -420,6 +520,7 @@ export class Analysis {
       );
       result = cmd;
       this.walkTail(combined, scope, context);
+      this.directory.apply(cmd);
     } else {
       result = this.walk(
         body,
@@ -432,6 +533,7 @@ export class Analysis {
     const to = this.commands.length;
     for (const suffix of suffixes) {
       const op = suffix.operator;
+      const mark = this.directory.mark();
       if (op === "|" || op === "|&") {
         const pipeContext = joinContext(context, "pipeline");
         if (result) result.context = joinContext(result.context, "pipeline") as CommandContext[];
@@ -455,6 +557,7 @@ export class Analysis {
         const listContext = op === "&&" || op === "||" ? joinContext(context, "list") : context;
         for (const element of suffix.nodes) this.walk(element, scope, listContext, NO_REDIRECTS, undefined);
       }
+      this.directory.uncertainSince(mark);
     }
     for (const info of own) {
       if (info.deferred) this.redirectNested(info, scope, result ? result.context : context);
@@ -535,11 +638,14 @@ export class Analysis {
     }
     let redirects: readonly RedirectInfo[] = inherited;
     if (own.length || tail) redirects = [...inherited, ...own, ...(tail ? tail.redirects : [])];
+    const saved = this.directory.save();
+    const mark = this.directory.mark();
     for (const child of node.children) {
       if (child.isNamed && child !== name && !REDIRECT_TYPES.has(child.type)) {
         this.walk(child, scope, inner, redirects, undefined);
       }
     }
+    this.directory.functionBodySince(mark, saved);
     for (const info of own) this.redirectNested(info, scope, context);
     if (tail) this.walkTail(tail, scope, context);
   }
@@ -548,6 +654,7 @@ export class Analysis {
     const assignment = this.assignment(node, scope, false);
     if (!assignment) return;
     this.assignments.push(assignment);
+    this.directory.assign(assignment.name);
     this.checkAssignment(assignment, node.text);
     const value = assignmentValue(node);
     if (value) this.nested(value, scope, context);
@@ -700,11 +807,14 @@ export class Analysis {
       else this.nested(item.node, scope, context);
     }
     if (redirectStart < 0) redirectStart = this.commands.length;
+    // substitutions in the words ran before the command; what it does to the directory applies from here
+    this.directory.apply(cmd);
     const heredocStart = this.commands.length;
     const deferredBodies = suffixes.length > 0;
     if (!deferredBodies) for (const info of heredocs) this.redirectNested(info, scope, context);
     const redirectEnd = this.commands.length;
 
+    this.payloadOwner = cmd;
     programSemantics(this, cmd, unwrapped.effective, scope.depth, context, {
       nestedDownload: anyDownloader(this.commands, beforeNested, redirectStart),
       redirectDownload:
@@ -712,11 +822,14 @@ export class Analysis {
         anyDownloader(this.commands, heredocStart, redirectEnd),
       stdinRedirects: allRedirects,
     });
+    this.payloadOwner = undefined;
 
     for (const suffix of suffixes) {
       const listContext =
         suffix.operator === "&&" || suffix.operator === "||" ? joinContext(context, "list") : context;
+      const mark = this.directory.mark();
       for (const element of suffix.nodes) this.walk(element, scope, listContext, NO_REDIRECTS, undefined);
+      this.directory.uncertainSince(mark);
     }
     if (deferredBodies) for (const info of heredocs) this.redirectNested(info, scope, context);
     return cmd;
@@ -765,6 +878,7 @@ export class Analysis {
     if (effective.length && effective.every((w, k) => w === argv[start0 + k])) cmd.effectiveStart = start0;
     if (unwrapped.appendsArguments) cmd.appendsArguments = true;
     this.commands.push(cmd);
+    this.directory.stamp(cmd);
 
     checkWords(this.list, values, staticProgram, unwrapped.problems, text);
     this.checkEvaluated(cmd);
@@ -781,7 +895,7 @@ export class Analysis {
     // `&>` and `>&file` are bash's: another shell reads `a &> f` as `a &` then `> f`.
     if (this.grammar !== "bash" && /&>|>&/.test(src)) return false;
     const statements = readPlainScript(src);
-    if (!statements) return false;
+    if (!statements || statements.some(changesDirectory)) return false;
     const scope: Scope = { src, depth, language: "bash" };
     for (const statement of statements) {
       const listContext = statement.length > 1 ? joinContext(context, "list") : context;
@@ -800,11 +914,14 @@ export class Analysis {
           const text = src.slice(element.start, element.end);
           const redirects = element.redirects.map((r) => ({ ...r, targets: [] }));
           const { cmd, unwrapped } = this.emit(text, values, [], redirects, pipeContext);
+          this.directory.apply(cmd);
+          this.payloadOwner = cmd;
           programSemantics(this, cmd, unwrapped.effective, scope.depth, pipeContext, {
             nestedDownload: false,
             redirectDownload: false,
             stdinRedirects: redirects,
           });
+          this.payloadOwner = undefined;
           heads.push(cmd);
           ranges.push([from, this.commands.length]);
         }
@@ -884,9 +1001,11 @@ export class Analysis {
       effectiveStart: 0,
     };
     this.commands.push(cmd);
+    this.directory.stamp(cmd);
     this.checkEvaluated(cmd);
     for (const a of assignments) this.checkAssignment(a, cmd.text);
     for (const v of valueNodes) this.nested(v, scope, context);
+    this.directory.apply(cmd);
     for (const info of own) this.redirectNested(info, scope, context);
     if (tail) this.walkTail(tail, scope, context);
     return cmd;
@@ -894,6 +1013,7 @@ export class Analysis {
 
   /** Cross-checks the whole script: arithmetic reading values set in it, functions and aliases called. */
   finish(): void {
+    this.directory.finish();
     for (const name of this.arithmeticNames) {
       if (!this.unsafeValues.has(name)) continue;
       this.list.add(
@@ -923,6 +1043,38 @@ export class Analysis {
       }
     }
   }
+}
+
+/** The operator token right after the named child at `i` (`&&`, `||`, `;`, `&`), if any. */
+function operatorAfter(kids: readonly SNode[], i: number): string | undefined {
+  for (let j = i + 1; j < kids.length; j++) {
+    const k = kids[j] as SNode;
+    if (k.isNamed) return undefined;
+    if (k.type === "&&" || k.type === "||" || k.type === ";" || k.type === "&") return k.type;
+  }
+  return undefined;
+}
+
+/** The operator token right before the named child at `i`, if any. */
+function operatorBefore(kids: readonly SNode[], i: number): string | undefined {
+  for (let j = i - 1; j >= 0; j--) {
+    const k = kids[j] as SNode;
+    if (k.isNamed) return undefined;
+    if (k.type === "&&" || k.type === "||" || k.type === ";" || k.type === "&") return k.type;
+  }
+  return undefined;
+}
+
+/** Words that change the shell's directory (or may): plain scripts holding them go through the tree walk. */
+const DIRECTORY_WORDS: ReadonlySet<string> = new Set(["cd", "pushd", "popd", "chdir", "eval", "source"]);
+
+/** A plain statement with a command that may change the directory: the walk follows it, the fast path not. */
+function changesDirectory(statement: PlainScript[number]): boolean {
+  return statement.some((item) =>
+    item.some(
+      (element) => element.words[0]?.text === "." || element.words.some((w) => DIRECTORY_WORDS.has(w.text)),
+    ),
+  );
 }
 
 /** False when a word node's text holds no `$` and no backtick, so nothing inside it can run. */

@@ -1,5 +1,5 @@
 // Runs the shell and policy decision cases of @slashi/conformance through decide().
-// Input: { command, shell?, cwd?, workspaceRoot?, home?, policy? | layers? } (see packages/conformance/README.md).
+// Input: { command, shell?, cwd?, workspaceRoot?, home?, workspaceTrusted?, policy? | layers? } (see packages/conformance/README.md).
 // Expected: { decision: "allow" | "ask" | "deny" }.
 // Files and ids starting with `extraction` belong to the shell-extraction harness and are skipped here.
 import { readFileSync } from "node:fs";
@@ -37,6 +37,8 @@ interface DecideInput {
   cwd?: string;
   workspaceRoot?: string;
   home?: string;
+  /** `false`: the workspace is not trusted. */
+  workspaceTrusted?: boolean;
   /** A user policy document: the only layer (plus the presets it extends). */
   policy?: unknown;
   /** Several layers; exactly these (plus the presets they extend), no default preset. */
@@ -103,6 +105,7 @@ function contextFor(input: DecideInput): DecideContext {
     workspaceRoot,
     home,
     protectedPaths: [`${home}/.config/slashi`],
+    ...(input.workspaceTrusted === undefined ? {} : { workspaceTrusted: input.workspaceTrusted }),
   };
 }
 
