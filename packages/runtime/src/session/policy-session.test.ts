@@ -58,7 +58,7 @@ function writePolicy(file: string, document: unknown): string {
 const allowMake = {
   version: 1,
   extends: ["recommended"],
-  rules: [{ match: ["make", "deploy"], decision: "allow" }],
+  rules: [{ match: ["touch", "marker"], decision: "allow" }],
 };
 
 describe("openPolicySession", () => {
@@ -80,7 +80,7 @@ describe("openPolicySession", () => {
     const session = await open();
     const verdict = async () => {
       const s = await session.current();
-      return decide("make deploy", s.policy, s.context()).decision;
+      return decide("touch marker", s.policy, s.context()).decision;
     };
     expect(await verdict()).not.toBe("allow");
     const key = workspaceKeyOf(dirs.repo);
@@ -100,21 +100,21 @@ describe("openPolicySession", () => {
 
   it("re-reads the user policy when it changes and keeps the snapshot when nothing did", async () => {
     const file = path.join(dirs.config, "policy.json");
-    writePolicy(file, { version: 1, rules: [{ match: ["make", "deploy"], decision: "deny" }] });
+    writePolicy(file, { version: 1, rules: [{ match: ["touch", "marker"], decision: "deny" }] });
     const session = await open();
     const first = await session.current();
     expect(await session.current()).toBe(first);
-    expect(decide("make deploy", first.policy, first.context()).decision).toBe("deny");
+    expect(decide("touch marker", first.policy, first.context()).decision).toBe("deny");
     writePolicy(file, {
       version: 1,
       rules: [
-        { match: ["make", "deploy"], decision: "ask" },
+        { match: ["touch", "marker"], decision: "ask" },
         { match: ["ls"], decision: "ask" },
       ],
     });
     const second = await session.current();
     expect(second).not.toBe(first);
-    expect(decide("make deploy", second.policy, second.context()).decision).toBe("ask");
+    expect(decide("touch marker", second.policy, second.context()).decision).toBe("ask");
   });
 
   it("takes trust from the host when it passes it", async () => {
@@ -138,7 +138,7 @@ describe("openPolicySession", () => {
       extends: ["recommended", "@acme/pack"],
     });
     const pack = validatePolicyDocument(
-      { version: 1, rules: [{ match: ["make", "deploy"], decision: "allow" }] },
+      { version: 1, rules: [{ match: ["touch", "marker"], decision: "allow" }] },
       "@acme/pack",
     );
     const asked: string[] = [];
@@ -150,14 +150,14 @@ describe("openPolicySession", () => {
     const session = await open({ packLayers: loader });
     const before = await session.current();
     expect(asked).toEqual(["@acme/pack", path.join(dirs.state, "packs")]);
-    expect(decide("make deploy", before.policy, before.context()).decision).not.toBe("allow");
+    expect(decide("touch marker", before.policy, before.context()).decision).not.toBe("allow");
     await new CommandApprovalFileStore({ file: session.paths.commandApprovals }).put({
       key: packPolicyApprovalKey("@acme/pack"),
       digest: "sha256:abc",
       approvedAt: new Date().toISOString(),
     });
     const after = await session.current();
-    expect(decide("make deploy", after.policy, after.context()).decision).toBe("allow");
+    expect(decide("touch marker", after.policy, after.context()).decision).toBe("allow");
   });
 
   it("fails closed on an extended pack when the host has no pack loader", async () => {
