@@ -299,7 +299,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       "slashi policy import enkaidu enkaidu.yml -o -",
     ],
     details:
-      "Reads tool_settings.shell_command (and the ENKAIDU_* fallbacks). To keep Enkaidu's exact semantics instead, name the YAML file in your policy's extends.",
+      "Reads tool_settings.shell_command (and the ENKAIDU_* fallbacks) and prints every way the native file's meaning differs.",
   },
   {
     path: ["quote"],
