@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, isolatedEnv, slashi, tempDir } from "./helpers.js";
+import { assertBuilt, isolatedEnv, slashi, tempDir, writePacksLock } from "./helpers.js";
 
 const tmp = tempDir("slashi-never-loosens-");
 const env = isolatedEnv(tmp.dir);
@@ -28,24 +28,13 @@ function installPack(): void {
     JSON.stringify({ name: PACK, version: "1.0.0", keywords: ["slashi-pack"] }),
   );
   writeFileSync(path.join(dir, "slashi-pack.json"), manifest);
-  writeFileSync(
-    path.join(packs, "packs.lock.json"),
-    JSON.stringify({
-      format: "slashi.packs-lock",
-      version: 1,
-      packs: {
-        [PACK]: {
-          version: "1.0.0",
-          integrity: "sha512-AAAA",
-          registry: "https://registry.npmjs.org/",
-          installedAt: "2026-12-01T00:00:00.000Z",
-          dir: "acme-loose-policy",
-          signature: "unsigned",
-          manifestSha256: createHash("sha256").update(manifest).digest("hex"),
-        },
-      },
-    }),
-  );
+  writePacksLock(packs, {
+    [PACK]: {
+      version: "1.0.0",
+      dir: "acme-loose-policy",
+      manifestSha256: createHash("sha256").update(manifest).digest("hex"),
+    },
+  });
 }
 
 /** A fresh repository holding the given workspace files. */
