@@ -124,6 +124,8 @@ export type {
   ExpansionWhere,
   VariableUse,
 } from "./expansion/expand.js";
+export { redactedExpansionContext, secretPlaceholder, trackSecretReads } from "./expansion/secret-reads.js";
+export type { SecretReads } from "./expansion/secret-reads.js";
 export {
   CONTEXT_VARIABLES,
   SECRET_VARIABLE_KINDS,

@@ -4,14 +4,17 @@
  * terminal; then the command runs (argv when it needs no shell feature, the user's shell otherwise, inside
  * the cordon with `--cordon`), is audited, and slashi exits with its status.
  */
-import { decide, networkAllowed } from "@slashi/core";
+import { decide, makeVisible, networkAllowed } from "@slashi/core";
 import {
   AuditLog,
   CommandApprovalFileStore,
   defaultShell,
+  plainArgv,
   probeCordon,
+  redactSecrets,
   rememberedApproval,
   runCommand,
+  textDigest,
   type Binding,
   type RunResult,
 } from "@slashi/runtime";
@@ -45,6 +48,18 @@ export interface GuardedRun {
    * `ask` runs without a prompt. `deny` still refuses.
    */
   preApproved?: string;
+  /** When `command` is a step's expansion: what may be shown and logged instead of it. */
+  expansion?: ShownExpansion;
+}
+
+/** A step's command as a person and the audit log may see it: never a value from a secret-bearing source. */
+export interface ShownExpansion {
+  /** The step's command as written, unexpanded: what the audit log records. */
+  template: string;
+  /** The expansion with every secret-bearing variable shown as a placeholder: what the screen shows. */
+  display: string;
+  /** The secret values the expansion used, hidden wherever they would still appear (reasons, argv). */
+  secrets: readonly string[];
 }
 
 const SIGNAL_NUMBERS: Record<string, number> = {
@@ -73,27 +88,33 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
   const decision = decide(run.command, setup.policy, context);
   const reasons = countedReasons(decision);
   const audit = new AuditLog({ file: setup.paths.audit });
+  const secrets = run.expansion?.secrets ?? [];
   const record = async (entry: Parameters<AuditLog["append"]>[0]): Promise<void> => {
-    const result = await audit.append(entry);
+    const result = await audit.append({ ...entry, secrets });
     if (!result.written) println(io.stderr, `slashi: warning: ${result.warning}`);
   };
+  // Everything printed about the command: secret values hidden, control characters and bidi marks visible.
+  const visible = (text: string): string => makeVisible(redactSecrets(text, secrets));
+  const shown = makeVisible(run.expansion?.display ?? run.command, { edges: true });
+  const text = run.expansion?.template ?? run.command;
   const base = {
     host: "cli" as const,
     source: run.source,
     ...(run.commandName ? { command: run.commandName } : {}),
-    text: run.command,
+    text,
+    ...(run.expansion ? { expandedDigest: textDigest(run.command) } : {}),
     decision: decision.decision,
     reasons,
     cwd: context.cwd,
   };
   const showReasons = (verdict: string): void => {
     for (const r of reasons.filter((x) => x.severity === verdict))
-      println(io.stderr, `  ${r.code}: ${r.message}`);
+      println(io.stderr, `  ${r.code}: ${visible(r.message)}`);
   };
 
   if (decision.decision === "deny") {
     await record({ event: "decision", ...base });
-    println(io.stderr, `${paint(io, "red", "denied")} by policy: ${run.command}`);
+    println(io.stderr, `${paint(io, "red", "denied")} by policy: ${shown}`);
     showReasons("deny");
     return ExitCode.RUN_DENIED;
   }
@@ -119,7 +140,7 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
       await record({ event: "decision", ...base, answer: "no-terminal" });
       println(
         io.stderr,
-        `slashi: "${run.command}" needs approval, and there is no terminal to ask on; nothing ran`,
+        `slashi: "${shown}" needs approval, and there is no terminal to ask on; nothing ran`,
       );
       showReasons("ask");
       println(
@@ -129,7 +150,7 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
       return ExitCode.RUN_NEEDS_APPROVAL;
     } else {
       const { changed } = remembered;
-      println(io.stderr, `${paint(io, "yellow", "approval needed")}: ${run.command}`);
+      println(io.stderr, `${paint(io, "yellow", "approval needed")}: ${shown}`);
       println(io.stderr, `  in ${cwd}${run.cordon ? " (inside the cordon)" : ""}`);
       if (changed) println(io.stderr, "  it was always-allowed before, but what it runs has changed since");
       showReasons("ask");
@@ -138,7 +159,7 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
         ...(binding.ok ? [{ key: "a", label: "Always allow", value: "always" }] : []),
         { key: "c", label: "Cancel", value: "cancel" },
       ] as const;
-      if (!binding.ok) println(io.stderr, `  (Always allow is not offered: ${binding.reason})`);
+      if (!binding.ok) println(io.stderr, `  (Always allow is not offered: ${visible(binding.reason)})`);
       answer = await choose(io, "Run it?", choices);
       if (answer === "cancel") {
         await record({ event: "decision", ...base, answer });
@@ -160,7 +181,7 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
           event: "approve",
           host: "cli",
           source: run.source,
-          text: run.command,
+          text,
           fingerprint: binding.key,
           workspaceKey: setup.workspace.key,
         });
@@ -172,7 +193,7 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
   if (run.dryRun) {
     println(
       io.stdout,
-      `would run (${decision.decision}${approvedBy && approvedBy !== "dry-run" ? ", approved" : ""}): ${argv ? JSON.stringify(argv) : `${run.shell} -c ${JSON.stringify(run.command)}`}`,
+      `would run (${decision.decision}${approvedBy && approvedBy !== "dry-run" ? ", approved" : ""}): ${visible(argv ? JSON.stringify(argv) : `${run.shell} -c ${JSON.stringify(run.command)}`)}`,
     );
     return ExitCode.OK;
   }
@@ -210,9 +231,12 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
   }
   const status =
     interruptedBy !== undefined ? 128 + (SIGNAL_NUMBERS[interruptedBy] ?? 15) : exitStatusOf(result);
+  // The argv as the audit may hold it: that of the shown expansion, where secret values are placeholders.
+  const shownArgv = run.expansion ? plainArgv(decide(run.expansion.display, setup.policy, context)) : argv;
   await record({
     event: "run",
     ...base,
+    ...(argv && shownArgv ? { argv: shownArgv } : {}),
     ...(answer ? { answer } : {}),
     ...(approvedBy && approvedBy !== "cordon" ? { fingerprint: approvedBy } : {}),
     cordon: run.cordon,
@@ -221,7 +245,7 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
     durationMs: result.durationMs,
   });
   if (result.spawnError !== undefined)
-    println(io.stderr, `slashi: could not start ${argv?.[0] ?? run.shell}: ${result.spawnError}`);
+    println(io.stderr, `slashi: could not start ${visible(argv?.[0] ?? run.shell)}: ${result.spawnError}`);
   if (result.timedOut) println(io.stderr, `slashi: killed after the ${run.timeoutMs} ms timeout`);
   for (const entry of result.restoredProtected ?? [])
     println(io.stderr, `slashi: warning: the command changed ${entry} inside the cordon; it was put back`);

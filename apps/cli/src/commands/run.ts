@@ -16,12 +16,16 @@ import {
   isSlashiError,
   makeApprovalRecord,
   parseTeamFile,
+  redactedExpansionContext,
   renderCommand,
   renderStep,
+  trackSecretReads,
   type CommandDefinition,
   type CommandIdentity,
+  type ExpansionContext,
   type QuoteDialect,
   type Step,
+  type TerminalStep,
   sourceCapabilities,
 } from "@slashi/core";
 import {
@@ -349,17 +353,15 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
       inputs[raw.name] = state.dryRun ? (raw.default ?? `<${raw.name}>`) : await promptInput(io, raw);
       continue;
     }
-    const step = expandStep(
-      raw,
-      {
-        source: state.source,
-        values: { args, workspaceFolder: setup.workspace.root },
-        env: (name) => io.env[name],
-        inputs,
-        ...(state.dialect !== undefined ? { dialect: state.dialect } : {}),
-      },
-      { index, where },
-    );
+    const expansion: ExpansionContext = {
+      source: state.source,
+      values: { args, workspaceFolder: setup.workspace.root },
+      env: (name) => io.env[name],
+      inputs,
+      ...(state.dialect !== undefined ? { dialect: state.dialect } : {}),
+    };
+    const secretReads = trackSecretReads(expansion);
+    const step = expandStep(raw, secretReads.context, { index, where });
     switch (step.type) {
       case "terminal": {
         const cwd = path.resolve(setup.workspace.root, step.cwd ?? ".");
@@ -376,6 +378,12 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
             commandName: `/${def.name}${state.pack ? ` (${packLabel(state.pack)})` : ""}`,
             dryRun: state.dryRun,
             ...(state.approval !== undefined ? { preApproved: state.approval } : {}),
+            expansion: {
+              template: (raw as TerminalStep).command,
+              display: expandStep(raw, redactedExpansionContext(expansion), { index, where })
+                .command as string,
+              secrets: secretReads.values(),
+            },
           },
           io,
         );

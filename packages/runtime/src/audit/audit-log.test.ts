@@ -1,8 +1,10 @@
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { AUDIT_TEXT_LIMIT, AuditLog, readAudit } from "./audit-log.js";
+import { SECRET_MARKER, textDigest } from "./redact.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "slashi-audit-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -91,6 +93,46 @@ describe("AuditLog", () => {
     const [record] = (await readAudit(file)).records;
     expect(record?.text).toHaveLength(AUDIT_TEXT_LIMIT);
     expect(record?.textTruncated).toBe(true);
+    expect(record?.textDigest).toBe(textDigest("y".repeat(AUDIT_TEXT_LIMIT + 10)));
+  });
+
+  it("keeps a digest of the whole text that tells apart lines equal up to the cut", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 40 }),
+        fc.string({ minLength: 1, maxLength: 40 }),
+        (a, b) => {
+          fc.pre(a !== b);
+          const head = "z".repeat(AUDIT_TEXT_LIMIT);
+          const one = AuditLog.toRecord({ event: "run", host: "cli", text: head + a });
+          const two = AuditLog.toRecord({ event: "run", host: "cli", text: head + b });
+          expect(one.text).toBe(two.text);
+          expect(one.textDigest).not.toBe(two.textDigest);
+        },
+      ),
+      { numRuns: 50 },
+    );
+    expect(AuditLog.toRecord({ event: "run", host: "cli", text: "short" }).textDigest).toBeUndefined();
+  });
+
+  it("writes no secret value anywhere in a record, and not the list of secrets", async () => {
+    const file = fresh();
+    const secret = "tok-3f9a canary";
+    await new AuditLog({ file }).append({
+      event: "run",
+      host: "cli",
+      text: `deploy --token \${env:TOKEN}`,
+      argv: ["deploy", "--token", secret],
+      reasons: [{ code: "policy.rule", message: `rule deploy matched deploy --token ${secret}` }],
+      answer: secret,
+      secrets: [secret, ""],
+    });
+    const raw = readFileSync(file, "utf8");
+    expect(raw).not.toContain("tok-3f9a");
+    expect(raw).not.toContain("secrets");
+    const [record] = (await readAudit(file)).records;
+    expect(record?.argv).toEqual(["deploy", "--token", SECRET_MARKER]);
+    expect(record?.text).toBe("deploy --token ${env:TOKEN}");
   });
 
   it("returns a warning instead of throwing when the disk is full", async (context) => {

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { SlashiHost } from "../store/approvals.js";
 import { heldAuditWrites } from "./held.js";
 import { withFileLock, type LockOptions } from "../store/lock.js";
+import { redactValue, textDigest } from "./redact.js";
 
 /** What an audit record is about. */
 export type AuditEvent =
@@ -30,8 +31,16 @@ export interface AuditEntry {
   command?: string;
   /** The command text or steps, UNEXPANDED (never secrets). */
   text?: string;
+  /** The argv that ran, when it ran without a shell (secret values replaced by a marker). */
+  argv?: string[];
   /** `sha256:` digest of the expanded text, to prove what ran without storing it. */
   expandedDigest?: string;
+  /**
+   * Values that must not reach the log: the values of `${env:…}`, `${config:…}` and `${clipboard}` the command
+   * was expanded with. Every string of the record (text, argv, reasons, answer…) has them replaced by
+   * `⟪secret⟫` before it is written; the list itself is never written.
+   */
+  secrets?: readonly string[];
   /** The verdict. */
   decision?: "allow" | "ask" | "deny";
   /** Why. */
@@ -68,6 +77,8 @@ export interface AuditRecord extends AuditEntry {
   cwd: string;
   /** True when `text` was cut to the size limit. */
   textTruncated?: boolean;
+  /** `sha256:` digest of the whole `text` before it was cut (set only when it was cut). */
+  textDigest?: string;
 }
 
 /** Outcome of an append: the caller decides how to show a failure; a decision is never blocked by it. */
@@ -142,16 +153,26 @@ export class AuditLog {
     return `${this.file.slice(0, this.file.length - ext.length)}.${n}${ext}`;
   }
 
-  /** Builds the stored record for an entry (time, pid, cwd filled in; long text cut). */
+  /**
+   * Builds the stored record for an entry: time, pid and cwd filled in; every secret value of
+   * {@link AuditEntry.secrets} replaced in every string; a `text` longer than {@link AUDIT_TEXT_LIMIT} cut, with
+   * the digest of the whole text in `textDigest`.
+   */
   static toRecord(entry: AuditEntry): AuditRecord {
+    const { secrets, ...rest } = entry;
     const record: AuditRecord = {
-      ...entry,
+      ...(secrets === undefined || secrets.length === 0 ? rest : redactValue(rest, secrets)),
       time: entry.time ?? new Date().toISOString(),
       pid: entry.pid ?? process.pid,
       cwd: entry.cwd ?? process.cwd(),
     };
     if (record.text !== undefined && record.text.length > AUDIT_TEXT_LIMIT) {
-      record.text = record.text.slice(0, AUDIT_TEXT_LIMIT);
+      record.textDigest = textDigest(record.text);
+      // never end on half a surrogate pair
+      const cut = /[\uD800-\uDBFF]/.test(record.text.charAt(AUDIT_TEXT_LIMIT - 1))
+        ? AUDIT_TEXT_LIMIT - 1
+        : AUDIT_TEXT_LIMIT;
+      record.text = record.text.slice(0, cut);
       record.textTruncated = true;
     }
     return record;
