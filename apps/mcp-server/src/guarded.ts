@@ -10,6 +10,7 @@ import {
   CommandApprovalFileStore,
   enkaiduShellRefusal,
   probeCordon,
+  redactSecrets,
   rememberedApproval,
   runCommand,
   type AuditEntry,
@@ -47,6 +48,11 @@ export interface GuardedRequest {
   title?: string;
   /** Text for the audit log when `command` is an expansion (the unexpanded step). */
   auditText?: string;
+  /**
+   * Values the expansion read from `${env:…}` (and other secret-bearing sources): kept out of the audit log and
+   * the confirmation form.
+   */
+  secrets?: readonly string[];
 }
 
 /**
@@ -174,6 +180,7 @@ export async function prepare(
     decision: decision.decision,
     reasons: reasons.map((r) => ({ code: r.code, severity: r.severity, message: r.message })),
     cwd,
+    ...(request.secrets === undefined ? {} : { secrets: request.secrets }),
   };
   if (decision.decision === "deny") {
     await services.record({ event: "decision", ...base });
@@ -262,7 +269,7 @@ export async function approve(
     })),
     ...(options.identity === undefined ? {} : { identity: options.identity }),
   });
-  const message = asking
+  const described = asking
     .map((p) =>
       confirmationMessage({
         title: options.title,
@@ -275,6 +282,11 @@ export async function approve(
       }),
     )
     .join("\n\n");
+  // The form shows the person what runs, never a secret value the expansion put into it.
+  const message = redactSecrets(
+    described,
+    asking.flatMap((p) => p.request.secrets ?? []),
+  );
   let outcome: ConfirmOutcome;
   try {
     outcome = await confirmer.confirm(ctx, digest, message);

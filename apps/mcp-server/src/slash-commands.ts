@@ -15,7 +15,12 @@
 import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import path from "node:path";
-import type { CallToolResult, InputRequiredResult, McpServer } from "@modelcontextprotocol/server";
+import type {
+  CallToolResult,
+  InputRequiredResult,
+  McpServer,
+  ServerContext,
+} from "@modelcontextprotocol/server";
 import {
   approvalStateOf,
   commandNameKey,
@@ -24,12 +29,13 @@ import {
   fingerprintCommand,
   isSlashiError,
   parseTeamFile,
+  trackSecretReads,
   type CommandDefinition,
   type CommandSource,
   type Step,
   type TerminalStep,
 } from "@slashi/core";
-import { ApprovalFileStore, SLASHI_FILES } from "@slashi/runtime";
+import { ApprovalFileStore, redactValue, SLASHI_FILES } from "@slashi/runtime";
 import * as z from "zod/v4";
 import { ToolErrorCode } from "./codes.js";
 import type { Confirmer } from "./confirm.js";
@@ -213,149 +219,161 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
       "run_command",
       services.log,
       async (input, ctx): Promise<CallToolResult | InputRequiredResult> => {
-        let catalog: CommandCatalog;
-        try {
-          catalog = await loadCommands(services);
-        } catch (error) {
-          return toolError(
-            ToolErrorCode.CONFIG_ERROR,
-            `the commands could not be loaded: ${(error as Error).message}`,
-          );
-        }
-        const key = commandNameKey(input.name.replace(/^\//, ""));
-        const command = catalog.commands.find((c) => commandNameKey(c.def.name) === key);
-        if (command === undefined) {
-          return toolError(
-            ToolErrorCode.INVALID_ARGUMENT,
-            `there is no slash command /${input.name.replace(/^\//, "")}`,
-            {
-              notes: catalog.notes,
-            },
-          );
-        }
-        const unsupported = unsupportedKinds(command.def);
-        if (unsupported.length > 0) {
-          return toolError(
-            ToolErrorCode.NEEDS_EDITOR,
-            `/${command.def.name} has ${unsupported.join(", ")} steps, which slashi-mcp does not run (only terminal, notify and wait steps run over MCP); run it from VS Code or with \`slashi run\`. Nothing ran.`,
-            { needsEditor: unsupported },
-          );
-        }
-        const approval = await approvalOf(services, command);
-        const fingerprint = fingerprintCommand(command.def);
-        const args = input.args ?? "";
-        let dialect;
-        try {
-          dialect = dialectForShell(services.config.shell);
-        } catch {
-          dialect = undefined;
-        }
-        // Expand and decide every step first: a deny anywhere refuses the whole command before anything runs,
-        // and one form confirms every step that needs it (a retry then never re-runs earlier steps).
-        const expandedSteps: Step[] = [];
-        for (const [index, step] of command.def.steps.entries()) {
-          try {
-            expandedSteps.push(
-              expandStep(
-                step,
-                {
-                  source: command.source,
-                  values: { args, workspaceFolder: services.config.workspace.root },
-                  env: (name) => services.config.env[name],
-                  ...(dialect === undefined ? {} : { dialect }),
-                },
-                { index, where: { file: command.file, jsonPath: command.jsonPath } },
-              ),
-            );
-          } catch (error) {
-            return toolError(
-              ToolErrorCode.INVALID_ARGUMENT,
-              `/${command.def.name} step ${index + 1}: ${(error as Error).message}; nothing ran`,
-            );
-          }
-        }
-        const unapproved = approval === "new" || approval === "changed";
-        const plans = new Map<number, Plan>();
-        for (const [index, step] of expandedSteps.entries()) {
-          if (step.type !== "terminal") continue;
-          const prepared = await prepare(services, {
-            tool: "run_command",
-            command: step.command,
-            ...(step.cwd === undefined ? {} : { cwd: step.cwd }),
-            source: command.source,
-            commandName: command.def.name,
-            auditText: (command.def.steps[index] as TerminalStep).command,
-          });
-          if (!prepared.ok) {
-            const structured = prepared.result.structuredContent as Record<string, unknown> | undefined;
-            if (structured) structured.step = index;
-            return prepared.result;
-          }
-          plans.set(index, prepared.plan);
-        }
-        const title = `/${command.def.name} (${command.source === "user" ? "your command" : unapproved ? `team command, ${approval === "changed" ? "changed since you approved it" : "not approved yet"}` : "approved team command"})`;
-        const approvalResult = await approve(services, confirmer, ctx, [...plans.values()], {
-          title,
-          identity: { name: command.def.name, source: command.source, fingerprint, args },
-          ...(unapproved
-            ? { force: `/${command.def.name} is a team command whose steps you have not approved` }
-            : {}),
-        });
-        if (!approvalResult.ok)
-          return "inputRequired" in approvalResult ? approvalResult.inputRequired : approvalResult.result;
-
-        const outputs: string[] = [];
-        const steps: Record<string, unknown>[] = [];
-        const firstTerminal = [...plans.keys()][0];
-        if (firstTerminal === undefined) await approvalResult.recorded;
-        for (const [index, step] of expandedSteps.entries()) {
-          if (step.type === "wait") {
-            await new Promise((resolve) => setTimeout(resolve, step.ms));
-            steps.push({ index, type: "wait", ms: step.ms });
-            continue;
-          }
-          if (step.type === "notify") {
-            outputs.push(step.message);
-            steps.push({ index, type: "notify", message: step.message });
-            continue;
-          }
-          const plan = plans.get(index) as Plan;
-          const result = await execute(services, ctx, plan, {
-            answer: approvalResult.answer,
-            recorded: index === firstTerminal ? approvalResult.recorded : Promise.resolve(),
-          });
-          const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
-          steps.push({ index, type: "terminal", command: plan.request.command, ...structured });
-          outputs.push(result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"));
-          if (result.isError === true) {
-            structured.steps = steps;
-            structured.step = index;
-            return result;
-          }
-          if (structured.exitCode !== 0) {
-            return {
-              isError: true,
-              content: [
-                {
-                  type: "text",
-                  text: `${outputs.join("\n")}\n/${command.def.name} stopped: step ${index + 1} failed`,
-                },
-              ],
-              structuredContent: { status: "failed", name: command.def.name, steps, failedStep: index },
-            };
-          }
-        }
-        return {
-          content: [{ type: "text", text: outputs.join("\n") || `/${command.def.name} done` }],
-          structuredContent: {
-            status: "ran",
-            name: command.def.name,
-            steps,
-            fingerprint,
-            argsDigest: `sha256:${createHash("sha256").update(args).digest("hex")}`,
-          },
-        };
+        // Values read from ${env:…} are hidden in everything this tool returns: the agent never sees them.
+        const secrets: string[] = [];
+        return redactValue(await runSlashCommand(input, ctx, secrets), secrets);
       },
     ),
   );
+
+  async function runSlashCommand(
+    input: { name: string; args?: string | undefined },
+    ctx: ServerContext,
+    secrets: string[],
+  ): Promise<CallToolResult | InputRequiredResult> {
+    let catalog: CommandCatalog;
+    try {
+      catalog = await loadCommands(services);
+    } catch (error) {
+      return toolError(
+        ToolErrorCode.CONFIG_ERROR,
+        `the commands could not be loaded: ${(error as Error).message}`,
+      );
+    }
+    const key = commandNameKey(input.name.replace(/^\//, ""));
+    const command = catalog.commands.find((c) => commandNameKey(c.def.name) === key);
+    if (command === undefined) {
+      return toolError(
+        ToolErrorCode.INVALID_ARGUMENT,
+        `there is no slash command /${input.name.replace(/^\//, "")}`,
+        {
+          notes: catalog.notes,
+        },
+      );
+    }
+    const unsupported = unsupportedKinds(command.def);
+    if (unsupported.length > 0) {
+      return toolError(
+        ToolErrorCode.NEEDS_EDITOR,
+        `/${command.def.name} has ${unsupported.join(", ")} steps, which slashi-mcp does not run (only terminal, notify and wait steps run over MCP); run it from VS Code or with \`slashi run\`. Nothing ran.`,
+        { needsEditor: unsupported },
+      );
+    }
+    const approval = await approvalOf(services, command);
+    const fingerprint = fingerprintCommand(command.def);
+    const args = input.args ?? "";
+    let dialect;
+    try {
+      dialect = dialectForShell(services.config.shell);
+    } catch {
+      dialect = undefined;
+    }
+    // Expand and decide every step first: a deny anywhere refuses the whole command before anything runs,
+    // and one form confirms every step that needs it (a retry then never re-runs earlier steps).
+    const expandedSteps: Step[] = [];
+    for (const [index, step] of command.def.steps.entries()) {
+      try {
+        const reads = trackSecretReads({
+          source: command.source,
+          values: { args, workspaceFolder: services.config.workspace.root },
+          env: (name) => services.config.env[name],
+          ...(dialect === undefined ? {} : { dialect }),
+        });
+        expandedSteps.push(
+          expandStep(step, reads.context, {
+            index,
+            where: { file: command.file, jsonPath: command.jsonPath },
+          }),
+        );
+        secrets.push(...reads.values());
+      } catch (error) {
+        return toolError(
+          ToolErrorCode.INVALID_ARGUMENT,
+          `/${command.def.name} step ${index + 1}: ${(error as Error).message}; nothing ran`,
+        );
+      }
+    }
+    const unapproved = approval === "new" || approval === "changed";
+    const plans = new Map<number, Plan>();
+    for (const [index, step] of expandedSteps.entries()) {
+      if (step.type !== "terminal") continue;
+      const prepared = await prepare(services, {
+        tool: "run_command",
+        command: step.command,
+        ...(step.cwd === undefined ? {} : { cwd: step.cwd }),
+        source: command.source,
+        commandName: command.def.name,
+        auditText: (command.def.steps[index] as TerminalStep).command,
+        secrets,
+      });
+      if (!prepared.ok) {
+        const structured = prepared.result.structuredContent as Record<string, unknown> | undefined;
+        if (structured) structured.step = index;
+        return prepared.result;
+      }
+      plans.set(index, prepared.plan);
+    }
+    const title = `/${command.def.name} (${command.source === "user" ? "your command" : unapproved ? `team command, ${approval === "changed" ? "changed since you approved it" : "not approved yet"}` : "approved team command"})`;
+    const approvalResult = await approve(services, confirmer, ctx, [...plans.values()], {
+      title,
+      identity: { name: command.def.name, source: command.source, fingerprint, args },
+      ...(unapproved
+        ? { force: `/${command.def.name} is a team command whose steps you have not approved` }
+        : {}),
+    });
+    if (!approvalResult.ok)
+      return "inputRequired" in approvalResult ? approvalResult.inputRequired : approvalResult.result;
+
+    const outputs: string[] = [];
+    const steps: Record<string, unknown>[] = [];
+    const firstTerminal = [...plans.keys()][0];
+    if (firstTerminal === undefined) await approvalResult.recorded;
+    for (const [index, step] of expandedSteps.entries()) {
+      if (step.type === "wait") {
+        await new Promise((resolve) => setTimeout(resolve, step.ms));
+        steps.push({ index, type: "wait", ms: step.ms });
+        continue;
+      }
+      if (step.type === "notify") {
+        outputs.push(step.message);
+        steps.push({ index, type: "notify", message: step.message });
+        continue;
+      }
+      const plan = plans.get(index) as Plan;
+      const result = await execute(services, ctx, plan, {
+        answer: approvalResult.answer,
+        recorded: index === firstTerminal ? approvalResult.recorded : Promise.resolve(),
+      });
+      const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
+      steps.push({ index, type: "terminal", command: plan.request.command, ...structured });
+      outputs.push(result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"));
+      if (result.isError === true) {
+        structured.steps = steps;
+        structured.step = index;
+        return result;
+      }
+      if (structured.exitCode !== 0) {
+        return {
+          isError: true,
+          content: [
+            {
+              type: "text",
+              text: `${outputs.join("\n")}\n/${command.def.name} stopped: step ${index + 1} failed`,
+            },
+          ],
+          structuredContent: { status: "failed", name: command.def.name, steps, failedStep: index },
+        };
+      }
+    }
+    return {
+      content: [{ type: "text", text: outputs.join("\n") || `/${command.def.name} done` }],
+      structuredContent: {
+        status: "ran",
+        name: command.def.name,
+        steps,
+        fingerprint,
+        argsDigest: `sha256:${createHash("sha256").update(args).digest("hex")}`,
+      },
+    };
+  }
 }

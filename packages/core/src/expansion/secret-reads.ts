@@ -4,6 +4,7 @@
  * log, an error or a screen, and a second expansion in which those sources give a marker instead of their value.
  */
 import { quote } from "../quoting/quote.js";
+import { makeVisible } from "../steps/visible.js";
 import type { ExpansionContext } from "./expand.js";
 
 /** The text a secret-bearing variable expands to in a {@link redactedExpansionContext}: `⟪env:TOKEN⟫`. */
@@ -16,11 +17,18 @@ export interface SecretReads {
   /** Use this context to expand; it gives the same values as the original. */
   context: ExpansionContext;
   /**
-   * Every value read from the environment, settings or the clipboard so far, as the step text may hold it: the
-   * value itself and, when the context has a dialect, its quoted form (`${q:env:…}` inserts that).
+   * Every value read from the environment, settings or the clipboard so far, as a text may hold it: the value
+   * itself, its quoted form when the context has a dialect (`${q:env:…}` inserts that), and each of those as
+   * `makeVisible` shows it in a prompt, and the pieces of 4 characters or more that the shell makes of it unquoted.
    */
   values(): string[];
 }
+
+/** Where a shell may cut an unquoted value into pieces: blanks, quotes and metacharacters. */
+const SHELL_SPLIT = /[\s'"`\\;&|<>()$]+/u;
+
+/** Pieces of a split value shorter than this are not tracked on their own (they would hide ordinary words). */
+const MIN_PIECE = 4;
 
 function asText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
@@ -36,12 +44,20 @@ function asText(value: unknown): string | undefined {
  */
 export function trackSecretReads(context: ExpansionContext): SecretReads {
   const seen = new Set<string>();
+  const add = (form: string): void => {
+    seen.add(form);
+    // a prompt shows text through makeVisible, which may change how the value looks
+    seen.add(makeVisible(form));
+  };
   const note = (value: string | undefined): void => {
     if (value === undefined || value === "") return;
-    seen.add(value);
+    add(value);
+    // Unquoted, the shell splits the value at blanks and metacharacters, and what it reports about the line
+    // (the words of a command) holds those pieces: the longer ones count as secret too.
+    for (const piece of value.split(SHELL_SPLIT)) if (piece.length >= MIN_PIECE) add(piece);
     if (context.dialect === undefined) return;
     try {
-      seen.add(quote(value, context.dialect));
+      add(quote(value, context.dialect));
     } catch {
       // a value the dialect cannot quote makes expansion fail; nothing is inserted
     }
