@@ -1,0 +1,3 @@
+import { slashiProject } from "../../vitest.shared.js";
+
+export default slashiProject("test-utils");
