@@ -81,6 +81,7 @@ export type { CommandApprovalRecord } from "./store/command-approvals.js";
 
 // audit
 export { AUDIT_TEXT_LIMIT, AuditLog, readAudit } from "./audit/audit-log.js";
+export { holdAuditWrites, type HeldAudit } from "./audit/held.js";
 export type {
   AuditEntry,
   AuditEvent,
@@ -112,7 +113,7 @@ export {
   shellInvocation,
 } from "./runner/shell.js";
 export type { Invocation, ShellFamily } from "./runner/shell.js";
-export { plainArgv } from "./runner/plain-argv.js";
+export { enkaiduShellRefusal, plainArgv } from "./runner/plain-argv.js";
 export { runCommand } from "./runner/run-command.js";
 export type { RunRequest, RunResult } from "./runner/run-command.js";
 
