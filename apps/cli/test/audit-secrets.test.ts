@@ -3,12 +3,10 @@
 // unexpanded template, the argv with the value as a placeholder, and a digest of what ran.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import { textDigest } from "@slashi/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Io } from "../src/io.js";
 import { main } from "../src/main.js";
-import { isolatedEnv, tempDir } from "./helpers.js";
+import { isolatedEnv, tempDir, scriptedIo } from "./helpers.js";
 
 const tmp = tempDir("slashi-audit-secrets-");
 const ws = path.join(tmp.dir, "project");
@@ -18,22 +16,9 @@ const TOKEN = `${CANARY} it's`;
 const env = isolatedEnv(tmp.dir, { DEPLOY_TOKEN: TOKEN });
 const auditFile = path.join(tmp.dir, "state", "audit.jsonl");
 
-function io(answers?: string): Io & { all: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let all = "";
-  stdout.on("data", (c: Buffer) => (all += c.toString()));
-  stderr.on("data", (c: Buffer) => (all += c.toString()));
-  return {
-    stdout,
-    stderr,
-    stdin: Readable.from(answers === undefined ? [] : [answers]),
-    env,
-    cwd: ws,
-    interactive: answers !== undefined,
-    color: false,
-    all: () => all,
-  };
+function io(answers?: string): ReturnType<typeof scriptedIo> & { all: () => string } {
+  const session = scriptedIo(env, ws, answers);
+  return { ...session, all: () => session.out() + session.err() };
 }
 
 const COMMANDS = {

@@ -1,8 +1,10 @@
 // Shared helpers for the CLI tests: run the built binary with an isolated config and state directory.
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { execa, type Result } from "execa";
+import type { Io } from "../src/io.js";
 
 /** The built binary. */
 export const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
@@ -78,4 +80,32 @@ export function writePacksLock(
     path.join(packsDir, "packs.lock.json"),
     JSON.stringify({ format: "slashi.packs-lock", version: 1, packs: entries }),
   );
+}
+
+/**
+ * An in-process terminal for `main`: what was written to stdout and stderr, and `answers` typed at the prompts
+ * (interactive only when answers are given).
+ */
+export function scriptedIo(
+  env: Record<string, string>,
+  cwd: string,
+  answers?: string,
+): Io & { out: () => string; err: () => string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (c: Buffer) => (out += c.toString()));
+  stderr.on("data", (c: Buffer) => (err += c.toString()));
+  return {
+    stdout,
+    stderr,
+    stdin: Readable.from(answers === undefined ? [] : [answers]),
+    env,
+    cwd,
+    interactive: answers !== undefined,
+    color: false,
+    out: () => out,
+    err: () => err,
+  };
 }

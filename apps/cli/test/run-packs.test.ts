@@ -3,7 +3,6 @@
 // approvals are global and bound to the pack's exact version, and a slash callee is covered only when approved.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import {
   startRegistry,
   stopRegistry,
@@ -12,9 +11,8 @@ import {
   type RunningRegistry,
 } from "@slashi/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Io } from "../src/io.js";
 import { main } from "../src/main.js";
-import { isolatedEnv, tempDir } from "./helpers.js";
+import { isolatedEnv, tempDir, scriptedIo } from "./helpers.js";
 
 const installed = verdaccioUnavailable() === undefined;
 
@@ -27,24 +25,8 @@ const PACK = "@runtest/tools";
 let env: Record<string, string> = {};
 let registry: RunningRegistry | undefined;
 
-function io(answers?: string, cwd = ws): Io & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (c: Buffer) => (out += c.toString()));
-  stderr.on("data", (c: Buffer) => (err += c.toString()));
-  return {
-    stdout,
-    stderr,
-    stdin: Readable.from(answers === undefined ? [] : [answers]),
-    env,
-    cwd,
-    interactive: answers !== undefined,
-    color: false,
-    out: () => out,
-    err: () => err,
-  };
+function io(answers?: string, cwd = ws): ReturnType<typeof scriptedIo> {
+  return scriptedIo(env, cwd, answers);
 }
 
 function writeManifest(version: string, helloMarker: string): void {

@@ -2,35 +2,17 @@
 // workspace only, fingerprint approval covering slash callees, editor-only steps refused.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Io } from "../src/io.js";
 import { main } from "../src/main.js";
-import { isolatedEnv, tempDir } from "./helpers.js";
+import { isolatedEnv, tempDir, scriptedIo } from "./helpers.js";
 
 const tmp = tempDir("slashi-run-");
 const ws = path.join(tmp.dir, "project");
 const env = isolatedEnv(tmp.dir);
 const marker = (name: string): string => path.join(ws, name);
 
-function io(answers?: string): Io & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (c: Buffer) => (out += c.toString()));
-  stderr.on("data", (c: Buffer) => (err += c.toString()));
-  return {
-    stdout,
-    stderr,
-    stdin: Readable.from(answers === undefined ? [] : [answers]),
-    env,
-    cwd: ws,
-    interactive: answers !== undefined,
-    color: false,
-    out: () => out,
-    err: () => err,
-  };
+function io(answers?: string): ReturnType<typeof scriptedIo> {
+  return scriptedIo(env, ws, answers);
 }
 
 function teamFile(buildBody: string): void {

@@ -154,15 +154,9 @@ export function listCommandsTool(server: McpServer, services: Services): void {
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     catchInternal("list_commands", services.log, async (): Promise<CallToolResult> => {
-      let catalog: CommandCatalog;
-      try {
-        catalog = await loadCommands(services);
-      } catch (error) {
-        return toolError(
-          ToolErrorCode.CONFIG_ERROR,
-          `the commands could not be loaded: ${(error as Error).message}`,
-        );
-      }
+      const loaded = await catalogOrError(services);
+      if ("error" in loaded) return loaded.error;
+      const { catalog } = loaded;
       const list = await Promise.all(
         catalog.commands.map(async (c) => {
           const unsupported = unsupportedKinds(c.def);
@@ -195,6 +189,22 @@ export function listCommandsTool(server: McpServer, services: Services): void {
       };
     }),
   );
+}
+
+/** The commands this server can run, or the tool error that says why they could not be loaded. */
+async function catalogOrError(
+  services: Services,
+): Promise<{ catalog: CommandCatalog } | { error: CallToolResult }> {
+  try {
+    return { catalog: await loadCommands(services) };
+  } catch (error) {
+    return {
+      error: toolError(
+        ToolErrorCode.CONFIG_ERROR,
+        `the commands could not be loaded: ${(error as Error).message}`,
+      ),
+    };
+  }
 }
 
 /** Registers `run_command`. */
@@ -231,15 +241,9 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
     ctx: ServerContext,
     secrets: string[],
   ): Promise<CallToolResult | InputRequiredResult> {
-    let catalog: CommandCatalog;
-    try {
-      catalog = await loadCommands(services);
-    } catch (error) {
-      return toolError(
-        ToolErrorCode.CONFIG_ERROR,
-        `the commands could not be loaded: ${(error as Error).message}`,
-      );
-    }
+    const loaded = await catalogOrError(services);
+    if ("error" in loaded) return loaded.error;
+    const { catalog } = loaded;
     const key = commandNameKey(input.name.replace(/^\//, ""));
     const command = catalog.commands.find((c) => commandNameKey(c.def.name) === key);
     if (command === undefined) {

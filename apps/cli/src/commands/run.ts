@@ -380,8 +380,10 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
             ...(state.approval !== undefined ? { preApproved: state.approval } : {}),
             expansion: {
               template: (raw as TerminalStep).command,
-              display: expandStep(raw, redactedExpansionContext(expansion), { index, where })
-                .command as string,
+              display: expandStep(raw as TerminalStep, redactedExpansionContext(expansion), {
+                index,
+                where,
+              }).command,
               secrets: secretReads.values(),
             },
           },
