@@ -5,7 +5,7 @@
  * reader on a decision path (policy layers, team file, stores, pack manifests) goes through here; the hook
  * payload on stdin goes through {@link readStreamBounded}.
  */
-import { constants } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { open, realpath, stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
@@ -79,6 +79,43 @@ export async function readBoundedFile(file: string, options: BoundedReadOptions 
     return Buffer.concat(chunks, total);
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * {@link readBoundedFile} for callers that cannot wait (a binding computed inside a synchronous decision): the
+ * same checks, the same errors, on the calling thread.
+ * @throws SlashiError `FILE_UNSAFE` (`data.reason`: `not-regular`, `too-large`, `changed`)
+ */
+export function readBoundedFileSync(file: string, options: BoundedReadOptions = {}): Buffer {
+  const limit = options.maxBytes ?? DEFAULT_READ_LIMIT;
+  const real = realpathSync(file);
+  const before = statSync(real);
+  if (!before.isFile()) {
+    const target = real === file ? "" : ` (it resolves to ${real})`;
+    throw refuse(file, "not-regular", `it is ${kindOf(before)}${target}`);
+  }
+  if (before.size > limit)
+    throw refuse(file, "too-large", `it has ${before.size} bytes, the limit is ${limit}`);
+  const fd = openSync(real, OPEN_FLAGS);
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.ino !== before.ino || info.dev !== before.dev) {
+      throw refuse(file, "changed", "it was replaced while being opened");
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(Math.min(64 * 1024, limit + 1 - total));
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > limit) throw refuse(file, "too-large", `it grew beyond the limit of ${limit} bytes`);
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
   }
 }
 
