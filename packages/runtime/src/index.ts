@@ -113,7 +113,7 @@ export {
   shellInvocation,
 } from "./runner/shell.js";
 export type { Invocation, ShellFamily } from "./runner/shell.js";
-export { plainArgv } from "./runner/plain-argv.js";
+export { enkaiduShellRefusal, plainArgv } from "./runner/plain-argv.js";
 export { runCommand } from "./runner/run-command.js";
 export type { RunRequest, RunResult } from "./runner/run-command.js";
 
