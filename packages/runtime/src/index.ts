@@ -119,7 +119,7 @@ export { runCommand } from "./runner/run-command.js";
 export type { RunRequest, RunResult } from "./runner/run-command.js";
 
 // fs
-export { nodeFileSystemPort } from "./fs/file-system-port.js";
+export { mountPointsOf, nodeFileSystemPort } from "./fs/file-system-port.js";
 
 // cordon
 export { cordonAvailability } from "./cordon/availability.js";
