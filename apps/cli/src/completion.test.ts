@@ -134,7 +134,9 @@ describe("completionScript", () => {
         try {
           t.offered(answers[i]!);
         } catch (error) {
-          throw new Error(`${shell}: ${t.what} (${JSON.stringify(t.words)}): ${(error as Error).message}`);
+          throw new Error(`${shell}: ${t.what} (${JSON.stringify(t.words)}): ${(error as Error).message}`, {
+            cause: error,
+          });
         }
       });
     });
