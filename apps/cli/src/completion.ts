@@ -132,25 +132,27 @@ const described = (offers: Offer[]): string[] => offers.map((o) => `${o.word}\t$
 const mapped = <T>(map: Map<string, T>, f: (v: T) => string[]): [string, string[]][] =>
   [...map].map(([k, v]) => [k, f(v)]);
 
-function bashScript(table: Table): string {
+/** The data functions every script has, by name (without the shell's prefix), with their entries. */
+function dataOf(table: Table, flags: (o: Offer[]) => string[]): [string, [string, string[]][]][] {
   return [
-    "# bash completion for slashi, made by `slashi completion bash` from its command table.\n" +
-      "# Load it with: source <(slashi completion bash)",
-    posixCase("_slashi_children", mapped(table.children, words)),
-    posixCase("_slashi_flags", mapped(table.flags, words)),
-    posixCase("_slashi_valued", table.valued),
-    posixCase("_slashi_choices", table.choices),
-    posixCase(
-      "_slashi_command_line",
-      table.commandLine.map((k) => [k, ["yes"]]),
-    ),
-    `_slashi() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" word REPLY operands=0 value="" i
-  COMPREPLY=()
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word="\${COMP_WORDS[i]}"
+    ["children", mapped(table.children, words)],
+    ["flags", mapped(table.flags, flags)],
+    ["valued", [...table.valued]],
+    ["choices", [...table.choices]],
+    ["command_line", table.commandLine.map((k) => [k, ["yes"]])],
+  ];
+}
+
+/**
+ * The walk over the words typed before the cursor, in bash/zsh syntax: it finds the command path, counts
+ * operands and notes an option that still waits for its value. `stop` is what to do where the rest is a command
+ * line (complete as the shell would).
+ */
+function posixWalk(list: string, from: number, to: string, stop: string): string {
+  return `  for ((i = ${from}; i < ${to}; i++)); do
+    word="\${${list}[i]}"
     if [[ -n "$value" ]]; then value=""; continue; fi
-    if [[ "$word" == "--" ]]; then return 0; fi
+    if [[ "$word" == "--" ]]; then ${stop}; fi
     if [[ "$word" == -* ]]; then
       _slashi_valued "$path"
       if [[ " $REPLY " == *" $word "* ]]; then value="$word"; fi
@@ -159,9 +161,20 @@ function bashScript(table: Table): string {
     _slashi_children "$path"
     if ((operands == 0)) && [[ " $REPLY " == *" $word "* ]]; then path="\${path:+$path }$word"; continue; fi
     _slashi_command_line "$path"
-    if [[ -n "$REPLY" ]]; then return 0; fi
+    if [[ -n "$REPLY" ]]; then ${stop}; fi
     operands=$((operands + 1))
-  done
+  done`;
+}
+
+function bashScript(table: Table): string {
+  return [
+    "# bash completion for slashi, made by `slashi completion bash` from its command table.\n" +
+      "# Load it with: source <(slashi completion bash)",
+    ...dataOf(table, words).map(([name, entries]) => posixCase(`_slashi_${name}`, entries)),
+    `_slashi() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" word REPLY operands=0 value="" i
+  COMPREPLY=()
+${posixWalk("COMP_WORDS", 1, "COMP_CWORD", "return 0")}
   if [[ -n "$value" ]]; then
     _slashi_choices "$path $value"
     if [[ -n "$REPLY" ]]; then COMPREPLY=($(compgen -W "$REPLY" -- "$cur")); fi
@@ -188,36 +201,15 @@ function zshScript(table: Table): string {
     "#compdef slashi\n" +
       "# zsh completion for slashi, made by `slashi completion zsh` from its command table.\n" +
       "# Load it with: source <(slashi completion zsh) after compinit, or save it as _slashi in your $fpath.",
-    posixCase("_slashi_children", mapped(table.children, words)),
+    ...dataOf(table, words).map(([name, entries]) => posixCase(`_slashi_${name}`, entries)),
     posixCase(
       "_slashi_described",
       mapped(table.children, (o) => o.map((x) => `${x.word}:${x.description}`)),
       "\n",
     ),
-    posixCase("_slashi_flags", mapped(table.flags, words)),
-    posixCase("_slashi_valued", table.valued),
-    posixCase("_slashi_choices", table.choices),
-    posixCase(
-      "_slashi_command_line",
-      table.commandLine.map((k) => [k, ["yes"]]),
-    ),
     `_slashi() {
   local cur="\${words[CURRENT]}" path="" word REPLY operands=0 value="" i
-  for ((i = 2; i < CURRENT; i++)); do
-    word="\${words[i]}"
-    if [[ -n "$value" ]]; then value=""; continue; fi
-    if [[ "$word" == "--" ]]; then _files; return; fi
-    if [[ "$word" == -* ]]; then
-      _slashi_valued "$path"
-      if [[ " $REPLY " == *" $word "* ]]; then value="$word"; fi
-      continue
-    fi
-    _slashi_children "$path"
-    if ((operands == 0)) && [[ " $REPLY " == *" $word "* ]]; then path="\${path:+$path }$word"; continue; fi
-    _slashi_command_line "$path"
-    if [[ -n "$REPLY" ]]; then _files; return; fi
-    operands=$((operands + 1))
-  done
+${posixWalk("words", 2, "CURRENT", "_files; return")}
   if [[ -n "$value" ]]; then
     _slashi_choices "$path $value"
     if [[ -n "$REPLY" ]]; then compadd -- \${=REPLY}; else _files; fi
@@ -251,15 +243,8 @@ function fishScript(table: Table): string {
   return [
     "# fish completion for slashi, made by `slashi completion fish` from its command table.\n" +
       "# Load it with: slashi completion fish > ~/.config/fish/completions/slashi.fish",
-    fishSwitch("__slashi_children", mapped(table.children, words)),
+    ...dataOf(table, described).map(([name, entries]) => fishSwitch(`__slashi_${name}`, entries)),
     fishSwitch("__slashi_described", mapped(table.children, described)),
-    fishSwitch("__slashi_flags", mapped(table.flags, described)),
-    fishSwitch("__slashi_valued", table.valued),
-    fishSwitch("__slashi_choices", table.choices),
-    fishSwitch(
-      "__slashi_command_line",
-      table.commandLine.map((k) => [k, ["yes"]]),
-    ),
     `function __slashi_complete
     set -l typed (commandline -opc)
     set -e typed[1]
