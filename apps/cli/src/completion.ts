@@ -234,7 +234,11 @@ ${posixWalk("words", 2, "CURRENT", "_files; return")}
   if [[ -n "$REPLY" ]]; then compadd -- \${=REPLY}; offered=1; fi
   if ((offered == 0)); then _files; fi
 }
-compdef _slashi slashi`,
+if [[ "\${zsh_eval_context[-1]}" == loadautofunc ]]; then
+  _slashi "$@"
+else
+  compdef _slashi slashi
+fi`,
     "",
   ].join("\n\n");
 }
