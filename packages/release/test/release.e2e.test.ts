@@ -9,23 +9,19 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import {
+  startRegistry,
+  stopRegistry,
+  verdaccioBin,
+  verdaccioUnavailable,
+  type RunningRegistry,
+} from "@slashi/test-utils/verdaccio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeset, checkoutVersions, rebuildCommands, stageCheckout } from "../src/checkout.js";
-import { publicPackages, ROOT } from "../src/workspace.js";
+import { publicPackages } from "../src/workspace.js";
 
-const verdaccioBin = path.join(ROOT, "e2e/registry/node_modules/.bin/verdaccio");
-const installed = existsSync(verdaccioBin);
-if (!installed && process.env.CI)
-  throw new Error(`verdaccio is not installed (${verdaccioBin}); run e2e/registry/install.sh`);
-
-interface Registry {
-  url: string;
-  pid: number;
-  token: string;
-}
-const helper = new URL("../../registry-client/test/verdaccio.mjs", import.meta.url).href;
-let registry: Registry | undefined;
-let stopRegistry: ((r: Registry) => Promise<void>) | undefined;
+const unavailable = verdaccioUnavailable();
+let registry: RunningRegistry | undefined;
 
 const tmp = mkdtempSync(path.join(tmpdir(), "slashi-release-"));
 const checkout = path.join(tmp, "checkout");
@@ -87,13 +83,8 @@ function release(): Record<string, string> {
 beforeAll(async () => {
   for (const dir of [prefix, workspace, path.join(workspace, ".git"), packDir])
     mkdirSync(dir, { recursive: true });
-  if (!installed) return;
-  const helpers = (await import(helper)) as {
-    startRegistry: (o: { bin: string; dir: string; tls: boolean }) => Promise<Registry>;
-    stopRegistry: (r: Registry) => Promise<void>;
-  };
-  stopRegistry = helpers.stopRegistry;
-  registry = await helpers.startRegistry({ bin: verdaccioBin, dir: path.join(tmp, "registry"), tls: false });
+  if (unavailable) return;
+  registry = await startRegistry({ bin: verdaccioBin, dir: path.join(tmp, "registry"), tls: false });
   const host = new URL(registry.url).host;
   const npmrc = `registry=${registry.url}\n//${host}/:_authToken=${registry.token}\n`;
   writeFileSync(path.join(tmp, "maintainer.npmrc"), npmrc);
@@ -117,7 +108,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (registry && stopRegistry) await stopRegistry(registry);
+  if (registry) await stopRegistry(registry);
   rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -173,7 +164,7 @@ function state(): { trusted: number | null; packs: unknown; approvals: unknown }
   };
 }
 
-describe.skipIf(!installed)("a release through a registry", () => {
+describe.skipIf(unavailable !== undefined)("a release through a registry", () => {
   let first: Record<string, string> = {};
   let before: ReturnType<typeof state> | undefined;
 

@@ -59,6 +59,7 @@ export type {
 export {
   DEFAULT_READ_LIMIT,
   readBoundedFile,
+  readBoundedFileSync,
   readBoundedText,
   readStreamBounded,
 } from "./fs/bounded-read.js";
