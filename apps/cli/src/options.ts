@@ -463,9 +463,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     operands: "words",
     operandChoices: ["bash", "zsh", "fish"],
     examples: [
+      "slashi completion fish > ~/.config/fish/completions/slashi.fish",
       "source <(slashi completion bash)        # in ~/.bashrc",
       "source <(slashi completion zsh)         # in ~/.zshrc, after compinit",
-      "slashi completion fish > ~/.config/fish/completions/slashi.fish",
     ],
     details:
       "Completes commands, subcommands, options, the values of options with a fixed set, and agent and shell names. The script is made from the same command table as --help, so it is always complete for the slashi that printed it: print it again after an update.",
