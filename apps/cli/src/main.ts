@@ -31,6 +31,7 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   trust: async () => (await import("./commands/trust.js")).trustCommand,
   untrust: async () => (await import("./commands/trust.js")).untrustCommand,
   "trust status": async () => (await import("./commands/trust.js")).trustStatusCommand,
+  "approvals add": async () => (await import("./commands/approvals.js")).approvalsAdd,
   "approvals list": async () => (await import("./commands/approvals.js")).approvalsList,
   "approvals revoke": async () => (await import("./commands/approvals.js")).approvalsRevoke,
   "approvals reset": async () => (await import("./commands/approvals.js")).approvalsReset,

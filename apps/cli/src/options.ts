@@ -214,6 +214,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     details: "Exit status: 0 trusted, 10 not trusted.",
   },
   {
+    path: ["approvals", "add"],
+    summary: "always allow one command in one directory, confirmed on this terminal",
+    usage: ["approvals add [--cwd D] [--shell S] -- COMMAND"],
+    flags: [CWD_FLAG, SHELL_FLAG],
+    operands: "command",
+    examples: ["slashi approvals add --cwd ~/src/app -- 'make test'"],
+    details:
+      "Exit status: 0 approved (or already allowed), 3 cannot be remembered, 120 denied by policy, 121 no terminal, 122 cancelled.",
+  },
+  {
     path: ["approvals", "list"],
     summary: "list remembered approvals (slash commands and shell commands)",
     usage: ["approvals list [--json]"],

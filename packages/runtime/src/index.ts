@@ -34,7 +34,7 @@ export type { ProtectedPath, ProtectedPathOwner, ProtectedPathsOptions } from ".
 // approval
 export { commandBinding, executedContent } from "./approval/binding.js";
 export type { Binding, ExecutedContent, ReadText } from "./approval/binding.js";
-export { readTextOrUndefined, rememberedApproval } from "./approval/remembered.js";
+export { readTextOrUndefined, rememberApproval, rememberedApproval } from "./approval/remembered.js";
 export type { RememberedApproval } from "./approval/remembered.js";
 
 // session

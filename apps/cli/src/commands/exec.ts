@@ -10,6 +10,7 @@ import {
   CommandApprovalFileStore,
   defaultShell,
   probeCordon,
+  rememberApproval,
   rememberedApproval,
   runCommand,
   type Binding,
@@ -146,16 +147,7 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
         return ExitCode.RUN_CANCELLED;
       }
       if (answer === "always" && binding.ok) {
-        await store.put({
-          key: binding.key,
-          digest: binding.digest,
-          argv: binding.argv,
-          cwd: binding.cwd,
-          approvedAt: new Date().toISOString(),
-          workspaceKey: setup.workspace.key,
-          content: binding.content.kind,
-          ...(binding.content.file ? { file: binding.content.file } : {}),
-        });
+        await rememberApproval(store, binding, setup.workspace.key);
         await record({
           event: "approve",
           host: "cli",

@@ -61,3 +61,26 @@ export async function rememberedApproval(
     changed: stored !== undefined && stored.digest !== binding.digest,
   };
 }
+
+/**
+ * Stores "Always allow" for a binding: the record every host looks up with {@link rememberedApproval}, with the
+ * workspace it was given in (so `slashi approvals reset --workspace` finds it). It approves nothing else: the
+ * same argv in another directory, or after what it runs changed, asks again.
+ * @param workspaceKey - the workspace's key
+ */
+export async function rememberApproval(
+  store: CommandApprovalFileStore,
+  binding: Extract<Binding, { ok: true }>,
+  workspaceKey: string,
+): Promise<void> {
+  await store.put({
+    key: binding.key,
+    digest: binding.digest,
+    argv: binding.argv,
+    cwd: binding.cwd,
+    approvedAt: new Date().toISOString(),
+    workspaceKey,
+    content: binding.content.kind,
+    ...(binding.content.file ? { file: binding.content.file } : {}),
+  });
+}
