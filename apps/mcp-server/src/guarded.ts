@@ -281,7 +281,7 @@ export async function approve(
           : ` The policy skips confirmations inside the cordon, but the cordon is not proven on this host: ${unproven}.`;
       return refuse(
         ToolErrorCode.APPROVAL_UNAVAILABLE,
-        `this command needs the person's approval, and this MCP client cannot show a form (no elicitation); nothing ran.${cordonNote} ${how.map((h) => h.text).join(" ")}`,
+        `this command needs the person's approval, and this MCP client does not support elicitation (forms), so it cannot ask; nothing ran.${cordonNote} ${how.map((h) => h.text).join(" ")}`,
         { reasons, approveWith: how.map((h) => h.command) },
       );
     }
