@@ -81,6 +81,7 @@ export type { CommandApprovalRecord } from "./store/command-approvals.js";
 
 // audit
 export { AUDIT_TEXT_LIMIT, AuditLog, readAudit } from "./audit/audit-log.js";
+export { holdAuditWrites, type HeldAudit } from "./audit/held.js";
 export type {
   AuditEntry,
   AuditEvent,
