@@ -4,13 +4,14 @@
  * takes the shape of that era (see confirm.ts).
  */
 import { McpServer, type CallToolResult, type RegisteredTool } from "@modelcontextprotocol/server";
-import { decide, explainDecision, explanationOf } from "@slashi/core";
+import { explainDecision, explanationOf } from "@slashi/core";
+import { CommandApprovalFileStore, decideVerdict, REMEMBERED_REASON } from "@slashi/runtime";
 import * as z from "zod/v4";
 import { ToolErrorCode } from "./codes.js";
 import { Confirmer } from "./confirm.js";
 import { shellCommandDescription } from "./describe.js";
 import { guardedRun, resolveCwd } from "./guarded.js";
-import { allReasons, catchInternal, countedReasons, toolError } from "./results.js";
+import { allReasons, catchInternal, toolError } from "./results.js";
 import type { Services } from "./services.js";
 import { listCommandsTool, runCommandTool } from "./slash-commands.js";
 
@@ -150,13 +151,27 @@ export async function createServer(
         );
       }
       const cwd = resolveCwd(services, args.cwd);
-      const decision = decide(args.command, state.policy, state.context({ cwd, shell: config.shell }));
+      // The verdict shell_command would act on: an ask answered by a remembered "Always allow" is an allow.
+      const verdict = await decideVerdict(
+        { command: args.command, cwd, shell: config.shell },
+        state,
+        new CommandApprovalFileStore({ file: config.paths.commandApprovals }),
+      );
+      const { decision } = verdict;
       const explanation = explanationOf(decision);
       return {
-        content: [{ type: "text", text: explainDecision(decision) }],
+        content: [
+          {
+            type: "text",
+            text:
+              verdict.rememberedKey === undefined
+                ? explainDecision(decision)
+                : `allow: ${REMEMBERED_REASON.message}. The policy alone says:\n${explainDecision(decision)}`,
+          },
+        ],
         structuredContent: {
-          decision: decision.decision,
-          reasons: countedReasons(decision),
+          decision: verdict.verdict,
+          reasons: verdict.reasons,
           allReasons: allReasons(decision),
           commands: explanation.commands.map((c) => ({
             text: c.text,

@@ -139,7 +139,9 @@ interface RunContext {
 }
 
 /** Formats a decision's counted reasons, one line each, with invisible characters shown. */
-export function reasonLines(reasons: readonly Reason[]): string[] {
+export function reasonLines(
+  reasons: readonly Pick<Reason, "code" | "severity" | "message" | "inactive">[],
+): string[] {
   return reasons
     .filter((r) => r.inactive === undefined && r.severity !== "allow")
     .map((r) => `${r.severity} ${r.code}: ${makeVisible(r.message)}`);
@@ -510,25 +512,25 @@ export class Runner {
       );
     }
     await this.#o.ensureParser();
-    const decision = decideTerminalStep(loaded.snapshot, {
+    const verdict = await decideTerminalStep(loaded, {
       command: step.command,
       shell,
       ...(cwd === undefined ? {} : { cwd }),
     });
-    const reasons = reasonLines(decision.reasons);
+    const reasons = reasonLines(verdict.reasons);
     host.log(
-      `/${entry.name} step ${index + 1}: ${rendered} → ${decision.decision} ${decision.reasons
-        .filter((r) => !r.inactive && r.severity !== "allow")
+      `/${entry.name} step ${index + 1}: ${rendered} → ${verdict.verdict} ${verdict.reasons
+        .filter((r) => r.severity !== "allow")
         .map((r) => r.code)
         .join(" ")}`.trimEnd(),
     );
-    if (decision.decision === "deny") {
+    if (verdict.verdict === "deny") {
       throw refused(
         RunCode.POLICY_DENIED,
         `/${entry.name} step ${index + 1} was refused by your policy and did not run: ${rendered}\n${reasons.join("\n")}`,
       );
     }
-    if (decision.decision === "ask" && !ctx.approved) {
+    if (verdict.verdict === "ask" && !ctx.approved) {
       const ok = await host.askTerminal({
         command: entry.name,
         step: rendered,

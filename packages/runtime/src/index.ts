@@ -37,6 +37,10 @@ export type { Binding, ExecutedContent, ReadText } from "./approval/binding.js";
 export { readTextOrUndefined, rememberedApproval } from "./approval/remembered.js";
 export type { RememberedApproval } from "./approval/remembered.js";
 
+// guard
+export { countedReasons, decideVerdict, REMEMBERED_REASON } from "./guard/verdict.js";
+export type { GuardedVerdict, VerdictReason, VerdictRequest } from "./guard/verdict.js";
+
 // session
 export {
   bundledParserFiles,

@@ -8,6 +8,7 @@ import { decide, networkAllowed } from "@slashi/core";
 import {
   AuditLog,
   CommandApprovalFileStore,
+  countedReasons,
   defaultShell,
   probeCordon,
   rememberedApproval,
@@ -20,7 +21,7 @@ import { ExitCode, UsageError } from "../errors.js";
 import { paint, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { choose } from "../prompt.js";
-import { commandText, countedReasons, setupOptions } from "./check.js";
+import { commandText, reasonsOut, setupOptions } from "./check.js";
 
 /** Options of one run under the policy (shared by `exec` and `run`). */
 export interface GuardedRun {
@@ -71,7 +72,7 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
   const { setup } = run;
   const context = { ...setup.context, shell: run.shell };
   const decision = decide(run.command, setup.policy, context);
-  const reasons = countedReasons(decision);
+  const reasons = reasonsOut(countedReasons(decision));
   const audit = new AuditLog({ file: setup.paths.audit });
   const record = async (entry: Parameters<AuditLog["append"]>[0]): Promise<void> => {
     const result = await audit.append(entry);
