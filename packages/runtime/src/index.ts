@@ -40,6 +40,19 @@ export type { RememberedApproval } from "./approval/remembered.js";
 // guard
 export { countedReasons, decideVerdict, REMEMBERED_REASON } from "./guard/verdict.js";
 export type { GuardedVerdict, VerdictReason, VerdictRequest } from "./guard/verdict.js";
+export { auditBase, guardedRun, textDigest } from "./guard/guarded-run.js";
+export type {
+  ApprovalAnswer,
+  ApprovalQuestion,
+  ApproverPort,
+  AuditPort,
+  ExecutionFacts,
+  ExecutionPlan,
+  ExecutorPort,
+  GuardedRunOutcome,
+  GuardedRunPorts,
+  GuardedRunRequest,
+} from "./guard/guarded-run.js";
 
 // session
 export {
