@@ -11,6 +11,7 @@ import {
   decideVerdict,
   openPolicySession,
   type GuardedVerdict,
+  type VerdictRequest,
   type PackLayerLoader,
   type PathEnvironment,
   type PolicyFileReader,
@@ -105,6 +106,18 @@ export interface TerminalStepCall {
   cwd?: string;
 }
 
+/** The runtime's request for a terminal step: its directory (default the session's) and the terminal's shell. */
+export function terminalStepRequest(
+  loaded: { snapshot: PolicySnapshot },
+  step: TerminalStepCall,
+): VerdictRequest {
+  return {
+    command: step.command,
+    cwd: step.cwd ?? loaded.snapshot.context().cwd ?? process.cwd(),
+    shell: step.shell ?? "unknown-shell",
+  };
+}
+
 /**
  * The verdict for one terminal step under a loaded policy (the host-independent part of the extension's run):
  * the runtime's verdict, so an ask the person answered with "Always allow" (in any host) runs without a prompt.
@@ -113,10 +126,5 @@ export function decideTerminalStep(
   loaded: { snapshot: PolicySnapshot; approvals: CommandApprovalFileStore },
   step: TerminalStepCall,
 ): Promise<GuardedVerdict> {
-  const cwd = step.cwd ?? loaded.snapshot.context().cwd ?? process.cwd();
-  return decideVerdict(
-    { command: step.command, cwd, shell: step.shell ?? "unknown-shell" },
-    loaded.snapshot,
-    loaded.approvals,
-  );
+  return decideVerdict(terminalStepRequest(loaded, step), loaded.snapshot, loaded.approvals);
 }
