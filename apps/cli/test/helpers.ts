@@ -1,5 +1,5 @@
 // Shared helpers for the CLI tests: run the built binary with an isolated config and state directory.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -58,4 +58,29 @@ export function slashi(
     kill: (signal?: NodeJS.Signals) => boolean;
     pid?: number;
   };
+}
+
+/** Writes `<packsDir>/packs.lock.json` as `slashi pack install` leaves it, one entry per pack (`sha512-AAAA` integrity). */
+export function writePacksLock(
+  packsDir: string,
+  packs: Record<string, { version: string; dir: string; manifestSha256: string }>,
+): void {
+  const entries = Object.fromEntries(
+    Object.entries(packs).map(([name, p]) => [
+      name,
+      {
+        version: p.version,
+        integrity: "sha512-AAAA",
+        registry: "https://registry.npmjs.org/",
+        installedAt: "2026-12-01T00:00:00.000Z",
+        dir: p.dir,
+        signature: "unsigned",
+        manifestSha256: p.manifestSha256,
+      },
+    ]),
+  );
+  writeFileSync(
+    path.join(packsDir, "packs.lock.json"),
+    JSON.stringify({ format: "slashi.packs-lock", version: 1, packs: entries }),
+  );
 }

@@ -4,13 +4,13 @@
  * takes the shape of that era (see confirm.ts).
  */
 import { McpServer, type CallToolResult, type RegisteredTool } from "@modelcontextprotocol/server";
-import { explainDecision, explanationOf } from "@slashi/core";
+import { explainDecision, explanationOf, networkAllowed } from "@slashi/core";
 import { CommandApprovalFileStore, decideVerdict, REMEMBERED_REASON } from "@slashi/runtime";
 import * as z from "zod/v4";
 import { ToolErrorCode } from "./codes.js";
 import { Confirmer } from "./confirm.js";
 import { shellCommandDescription } from "./describe.js";
-import { guardedRun, resolveCwd } from "./guarded.js";
+import { decideLine, guardedRun, resolveCwd } from "./guarded.js";
 import { allReasons, catchInternal, toolError } from "./results.js";
 import type { Services } from "./services.js";
 import { listCommandsTool, runCommandTool } from "./slash-commands.js";
@@ -156,6 +156,8 @@ export async function createServer(
         { command: args.command, cwd, shell: config.shell },
         state,
         new CommandApprovalFileStore({ file: config.paths.commandApprovals }),
+        undefined,
+        (request) => decideLine(state, request.command, request.cwd, config.shell),
       );
       const { decision } = verdict;
       const explanation = explanationOf(decision);
@@ -183,6 +185,7 @@ export async function createServer(
           ...(explanation.language === undefined ? {} : { language: explanation.language }),
           cwd,
           workspaceTrusted: state.trusted,
+          network: networkAllowed(decision.commands, state.policy),
         },
       };
     }),

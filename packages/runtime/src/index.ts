@@ -98,6 +98,7 @@ export type { CommandApprovalRecord } from "./store/command-approvals.js";
 
 // audit
 export { AUDIT_TEXT_LIMIT, AuditLog, readAudit } from "./audit/audit-log.js";
+export { holdAuditWrites, type HeldAudit } from "./audit/held.js";
 export type {
   AuditEntry,
   AuditEvent,
@@ -129,7 +130,7 @@ export {
   shellInvocation,
 } from "./runner/shell.js";
 export type { Invocation, ShellFamily } from "./runner/shell.js";
-export { plainArgv } from "./runner/plain-argv.js";
+export { enkaiduShellRefusal, plainArgv } from "./runner/plain-argv.js";
 export { runCommand } from "./runner/run-command.js";
 export type { RunRequest, RunResult } from "./runner/run-command.js";
 
@@ -139,7 +140,8 @@ export { nodeFileSystemPort } from "./fs/file-system-port.js";
 // cordon
 export { cordonAvailability } from "./cordon/availability.js";
 export type { CordonAvailability, CordonAvailabilityOptions, CordonKind } from "./cordon/availability.js";
-export { PRIVILEGED_SOCKETS, resolveCordon, SECRET_HOME_PATHS } from "./cordon/policy.js";
+export { PRIVILEGED_SOCKETS, resolveCordon } from "./cordon/policy.js";
+export { SECRET_HOME_PATHS, secretHomePaths, secretSystemPaths } from "./cordon/secret-paths.js";
 export type { CordonPolicy, HiddenPath, ResolvedCordon } from "./cordon/policy.js";
 export { bwrapArgs, SECCOMP_FD } from "./cordon/bwrap.js";
 export { SECCOMP_DENIED, seccompFilter } from "./cordon/seccomp.js";

@@ -242,7 +242,11 @@ function namesSubject(
 
 function ruleReason(rule: CompiledRule, command: string, inactive?: Reason["inactive"]): Reason {
   let message = ruleMessage(rule);
-  if (inactive === "unapproved") message += " — not counted until this file is approved";
+  if (inactive === "unapproved")
+    message +=
+      rule.pendingApproval === undefined
+        ? " — not counted until this file is approved"
+        : ` — not counted until ${rule.pendingApproval.join(" or ")} is approved, which extends it`;
   if (inactive === "untrusted-workspace") message += " — not counted: the workspace is not trusted";
   if (inactive === "outside-workspace")
     message += " — not counted: the command runs outside the workspace, or where only the running line knows";

@@ -1,6 +1,7 @@
 import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
 import path from "node:path";
 import type { SlashiHost } from "../store/approvals.js";
+import { heldAuditWrites } from "./held.js";
 import { withFileLock, type LockOptions } from "../store/lock.js";
 
 /** What an audit record is about. */
@@ -156,8 +157,19 @@ export class AuditLog {
     return record;
   }
 
-  /** Appends one record. Never throws: a failure is returned with a warning to show. */
+  /**
+   * Appends one record. Never throws: a failure is returned with a warning to show. Inside
+   * {@link holdAuditWrites} the record is kept (with its time taken now) and written on commit.
+   */
   async append(entry: AuditEntry): Promise<AuditWriteResult> {
+    const held = heldAuditWrites();
+    if (held === undefined) return this.#write(entry);
+    const record = AuditLog.toRecord(entry);
+    held.push(() => this.#write(record));
+    return { written: true, rotated: false };
+  }
+
+  async #write(entry: AuditEntry): Promise<AuditWriteResult> {
     const line = Buffer.from(`${JSON.stringify(AuditLog.toRecord(entry))}\n`, "utf8");
     let rotated = false;
     try {

@@ -73,15 +73,20 @@ export interface GuardedVerdict {
  * @param snapshot - the host's current policy ({@link PolicySession.current})
  * @param approvals - the command-approval store of this user
  * @param read - reads the files the binding digests (default: the file system)
+ * @param decideLine - the host's decision of the line instead of core's `decide` (the MCP server adds its
+ *   Enkaidu refusal of lines that need a shell)
  */
 export async function decideVerdict(
   request: VerdictRequest,
   snapshot: Pick<PolicySnapshot, "policy" | "context">,
   approvals: CommandApprovalFileStore,
   read: ReadText = readTextOrUndefined,
+  decideLine?: (request: VerdictRequest) => Decision,
 ): Promise<GuardedVerdict> {
   const at: DecideAt = { cwd: request.cwd, ...(request.shell === undefined ? {} : { shell: request.shell }) };
-  const decision = decide(request.command, snapshot.policy, snapshot.context(at));
+  const decision = decideLine
+    ? decideLine(request)
+    : decide(request.command, snapshot.policy, snapshot.context(at));
   const remembered = await rememberedApproval(decision, request.cwd, approvals, read);
   const rememberedKey = remembered.approved && remembered.binding.ok ? remembered.binding.key : undefined;
   return {
