@@ -1,6 +1,5 @@
 // Shared helpers for the CLI tests: run the built binary with an isolated config and state directory.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa, type Result } from "execa";
@@ -13,11 +12,7 @@ export function assertBuilt(): void {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`pnpm --filter @slashi/cli build\` first`);
 }
 
-/** A temporary directory removed by the returned function. */
-export function tempDir(prefix = "slashi-cli-"): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
+export { tempDir } from "@slashi/test-utils";
 
 /**
  * An environment with its own config, state and home, free of the caller's XDG and SLASHI settings, with the

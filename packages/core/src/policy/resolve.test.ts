@@ -1,3 +1,4 @@
+import { catchError } from "@slashi/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isSlashiError } from "../errors.js";
@@ -229,13 +230,10 @@ describe("layering", () => {
   });
 
   it("refuses an extends name that is neither a preset nor a loaded pack", () => {
-    let error: unknown;
-    try {
-      resolvePolicy([layer("user", { extends: ["recommended", "@acme/missing"] })]);
-    } catch (e) {
-      error = e;
-    }
-    expect(isSlashiError(error)).toBe(true);
+    const error = catchError(
+      () => resolvePolicy([layer("user", { extends: ["recommended", "@acme/missing"] })]),
+      isSlashiError,
+    );
     expect(error).toMatchObject({
       code: "INVALID_POLICY",
       data: { file: "user.json", jsonPath: "/extends/1" },
