@@ -33,6 +33,13 @@ import {
   slashiPaths,
   type AuditRecord,
 } from "@slashi/runtime";
+import {
+  startRegistry,
+  stopRegistry,
+  verdaccioBin,
+  verdaccioUnavailable,
+  type RunningRegistry,
+} from "@slashi/test-utils";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Io } from "../../../apps/cli/src/io.js";
@@ -42,11 +49,8 @@ import { decideTerminalStep, ExtensionPolicy } from "../../../apps/vscode/src/po
 const at = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 const SLASHI = at("../../../apps/cli/dist/bin.js");
 const SLASHI_MCP = at("../../../apps/mcp-server/dist/bin.js");
-const VERDACCIO = at("../../../e2e/registry/node_modules/.bin/verdaccio");
-const REGISTRY_HELPER = new URL("../../registry-client/test/verdaccio.mjs", import.meta.url).href;
-const installed = existsSync(VERDACCIO);
-if (!installed && process.env.CI)
-  throw new Error(`verdaccio is not installed (${VERDACCIO}); run e2e/registry/install.sh`);
+const installed = verdaccioUnavailable() === undefined;
+if (!installed && process.env.CI) throw new Error(`verdaccio is not installed: ${verdaccioUnavailable()}`);
 
 type Agent = "claude" | "gemini" | "cursor";
 const AGENTS: readonly Agent[] = ["claude", "gemini", "cursor"];
@@ -120,8 +124,7 @@ function record(host: string, command: string, answer: Answer): void {
   byHost.set(command, answer);
 }
 
-let registry: { url: string; pid: number; token: string } | undefined;
-let stopRegistry: ((r: NonNullable<typeof registry>) => Promise<void>) | undefined;
+let registry: RunningRegistry | undefined;
 const children: ChildProcess[] = [];
 
 async function slashi(args: string[], options: { input?: string; extraEnv?: Record<string, string> } = {}) {
@@ -144,12 +147,7 @@ async function ok(args: string[], extraEnv: Record<string, string> = {}): Promis
 async function setUp(): Promise<void> {
   for (const dir of [configDir, stateDir, path.join(workspace, ".git"), path.join(workspace, ".vscode")])
     mkdirSync(dir, { recursive: true });
-  const helper = (await import(REGISTRY_HELPER)) as {
-    startRegistry: (o: { bin: string; dir: string; tls: boolean }) => Promise<NonNullable<typeof registry>>;
-    stopRegistry: (r: NonNullable<typeof registry>) => Promise<void>;
-  };
-  stopRegistry = helper.stopRegistry;
-  registry = await helper.startRegistry({ bin: VERDACCIO, dir: path.join(root, "registry"), tls: false });
+  registry = await startRegistry({ bin: verdaccioBin, dir: path.join(root, "registry"), tls: false });
   const token = { PACK_TOKEN: registry.token };
   writeFileSync(
     path.join(configDir, "registries.json"),
@@ -448,7 +446,7 @@ describe.skipIf(!installed)("one policy, every host, the same verdicts", () => {
   afterAll(async () => {
     for (const child of children)
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-    if (registry && stopRegistry) await stopRegistry(registry);
+    if (registry) await stopRegistry(registry);
     rmSync(root, { recursive: true, force: true });
   });
 
