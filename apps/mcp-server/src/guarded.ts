@@ -8,6 +8,7 @@ import type { CallToolResult, InputRequiredResult, ServerContext } from "@modelc
 import { decide, networkAllowed, type Decision } from "@slashi/core";
 import {
   CommandApprovalFileStore,
+  countedReasons,
   enkaiduShellRefusal,
   rememberedApproval,
   runCommand,
@@ -24,7 +25,7 @@ import {
   type ConfirmOutcome,
   type Confirmer,
 } from "./confirm.js";
-import { countedReasons, toolError, type ReasonOut } from "./results.js";
+import { toolError, type ReasonOut } from "./results.js";
 import { cordonProof, howToApprove, skippedWarning } from "./without-form.js";
 import type { Services } from "./services.js";
 import { digestOf } from "./setup.js";
