@@ -8,6 +8,7 @@ import {
   ApprovalFileStore,
   AuditLog,
   CommandApprovalFileStore,
+  countedReasons,
   defaultShell,
   rememberApproval,
   rememberedApproval,
@@ -17,7 +18,7 @@ import { CliError, ExitCode, UsageError } from "../errors.js";
 import { paint, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { choose } from "../prompt.js";
-import { commandText, countedReasons, setupOptions } from "./check.js";
+import { commandText, setupOptions } from "./check.js";
 import path from "node:path";
 
 function stores(io: Io): { commands: ApprovalFileStore; shell: CommandApprovalFileStore; audit: AuditLog } {
