@@ -6,7 +6,7 @@
 import { McpServer, type CallToolResult, type RegisteredTool } from "@modelcontextprotocol/server";
 import { explainDecision, explanationOf, networkAllowed } from "@slashi/core";
 import * as z from "zod/v4";
-import { ToolErrorCode } from "./codes.js";
+import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
 import { Confirmer } from "./confirm.js";
 import { shellCommandDescription } from "./describe.js";
 import { decideLine, guardedRun, resolveCwd } from "./guarded.js";
@@ -145,7 +145,7 @@ export async function createServer(
         state = await services.policy.current();
       } catch (error) {
         return toolError(
-          ToolErrorCode.CONFIG_ERROR,
+          toolErrorCodeOf(error, ToolErrorCode.CONFIG_ERROR),
           `the policy could not be loaded: ${(error as Error).message}`,
         );
       }
