@@ -2,7 +2,8 @@
 // The API report: every name a package's entry point exports, with its kind and its type as TypeScript prints
 // it, written to the package's `etc/<name>.api.md`. Each package's test compares the report of its current
 // sources with the committed file, so a change to the public API fails `pnpm test` until someone reviews it and
-// runs `pnpm api:update` (which rewrites the files of every package listed in API_PACKAGES).
+// runs `pnpm api:update` (which rewrites the files of every package listed in API_PACKAGES). Each package's
+// `lint` script runs the check for itself, so `pnpm test` and a focused `turbo run lint` both catch a change.
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -113,8 +114,10 @@ export function reportPath(pkg) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const update = process.argv.includes("--update");
+  // `node scripts/api-report.mjs core` checks one package (each package's lint script does); no name: all.
+  const only = process.argv.slice(2).filter((a) => !a.startsWith("--"));
   let stale = 0;
-  for (const pkg of API_PACKAGES) {
+  for (const pkg of API_PACKAGES.filter((p) => only.length === 0 || only.includes(path.basename(p.dir)))) {
     const report = apiReport(pkg);
     const file = reportPath(pkg);
     let committed = "";
