@@ -59,6 +59,7 @@ export type {
 export {
   DEFAULT_READ_LIMIT,
   readBoundedFile,
+  readBoundedFileSync,
   readBoundedText,
   readStreamBounded,
 } from "./fs/bounded-read.js";
@@ -118,7 +119,7 @@ export { runCommand } from "./runner/run.js";
 export type { RunRequest, RunResult } from "./runner/run-command.js";
 
 // fs
-export { nodeFileSystemPort } from "./fs/file-system-port.js";
+export { mountPointsOf, nodeFileSystemPort } from "./fs/file-system-port.js";
 
 // cordon
 export { cordonAvailability } from "./cordon/availability.js";

@@ -199,7 +199,9 @@ export async function serve(dir: string): Promise<void> {
   renameSync(temp, final);
   own = lstatSync(final).ino;
   // Who is serving, for `kill` and for tests that must leave nothing running.
-  writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+  // Written as a new file: whatever sat at that name (a FIFO would block the open) is removed first.
+  rmSync(pidFile, { force: true });
+  writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600, flag: "wx" });
   touch();
   setInterval(() => {
     try {

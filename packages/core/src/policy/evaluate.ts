@@ -3,6 +3,7 @@
  * rules, its safety findings and the policy-level checks; the script gets its own findings; the strictest
  * verdict wins (deny > ask > allow).
  */
+import { NEVER_LIFTED } from "../safety/codes.js";
 import { lineVariables } from "../safety/bindings.js";
 import type { Finding, SafetyContext } from "../safety/types.js";
 import type { ExtractedCommand, ShellAnalysis } from "../shell/types.js";
@@ -394,7 +395,7 @@ export function evaluateCommand(
 
   for (const f of askFindings) {
     const reason = fromFinding(f, text);
-    if (lifter && namesSubject(lifter, argv, f.subject)) {
+    if (lifter && !NEVER_LIFTED.has(f.code) && namesSubject(lifter, argv, f.subject)) {
       reason.inactive = "lifted";
       reason.message += ` — lifted: rule ${lifter.jsonPath} of ${lifter.layer} ${lifter.source} names this exact form`;
     }
