@@ -36,6 +36,31 @@ function kindOf(symbol) {
 
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
 
+/**
+ * A function's or annotated constant's type as its source writes it (type names kept, not expanded), or
+ * undefined when the source leaves it to inference.
+ */
+function written(symbol) {
+  const decl = symbol.valueDeclaration;
+  if (!decl) return undefined;
+  const source = decl.getSourceFile();
+  if (ts.isFunctionDeclaration(decl) && decl.type) {
+    const signatures = (symbol.declarations ?? []).filter(ts.isFunctionDeclaration);
+    const overloads = signatures.filter((d) => d.body === undefined);
+    return (overloads.length > 0 ? overloads : signatures)
+      .map((d) => {
+        const typeParams = d.typeParameters
+          ? `<${d.typeParameters.map((p) => p.getText(source)).join(", ")}>`
+          : "";
+        const params = d.parameters.map((p) => p.getText(source).replace(/\s+/g, " ")).join(", ");
+        return `${typeParams}(${params}) => ${d.type ? d.type.getText(source).replace(/\s+/g, " ") : "unknown"}`;
+      })
+      .join(" & ");
+  }
+  if (ts.isVariableDeclaration(decl) && decl.type) return decl.type.getText(source).replace(/\s+/g, " ");
+  return undefined;
+}
+
 /** One line (or block) per export: values by their type, types by their declaration without comments. */
 function describe(checker, symbol, location) {
   const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
@@ -59,7 +84,7 @@ function describe(checker, symbol, location) {
         .map((s) => `  new ${checker.signatureToString(s, undefined, FLAGS)}`);
       parts.push(`class ${name} {\n${[...ctor, ...members].join("\n")}\n}`);
     } else {
-      parts.push(`${kind} ${name}: ${checker.typeToString(type, undefined, FLAGS)}`);
+      parts.push(`${kind} ${name}: ${written(target) ?? checker.typeToString(type, undefined, FLAGS)}`);
     }
   }
   if (target.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Enum)) {
