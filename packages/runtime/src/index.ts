@@ -130,7 +130,8 @@ export type { CordonPolicy, HiddenPath, ResolvedCordon } from "./cordon/policy.j
 export { bwrapArgs, SECCOMP_FD } from "./cordon/bwrap.js";
 export { SECCOMP_DENIED, seccompFilter } from "./cordon/seccomp.js";
 export type { SeccompAction, SeccompArch, SeccompRule } from "./cordon/seccomp.js";
-export { AUTO_RUN_FILES } from "./cordon/guard.js";
+export { acquireGuard, AUTO_RUN_FILES, releaseGuard } from "./cordon/guard.js";
+export type { GuardSnapshot } from "./cordon/guard.js";
 export { proveCordon } from "./cordon/proof.js";
 export type { ProofOptions } from "./cordon/proof.js";
 export { sandboxExecProfile, sbplString } from "./cordon/sandbox-exec.js";
