@@ -37,6 +37,23 @@ export type { Binding, ExecutedContent, ReadText } from "./approval/binding.js";
 export { readTextOrUndefined, rememberedApproval } from "./approval/remembered.js";
 export type { RememberedApproval } from "./approval/remembered.js";
 
+// guard
+export { countedReasons, decideVerdict, REMEMBERED_REASON } from "./guard/verdict.js";
+export type { GuardedVerdict, VerdictReason, VerdictRequest } from "./guard/verdict.js";
+export { auditBase, guardedRun, textDigest } from "./guard/guarded-run.js";
+export type {
+  ApprovalAnswer,
+  ApprovalQuestion,
+  ApproverPort,
+  AuditPort,
+  ExecutionFacts,
+  ExecutionPlan,
+  ExecutorPort,
+  GuardedRunOutcome,
+  GuardedRunPorts,
+  GuardedRunRequest,
+} from "./guard/guarded-run.js";
+
 // session
 export {
   bundledParserFiles,
