@@ -14,10 +14,9 @@ import {
   topLevelNames,
   type ParsedArgs,
 } from "./options.js";
+import { VERSION } from "./version.js";
 
-/** The version printed by `slashi --version` (replaced at build time). */
-export const VERSION: string = typeof __SLASHI_VERSION__ === "string" ? __SLASHI_VERSION__ : "0.0.0-dev";
-declare const __SLASHI_VERSION__: string | undefined;
+export { VERSION } from "./version.js";
 
 type Handler = (args: ParsedArgs, io: Io) => Promise<number>;
 
