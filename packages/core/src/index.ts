@@ -241,6 +241,7 @@ export {
 } from "./policy/enkaidu.js";
 export type { EnkaiduImport, EnkaiduOs, EnkaiduShellSettings, EnkaiduSources } from "./policy/enkaidu.js";
 export { PolicyReasonCode, stricter } from "./policy/evaluate.js";
+export { closestName, isExtendsPath, unknownExtendsError } from "./policy/extends.js";
 export { explain, explainDecision, explainStructured, explanationOf } from "./policy/explain.js";
 export type { ExplainedCommand, Explanation } from "./policy/explain.js";
 export { parsePolicy, policySchema, validatePolicyDocument } from "./policy/parse.js";

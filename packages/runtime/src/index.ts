@@ -46,6 +46,8 @@ export {
   PolicySession,
 } from "./session/policy-session.js";
 export { readLayersFile } from "./session/layers-file.js";
+export { locateExtendsError } from "./session/extends-location.js";
+export type { ExtendsSource } from "./session/extends-location.js";
 export type {
   DecideAt,
   PackLayerLoader,
