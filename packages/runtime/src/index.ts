@@ -46,7 +46,7 @@ export {
   PolicySession,
 } from "./session/policy-session.js";
 export { readLayersFile } from "./session/layers-file.js";
-export { locateExtendsError } from "./session/extends-location.js";
+export { extendsLocations, locateExtendsError } from "./session/extends-location.js";
 export type { ExtendsSource } from "./session/extends-location.js";
 export type {
   DecideAt,

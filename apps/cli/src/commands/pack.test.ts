@@ -205,6 +205,25 @@ describe.skipIf(!installed)("slashi pack", () => {
     }
   });
 
+  it("refuses to remove a pack the policy extends, naming the line, and removes it with --force", async () => {
+    const policyFile = path.join(root, "policy.json");
+    await writeFile(policyFile, `{\n  "version": 1,\n  "extends": [\n    "recommended",\n    "${name}"\n  ]\n}\n`);
+    try {
+      const refused = await pack(["pack", "remove", name]);
+      expect(refused.status).toBe(3);
+      expect(refused.err).toContain(`${policyFile}:5:`);
+      expect(refused.err).toContain("(at /extends/1)");
+      expect((await pack(["pack", "list", "--json"])).out).toContain(name);
+      const forced = await pack(["pack", "remove", name, "--force"]);
+      expect(forced.status).toBe(0);
+      expect(forced.err).toMatch(/warning: .*policy\.json:5:.*every decision fails/);
+      expect(forced.out).toContain(`removed ${name}`);
+      expect((await pack(["pack", "install", name])).status).toBe(0);
+    } finally {
+      await rm(policyFile);
+    }
+  });
+
   it("removes a pack and says when one is not installed", async () => {
     expect((await pack(["pack", "remove", name])).status).toBe(0);
     const again = await pack(["pack", "remove", name]);

@@ -119,6 +119,8 @@ export interface PolicySnapshot {
   policy: ResolvedPolicy;
   /** The layers given to the resolver (presets the resolver adds are not listed). */
   layers: PolicyLayer[];
+  /** The text of each policy file read, by its path (pack layers come from manifests and are not here). */
+  texts: ReadonlyMap<string, string>;
   /** Whether the person trusts the workspace. */
   trusted: boolean;
   /** Warnings to show (an ignored managed policy). */
@@ -341,6 +343,7 @@ export class PolicySession {
     return {
       policy,
       layers,
+      texts: this.#texts,
       trusted,
       warnings,
       signature,
