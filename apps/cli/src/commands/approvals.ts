@@ -2,7 +2,13 @@
  * `slashi approvals list|revoke|reset`: the remembered approvals of slash commands (by fingerprint) and of shell
  * commands (bound to argv, cwd and content digest).
  */
-import { ApprovalFileStore, AuditLog, CommandApprovalFileStore } from "@slashi/runtime";
+import {
+  ApprovalFileStore,
+  AuditLog,
+  CommandApprovalFileStore,
+  packPolicyApprovalKey,
+  type CommandApprovalRecord,
+} from "@slashi/runtime";
 import { resolveWorkspace, slashiPaths } from "../context.js";
 import { CliError, ExitCode, UsageError } from "../errors.js";
 import { println, type Io } from "../io.js";
@@ -16,6 +22,16 @@ function stores(io: Io): { commands: ApprovalFileStore; shell: CommandApprovalFi
     shell: new CommandApprovalFileStore({ file: paths.commandApprovals }),
     audit: new AuditLog({ file: paths.audit }),
   };
+}
+
+/** What a command-approval record without an argv approves: a pack's policy or a workspace policy file. */
+function approvedPolicy(record: CommandApprovalRecord): string {
+  if (record.key.startsWith(packPolicyApprovalKey(""))) {
+    const pack = typeof record.pack === "string" ? record.pack : record.key.slice(packPolicyApprovalKey("").length);
+    const version = typeof record.version === "string" ? `@${record.version}` : "";
+    return `(policy of the pack ${pack}${version})`;
+  }
+  return "(workspace policy file)";
 }
 
 /** `slashi approvals list`. */
@@ -33,7 +49,7 @@ export async function approvalsList(args: ParsedArgs, io: Io): Promise<number> {
   for (const a of commands)
     println(io.stdout, `${a.key}\n  slash command ${a.identity}  ${a.fingerprint}  approved ${a.approvedAt}`);
   for (const a of shell) {
-    const what = a.argv ? JSON.stringify(a.argv) : "(workspace policy file)";
+    const what = a.argv ? JSON.stringify(a.argv) : approvedPolicy(a);
     println(
       io.stdout,
       `${a.key}\n  ${what}${a.cwd ? ` in ${a.cwd}` : ""}  ${a.digest}  approved ${a.approvedAt}`,

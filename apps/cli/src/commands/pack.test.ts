@@ -11,7 +11,8 @@ import { decide } from "@slashi/core";
 import { loadSetup } from "../context.js";
 import { formatError, toExitCode } from "../errors.js";
 import type { Io } from "../io.js";
-import { parseArgs } from "../options.js";
+import { findCommand, parseArgs } from "../options.js";
+import { approvalsList } from "./approvals.js";
 import { PACK_COMMANDS, PACK_HANDLERS } from "./pack-spec.js";
 import { splitSpec } from "./pack.js";
 
@@ -176,6 +177,12 @@ describe.skipIf(!installed)("slashi pack", () => {
       expect(approve.status).toBe(0);
       expect(approve.out).toContain("deny  git push --force");
       expect((await packLayer())?.approved).toBe(true);
+      const listed = io();
+      const found = findCommand(["approvals", "list"]);
+      if (!found) throw new Error("no approvals list command");
+      expect(await approvalsList(parseArgs(found.spec, found.rest), listed)).toBe(0);
+      expect(listed.out()).toMatch(new RegExp(`\\(policy of the pack ${name}@0\\.2\\.0\\)`));
+      expect(listed.out()).not.toContain("workspace policy file");
       expect((await pack(["pack", "approve", name, "--revoke"])).status).toBe(0);
       expect((await packLayer())?.approved).toBe(false);
       await writeFile(policyFile, JSON.stringify({ version: 1, extends: ["@cli/absent"] }));
