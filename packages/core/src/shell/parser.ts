@@ -10,7 +10,8 @@ export interface ShellParserOptions {
   treeSitterWasm?: string | Uint8Array;
   /**
    * The tree-sitter-bash grammar (`tree-sitter-bash.wasm`): a path, a `file:` URL string, or the bytes.
-   * Default: `import.meta.resolve("tree-sitter-bash/tree-sitter-bash.wasm")`.
+   * Default: the copy the published package ships (`@slashi/core/tree-sitter-bash.wasm`, next to the compiled
+   * modules); in a source checkout, `import.meta.resolve("tree-sitter-bash/tree-sitter-bash.wasm")`.
    */
   bashWasm?: string | Uint8Array;
 }
@@ -23,15 +24,43 @@ function asLoadable(location: string): string | URL {
   return location.startsWith("file:") ? new URL(location) : location;
 }
 
-function defaultBashWasm(): string {
-  const resolve = (import.meta as { resolve?: (specifier: string) => string }).resolve;
-  if (typeof resolve !== "function") {
+/**
+ * Where the grammar may be, in order: the copy the build puts in `dist/` (the published package carries it, so
+ * installing @slashi/core needs no grammar package), then the tree-sitter-bash package (a source checkout).
+ */
+function defaultBashWasm(): (string | URL)[] {
+  const meta = import.meta as { url?: unknown; resolve?: (specifier: string) => string };
+  const candidates: (string | URL)[] = [];
+  if (typeof meta.url === "string" && meta.url.startsWith("file:")) {
+    candidates.push(new URL("../tree-sitter-bash.wasm", meta.url));
+  }
+  if (typeof meta.resolve === "function") {
+    try {
+      candidates.push(asLoadable(meta.resolve("tree-sitter-bash/tree-sitter-bash.wasm")));
+    } catch {
+      // not installed: only the shipped copy can serve
+    }
+  }
+  if (candidates.length === 0) {
     throw new SlashiError(
       SlashiErrorCode.PARSER_UNAVAILABLE,
-      "cannot locate tree-sitter-bash.wasm: this host has no import.meta.resolve; pass bashWasm to loadShellParser",
+      "cannot locate tree-sitter-bash.wasm from this host; pass bashWasm to loadShellParser",
     );
   }
-  return resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+  return candidates;
+}
+
+/** Loads the grammar from the first candidate that loads; the last failure is the one reported. */
+async function loadGrammar(candidates: (string | URL | Uint8Array)[]): Promise<Language> {
+  let failure: unknown;
+  for (const candidate of candidates) {
+    try {
+      return await Language.load(candidate);
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw failure;
 }
 
 async function load(options: ShellParserOptions): Promise<void> {
@@ -45,8 +74,12 @@ async function load(options: ShellParserOptions): Promise<void> {
     } else {
       await Parser.init();
     }
-    const grammar = options.bashWasm ?? defaultBashWasm();
-    const language = await Language.load(grammar instanceof Uint8Array ? grammar : asLoadable(grammar));
+    const grammar = options.bashWasm;
+    const language = await loadGrammar(
+      grammar === undefined
+        ? defaultBashWasm()
+        : [grammar instanceof Uint8Array ? grammar : asLoadable(grammar)],
+    );
     const parser = new Parser();
     parser.setLanguage(language);
     bashParser = parser;
