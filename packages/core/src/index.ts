@@ -93,7 +93,13 @@ export type {
   UncoveredCommand,
   UncoveredReason,
 } from "./fingerprint/coverage.js";
-export { diffCommand, diffSteps } from "./fingerprint/diff.js";
+export {
+  describeCommandChanges,
+  describeStepChanges,
+  diffCommand,
+  diffSteps,
+  diffText,
+} from "./fingerprint/diff.js";
 export type { CommandChanges, StepChange } from "./fingerprint/diff.js";
 export {
   fingerprintCommand,

@@ -32,7 +32,7 @@ export { protectedPaths, WORKSPACE_PROTECTED_ENTRIES } from "./config/protected-
 export type { ProtectedPath, ProtectedPathOwner, ProtectedPathsOptions } from "./config/protected-paths.js";
 
 // approval
-export { commandBinding, executedContent } from "./approval/binding.js";
+export { commandBinding, executedContent, MAX_SHOWN_CONTENT } from "./approval/binding.js";
 export type { Binding, ExecutedContent, ReadText } from "./approval/binding.js";
 export { readTextOrUndefined, rememberedApproval } from "./approval/remembered.js";
 export type { RememberedApproval } from "./approval/remembered.js";

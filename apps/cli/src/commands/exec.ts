@@ -4,7 +4,7 @@
  * terminal; then the command runs (argv when it needs no shell feature, the user's shell otherwise, inside
  * the cordon with `--cordon`), is audited, and slashi exits with its status.
  */
-import { decide, networkAllowed } from "@slashi/core";
+import { decide, makeVisible, networkAllowed } from "@slashi/core";
 import {
   AuditLog,
   CommandApprovalFileStore,
@@ -131,7 +131,12 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
       const { changed } = remembered;
       println(io.stderr, `${paint(io, "yellow", "approval needed")}: ${run.command}`);
       println(io.stderr, `  in ${cwd}${run.cordon ? " (inside the cordon)" : ""}`);
-      if (changed) println(io.stderr, "  it was always-allowed before, but what it runs has changed since");
+      if (changed) {
+        println(io.stderr, "  it was always-allowed before, but what it runs has changed since");
+        const file = binding.ok && binding.content.file ? ` (${binding.content.file})` : "";
+        if (remembered.diff.length > 0) println(io.stderr, `  what changed${file}:`);
+        for (const line of remembered.diff) println(io.stderr, `    ${makeVisible(line)}`);
+      }
       showReasons("ask");
       const choices = [
         { key: "r", label: "Run once", value: "once" },
@@ -155,6 +160,8 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
           workspaceKey: setup.workspace.key,
           content: binding.content.kind,
           ...(binding.content.file ? { file: binding.content.file } : {}),
+          // What it ran, bounded, so a change can be shown as a diff at the next prompt.
+          ...(binding.content.text === undefined ? {} : { shown: binding.content.text }),
         });
         await record({
           event: "approve",

@@ -156,6 +156,9 @@ describe.skipIf(!installed)("slashi pack", () => {
     const skipped = await pack(["pack", "update"]);
     expect(skipped.status).toBe(122);
     expect(skipped.out).toContain("/status: changed (needs approval again)");
+    expect(skipped.out).toContain(
+      "    step 1 changed: Terminal: git status (was: Terminal: git status --short)",
+    );
     expect(skipped.out).toContain("not updated");
     const declined = await pack(["pack", "update"], "n\n");
     expect(declined.status).toBe(122);
@@ -214,7 +217,10 @@ describe.skipIf(!installed)("slashi pack", () => {
 
   it("refuses to remove a pack the policy extends, naming the line, and removes it with --force", async () => {
     const policyFile = path.join(root, "policy.json");
-    await writeFile(policyFile, `{\n  "version": 1,\n  "extends": [\n    "recommended",\n    "${name}"\n  ]\n}\n`);
+    await writeFile(
+      policyFile,
+      `{\n  "version": 1,\n  "extends": [\n    "recommended",\n    "${name}"\n  ]\n}\n`,
+    );
     try {
       const refused = await pack(["pack", "remove", name]);
       expect(refused.status).toBe(3);

@@ -250,6 +250,7 @@ function printPlan(io: Io, plan: UpdatePlan): void {
     if (change.change === "same") continue;
     const asks = change.needsApproval && change.change !== "removed" ? " (needs approval again)" : "";
     println(io.stdout, `  /${change.name}: ${change.change}${asks}`);
+    for (const line of change.details ?? []) println(io.stdout, `    ${line}`);
   }
   if (plan.policyChanged) println(io.stdout, "  policy: changed");
 }
@@ -293,7 +294,10 @@ export async function packUpdate(args: ParsedArgs, io: Io): Promise<number> {
  * Where the policy in force here extends each pack: the user, managed and workspace files and the other
  * installed packs' policies. `undefined` when the policy cannot be loaded (then nothing can be said).
  */
-async function extendedAt(io: Io, names: readonly string[]): Promise<Map<string, SourceLocation[]> | undefined> {
+async function extendedAt(
+  io: Io,
+  names: readonly string[],
+): Promise<Map<string, SourceLocation[]> | undefined> {
   let snapshot;
   try {
     snapshot = await (await openSession(io)).current();

@@ -228,7 +228,11 @@ describe("combining verdicts", () => {
     const allowGit = { rules: [{ match: [["git"], "*"], decision: "allow" as const }] };
     const noRule = (layers: PolicyLayer[]) =>
       run([cmd("git status")], layers).reasons.find((r) => r.code === "policy.no-rule")?.message;
-    const workspace: PolicyLayer = { kind: "workspace", source: "ws.json", document: { version: 1, ...allowGit } };
+    const workspace: PolicyLayer = {
+      kind: "workspace",
+      source: "ws.json",
+      document: { version: 1, ...allowGit },
+    };
     expect(noRule([workspace])).toMatch(
       /^no rule that counts covers "git": rule \/rules\/0 of workspace ws\.json would allow it once .*\(slashi trust\)$/,
     );

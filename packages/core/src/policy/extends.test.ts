@@ -39,7 +39,13 @@ describe("unknownExtendsError", () => {
     const error = unknownExtendsError("recommnded", [], { file: "p.json", line: 3, jsonPath: "/extends/0" });
     expect(error).toMatchObject({
       code: "PACK_NOT_FOUND",
-      data: { file: "p.json", line: 3, jsonPath: "/extends/0", extends: "recommnded", suggestion: "recommended" },
+      data: {
+        file: "p.json",
+        line: 3,
+        jsonPath: "/extends/0",
+        extends: "recommnded",
+        suggestion: "recommended",
+      },
     });
     expect(error.located).toMatch(/^p\.json:3/);
   });
