@@ -124,7 +124,8 @@ export { nodeFileSystemPort } from "./fs/file-system-port.js";
 // cordon
 export { cordonAvailability } from "./cordon/availability.js";
 export type { CordonAvailability, CordonAvailabilityOptions, CordonKind } from "./cordon/availability.js";
-export { PRIVILEGED_SOCKETS, resolveCordon, SECRET_HOME_PATHS } from "./cordon/policy.js";
+export { PRIVILEGED_SOCKETS, resolveCordon } from "./cordon/policy.js";
+export { SECRET_HOME_PATHS, secretHomePaths, secretSystemPaths } from "./cordon/secret-paths.js";
 export type { CordonPolicy, HiddenPath, ResolvedCordon } from "./cordon/policy.js";
 export { bwrapArgs, SECCOMP_FD } from "./cordon/bwrap.js";
 export { SECCOMP_DENIED, seccompFilter } from "./cordon/seccomp.js";

@@ -16,12 +16,12 @@ import { createServer as createNetServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SECRET_LOCATIONS } from "@slashi/core";
 import {
   cordonAvailability,
   probeCordon,
   runCommand,
   SECCOMP_DENIED,
-  SECRET_HOME_PATHS,
   type CordonPolicy,
   type RunRequest,
 } from "../src/index.js";
@@ -308,42 +308,39 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 180_000
     expect(alive).toEqual([]);
   });
 
-  it("hides every path of the secret list, agent credentials and shell histories included", async () => {
+  it("hides every place of the core's secret list below home, patterns and any case included", async () => {
     const canary = `canary-${process.pid}`;
-    const entries = SECRET_HOME_PATHS.map((relative) => path.join(home, relative));
-    // Make each listed path hold the canary: as a file, or as a directory when another entry lies below it.
-    for (const entry of entries) {
-      const parentOfAnother = entries.some((other) => other.startsWith(entry + path.sep));
-      if (parentOfAnother) {
-        mkdirSync(entry, { recursive: true });
-        writeFileSync(path.join(entry, "canary"), canary);
-      } else if (!existsSync(entry)) {
-        mkdirSync(path.dirname(entry), { recursive: true });
-        writeFileSync(entry, canary);
+    // A home of its own: every place of SECRET_LOCATIONS made to hold the canary, `*` filled in with a name.
+    const secretHome = path.join(root, "secret-home");
+    const places = SECRET_LOCATIONS.filter((entry) => entry.anchor !== "root").map((entry) => ({
+      file: path.join(secretHome, entry.path.replaceAll("*", "canary")),
+      kind: entry.kind,
+    }));
+    // The same place spelled in another case is the same place to the core.
+    places.push({ file: path.join(secretHome, ".SSH"), kind: "folder" });
+    for (const place of places) {
+      if (place.kind === "folder") {
+        mkdirSync(place.file, { recursive: true });
+        writeFileSync(path.join(place.file, "canary"), canary);
+      } else {
+        mkdirSync(path.dirname(place.file), { recursive: true });
+        writeFileSync(place.file, canary);
       }
     }
-    const script = SECRET_HOME_PATHS.map(
-      (relative) => `cat "$HOME/${relative}" "$HOME/${relative}/canary" 2>/dev/null; echo`,
-    ).join("\n");
-    const outsideRun = await runCommand({
-      script,
-      shell: "/bin/sh",
-      cwd: workspace,
-      env: { PATH: process.env.PATH, HOME: home },
-    });
-    const seenOutside = outsideRun.stdout.split(canary).length - 1;
-    expect(seenOutside).toBeGreaterThanOrEqual(SECRET_HOME_PATHS.length - 3); // the pre-made ones hold other text
-    const result = await sh(script);
+    const script = places
+      .map(({ file }) => `cat '${file}' '${file}/canary' 2>/dev/null; echo`)
+      .concat(["cat /etc/shadow >/dev/null 2>&1 && echo shadow-read", "echo ran-to-the-end"])
+      .join("\n");
+    const env = { PATH: process.env.PATH, HOME: secretHome };
+    const outsideRun = await runCommand({ script, shell: "/bin/sh", cwd: workspace, env });
+    // Outside, every canary is there to read: the check inside cannot pass for want of a file.
+    expect(outsideRun.stdout.split(canary).length - 1).toBe(places.length);
+    const rootCanReadShadow = outsideRun.stdout.includes("shadow-read");
+    const result = await sh(script, { env, cordon: policy({ home: secretHome }) });
+    expect(result.stdout).toContain("ran-to-the-end");
     expect(result.stdout).not.toContain(canary);
-    for (const relative of [
-      ".claude/.credentials.json",
-      ".codex",
-      ".gemini",
-      ".bash_history",
-      ".zsh_history",
-    ]) {
-      expect(SECRET_HOME_PATHS).toContain(relative);
-    }
+    // System secrets too: root keeps reading /etc/shadow without capabilities, unless it is hidden.
+    if (rootCanReadShadow) expect(result.stdout).not.toContain("shadow-read");
   });
 
   it("shows no process from outside: the parent's and a neighbour's environment are out of reach", async () => {

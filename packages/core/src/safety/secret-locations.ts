@@ -125,6 +125,15 @@ export const SECRET_LOCATIONS: readonly SecretLocation[] = Object.freeze(
     file(".codex/auth.json", "anywhere", "Codex login"),
     file(".gemini/oauth_creds.json", "anywhere", "Gemini CLI login"),
     file(".gemini/google_accounts.json", "anywhere", "Gemini CLI accounts"),
+    // agent state that holds what the agent read and ran, or MCP server tokens
+    file(".claude.json", "home", "Claude Code account and MCP server settings with their tokens"),
+    folder(".claude/projects", "home", "Claude Code session transcripts"),
+    folder(".claude/todos", "home", "Claude Code session task lists"),
+    folder(".codex", "home", "Codex login, sessions and history"),
+    folder(".gemini", "home", "Gemini CLI login, chats and MCP server settings"),
+    folder(".config/github-copilot", "home", "GitHub Copilot tokens"),
+    file(".cursor/mcp.json", "home", "Cursor MCP server settings with their tokens"),
+    file(".config/hub", "home", "hub GitHub token"),
     // environment files
     file(".env", "anywhere", "environment secrets"),
     file(".env.*", "anywhere", "environment secrets", ENV_TEMPLATES),
@@ -134,6 +143,8 @@ export const SECRET_LOCATIONS: readonly SecretLocation[] = Object.freeze(
     file("*_history", "anywhere", "shell and REPL histories"),
     file(".*history", "anywhere", "shell and REPL histories"),
     file(".lesshst", "anywhere", "less search history"),
+    file(".histfile", "anywhere", "zsh history (a common HISTFILE name)"),
+    file(".viminfo", "anywhere", "Vim command and search history"),
     file(".local/share/fish/fish_history", "anywhere", "fish history"),
     // system secrets
     file("etc/shadow", "root", "password hashes"),

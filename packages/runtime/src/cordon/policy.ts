@@ -4,59 +4,7 @@ import path from "node:path";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
 import { WORKSPACE_PROTECTED_ENTRIES } from "../config/protected-paths.js";
 import { userConfigDir, userStateDir } from "../config/paths.js";
-
-/**
- * Paths under the home directory that hold credentials; the cordon makes the ones that exist unreadable.
- */
-export const SECRET_HOME_PATHS: readonly string[] = [
-  ".ssh",
-  ".aws",
-  ".gnupg",
-  ".config/gcloud",
-  ".azure",
-  ".kube",
-  ".docker",
-  ".netrc",
-  ".npmrc",
-  ".yarnrc.yml",
-  ".pypirc",
-  ".git-credentials",
-  ".config/gh",
-  ".config/hub",
-  ".terraform.d/credentials.tfrc.json",
-  ".password-store",
-  ".local/share/keyrings",
-  // Coding agents' credentials and session logs (which hold what the agent read and ran).
-  ".claude/.credentials.json",
-  ".claude.json",
-  ".claude/projects",
-  ".claude/todos",
-  ".codex",
-  ".gemini",
-  ".config/github-copilot",
-  ".cursor/mcp.json",
-  ".config/gcloud/application_default_credentials.json",
-  ".cargo/credentials",
-  ".cargo/credentials.toml",
-  ".gem/credentials",
-  ".vault-token",
-  ".pgpass",
-  ".my.cnf",
-  // Shell and REPL histories: commands typed with tokens in them.
-  ".bash_history",
-  ".zsh_history",
-  ".histfile",
-  ".sh_history",
-  ".local/share/fish/fish_history",
-  ".python_history",
-  ".node_repl_history",
-  ".psql_history",
-  ".mysql_history",
-  ".sqlite_history",
-  ".rediscli_history",
-  ".lesshst",
-  ".viminfo",
-];
+import { secretHomePaths, secretSystemPaths } from "./secret-paths.js";
 
 /**
  * Sockets outside the home that grant more than the user's own rights (container engines); hidden in the
@@ -84,7 +32,10 @@ export interface CordonPolicy {
   writable?: string[];
   /** Extra paths to hide. */
   hidden?: string[];
-  /** Home directory whose {@link SECRET_HOME_PATHS} are hidden (default `os.homedir()`). */
+  /**
+   * Home directory whose secret places (the core's `SECRET_LOCATIONS`, see `secretHomePaths`) are hidden
+   * (default `os.homedir()`).
+   */
   home?: string;
   /**
    * Slashi's own config and state directories, hidden (default: {@link userConfigDir} and {@link userStateDir}).
@@ -185,9 +136,18 @@ export async function resolveCordon(policy: CordonPolicy): Promise<ResolvedCordo
     if (resolved !== undefined) writable.push(resolved);
   }
 
+  const privateDirs = ["/tmp"];
+  for (const dir of ["/run", "/var/run"]) {
+    const resolved = await real(dir);
+    if (resolved !== undefined && !privateDirs.includes(resolved) && (await kindOf(resolved)) === "dir") {
+      privateDirs.push(resolved);
+    }
+  }
+
   const hidden: HiddenPath[] = [];
   const hiddenCandidates = [
-    ...SECRET_HOME_PATHS.map((relative) => path.join(home, relative)),
+    ...(await secretHomePaths(home)),
+    ...(await secretSystemPaths(privateDirs)),
     ...(policy.slashiDirs ?? [userConfigDir(), userStateDir()]),
     ...PRIVILEGED_SOCKETS,
     ...(process.getuid ? [`/run/user/${process.getuid()}`] : []),
@@ -235,13 +195,6 @@ export async function resolveCordon(policy: CordonPolicy): Promise<ResolvedCordo
     else if (!readOnly.includes(resolved)) readOnly.push(resolved);
   }
 
-  const privateDirs = ["/tmp"];
-  for (const dir of ["/run", "/var/run"]) {
-    const resolved = await real(dir);
-    if (resolved !== undefined && !privateDirs.includes(resolved) && (await kindOf(resolved)) === "dir") {
-      privateDirs.push(resolved);
-    }
-  }
   // With network on, name resolution must keep working when /etc/resolv.conf points into /run (systemd-resolved).
   const keepVisible: string[] = [];
   const network = policy.network === true;
