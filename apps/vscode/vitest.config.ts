@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { ViteUserConfig } from "vitest/config";
-import { slashiProject } from "../../vitest.shared.js";
+import { slashiProject } from "@slashi/vitest-config";
 
 // The `vscode` module exists only inside the editor: tests get a small stand-in with the surface the adapter uses.
 const base = slashiProject("vscode");

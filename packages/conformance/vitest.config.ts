@@ -1,3 +1,3 @@
-import { slashiProject } from "../../vitest.shared.js";
+import { slashiProject } from "@slashi/vitest-config";
 
 export default slashiProject("conformance");

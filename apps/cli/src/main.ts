@@ -49,6 +49,8 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   "hook uninstall": async () => (await import("./commands/hook-install.js")).hookUninstall,
   "hook status": async () => (await import("./commands/hook-install.js")).hookStatus,
   doctor: async () => (await import("./commands/doctor.js")).doctorCommand,
+  "service status": async () => (await import("./commands/service.js")).serviceStatus,
+  "service stop": async () => (await import("./commands/service.js")).serviceStop,
   ...PACK_HANDLERS,
 };
 

@@ -414,6 +414,25 @@ export const COMMANDS: readonly CommandSpec[] = [
       "Checks slashi and slashi-mcp on PATH, the hooks of Claude Code, Gemini CLI and Cursor (project and user; each one run with a call every policy denies), MCP configurations that name slashi-mcp, the cordon, the policy layers and what they extend, installed packs against their lockfile, and the stores. Exit 0 when nothing is wrong, 1 otherwise.",
   },
   {
+    path: ["service", "status"],
+    summary: "show the decision service that answers hooks and check for you",
+    usage: ["service status [--json]"],
+    flags: [JSON_FLAG],
+    operands: "none",
+    examples: ["slashi service status", "slashi service status --json"],
+    details:
+      "Lists the services in <state dir>/service: whose build they are, their process, who they answer as, and why this slashi would not ask one. Exit 0 when this build's service runs and answers, 1 otherwise.",
+  },
+  {
+    path: ["service", "stop"],
+    summary: "stop your decision services (the next hook or check call starts a fresh one)",
+    usage: ["service stop"],
+    flags: [],
+    operands: "none",
+    examples: ["slashi service stop"],
+    details: "Sends every running decision service of this user SIGTERM and waits up to 5 s for each to end.",
+  },
+  {
     path: ["hook", "uninstall"],
     summary: "remove the slashi hook from an agent's settings (with a backup)",
     usage: ["hook uninstall claude|gemini|cursor [--project | --user]"],

@@ -4,7 +4,8 @@
 // decisions are compared with the expected ones against contract.expected-failures.json, which may only shrink.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { compareWithBaseline, loadCases, type ConformanceCase } from "@slashi/conformance";
+import { compareWithBaseline, type ConformanceCase } from "@slashi/conformance";
+import { decisionCases } from "@slashi/test-utils";
 import { TrustFileStore, workspaceKeyOf } from "@slashi/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, isolatedEnv, slashi, tempDir } from "./helpers.js";
@@ -24,19 +25,7 @@ type DecideCase = ConformanceCase<DecideInput, { decision: string }>;
 const WORKSPACE_ROOT = "/home/dev/project";
 const HOME = "/home/dev";
 
-function platformMatches(c: DecideCase): boolean {
-  if (c.platform === undefined) return true;
-  if (c.platform === "windows") return process.platform === "win32";
-  if (c.platform === "posix") return process.platform !== "win32";
-  return c.platform === process.platform;
-}
-
-const cases: DecideCase[] = [
-  ...loadCases<DecideInput, { decision: string }>("shell").filter(
-    (c) => !path.basename(c.file).startsWith("extraction") && !/^(shell-)?extraction/.test(c.id),
-  ),
-  ...loadCases<DecideInput, { decision: string }>("policy"),
-].filter(platformMatches);
+const cases: DecideCase[] = decisionCases<DecideInput, { decision: string }>();
 
 const expectedFailures = JSON.parse(
   readFileSync(new URL("./contract.expected-failures.json", import.meta.url), "utf8"),

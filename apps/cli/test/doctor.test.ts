@@ -3,7 +3,7 @@
 import { chmodSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, BIN, isolatedEnv, slashi, tempDir } from "./helpers.js";
+import { assertBuilt, BIN, isolatedEnv, slashi, tempDir, writePacksLock } from "./helpers.js";
 
 interface Check {
   name: string;
@@ -112,24 +112,9 @@ describe("slashi doctor", () => {
     mkdirSync(path.join(packs, "demo-pack"), { recursive: true });
     writeFileSync(path.join(packs, "demo-pack", "package.json"), '{"name":"demo-pack","version":"1.0.0"}');
     writeFileSync(path.join(packs, "demo-pack", "slashi-pack.json"), '{"edited":"on disk"}');
-    writeFileSync(
-      path.join(packs, "packs.lock.json"),
-      JSON.stringify({
-        format: "slashi.packs-lock",
-        version: 1,
-        packs: {
-          "demo-pack": {
-            version: "1.0.0",
-            integrity: "sha512-AAAA",
-            registry: "https://registry.npmjs.org/",
-            installedAt: "2026-12-01T00:00:00.000Z",
-            dir: "demo-pack",
-            signature: "unsigned",
-            manifestSha256: "0".repeat(64),
-          },
-        },
-      }),
-    );
+    writePacksLock(packs, {
+      "demo-pack": { version: "1.0.0", dir: "demo-pack", manifestSha256: "0".repeat(64) },
+    });
     const { code, checks } = await doctor();
     expect(code).toBe(1);
     expect(find(checks, "pack:demo-pack")[0]).toMatchObject({

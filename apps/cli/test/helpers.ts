@@ -1,6 +1,5 @@
 // Shared helpers for the CLI tests: run the built binary with an isolated config and state directory.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa, type Result } from "execa";
@@ -13,11 +12,7 @@ export function assertBuilt(): void {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`pnpm --filter @slashi/cli build\` first`);
 }
 
-/** A temporary directory removed by the returned function. */
-export function tempDir(prefix = "slashi-cli-"): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
+export { tempDir } from "@slashi/test-utils";
 
 /**
  * An environment with its own config, state and home, free of the caller's XDG and SLASHI settings, with the
@@ -58,4 +53,29 @@ export function slashi(
     kill: (signal?: NodeJS.Signals) => boolean;
     pid?: number;
   };
+}
+
+/** Writes `<packsDir>/packs.lock.json` as `slashi pack install` leaves it, one entry per pack (`sha512-AAAA` integrity). */
+export function writePacksLock(
+  packsDir: string,
+  packs: Record<string, { version: string; dir: string; manifestSha256: string }>,
+): void {
+  const entries = Object.fromEntries(
+    Object.entries(packs).map(([name, p]) => [
+      name,
+      {
+        version: p.version,
+        integrity: "sha512-AAAA",
+        registry: "https://registry.npmjs.org/",
+        installedAt: "2026-12-01T00:00:00.000Z",
+        dir: p.dir,
+        signature: "unsigned",
+        manifestSha256: p.manifestSha256,
+      },
+    ]),
+  );
+  writeFileSync(
+    path.join(packsDir, "packs.lock.json"),
+    JSON.stringify({ format: "slashi.packs-lock", version: 1, packs: entries }),
+  );
 }

@@ -4,25 +4,19 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
-import { fileURLToPath } from "node:url";
+import {
+  startRegistry,
+  stopRegistry,
+  verdaccioBin,
+  verdaccioUnavailable,
+  type RunningRegistry,
+} from "@slashi/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Io } from "../src/io.js";
 import { main } from "../src/main.js";
 import { isolatedEnv, tempDir } from "./helpers.js";
 
-const verdaccioBin = fileURLToPath(
-  new URL("../../../e2e/registry/node_modules/.bin/verdaccio", import.meta.url),
-);
-const helper = new URL("../../../packages/registry-client/test/verdaccio.mjs", import.meta.url).href;
-const installed = existsSync(verdaccioBin);
-if (!installed && process.env.CI)
-  throw new Error(`verdaccio is not installed (${verdaccioBin}); run e2e/registry/install.sh`);
-
-interface Registry {
-  url: string;
-  pid: number;
-  token: string;
-}
+const installed = verdaccioUnavailable() === undefined;
 
 const tmp = tempDir("slashi-run-packs-");
 const ws = path.join(tmp.dir, "project");
@@ -31,8 +25,7 @@ const packDir = path.join(tmp.dir, "pack-src");
 const marker = (name: string): string => path.join(tmp.dir, "markers", name);
 const PACK = "@runtest/tools";
 let env: Record<string, string> = {};
-let registry: Registry | undefined;
-let stop: ((r: Registry) => Promise<void>) | undefined;
+let registry: RunningRegistry | undefined;
 
 function io(answers?: string, cwd = ws): Io & { out: () => string; err: () => string } {
   const stdout = new PassThrough();
@@ -91,11 +84,6 @@ beforeAll(async () => {
     mkdirSync(dir, { recursive: true });
   mkdirSync(path.join(tmp.dir, "config"), { recursive: true });
   if (!installed) return;
-  const { startRegistry, stopRegistry } = (await import(helper)) as {
-    startRegistry: (o: { bin: string; dir: string; tls: boolean }) => Promise<Registry>;
-    stopRegistry: (r: Registry) => Promise<void>;
-  };
-  stop = stopRegistry;
   registry = await startRegistry({ bin: verdaccioBin, dir: path.join(tmp.dir, "registry"), tls: false });
   env = isolatedEnv(tmp.dir, { PACK_TOKEN: registry.token });
   writeFileSync(
@@ -115,7 +103,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (registry && stop) await stop(registry);
+  if (registry) await stopRegistry(registry);
   tmp.remove();
 });
 

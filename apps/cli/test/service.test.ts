@@ -11,6 +11,7 @@ import {
   readFileSync,
   readlinkSync,
   renameSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import net from "node:net";
@@ -169,6 +170,75 @@ describe.runIf(posix)("slashi decision service", () => {
     await stop(child);
   }, 120_000);
 
+  it("writes a decision's audit record once: when the client takes the answer, never when it gives up", async () => {
+    // The test before leaves a broken policy behind; a decision needs a readable one.
+    rmSync(path.join(tmp.dir, "config", "policy.json"), { force: true });
+    const { child, socket } = await startService();
+    const audit = path.join(tmp.dir, "state", "audit.jsonl");
+    const marks = (): string[] =>
+      existsSync(audit)
+        ? readFileSync(audit, "utf8")
+            .split("\n")
+            .filter((line) => line.includes("audit-mark-"))
+            .map((line) => (JSON.parse(line) as { text: string }).text)
+        : [];
+    const hookPayload = (mark: string): string =>
+      JSON.stringify({
+        session_id: "s",
+        transcript_path: "/tmp/t.jsonl",
+        cwd: workspace,
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: `echo ${mark}` },
+      });
+    // Through the binary: one record per call, written before the client returns.
+    await run(["hook", "claude"], on, hookPayload("audit-mark-binary"));
+    expect(marks()).toEqual(["echo audit-mark-binary"]);
+
+    // Raw clients of this build: one gives up after the answer, one takes it.
+    const identity = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      const c = net.createConnection(socket, () => c.write("{}\n"));
+      c.once("data", (d) => resolve(JSON.parse(String(d)) as Record<string, unknown>));
+      c.on("error", reject);
+    });
+    const ask = (mark: string, take: boolean): Promise<Record<string, unknown>> =>
+      new Promise((resolve, reject) => {
+        const request = {
+          protocol: identity.protocol,
+          build: identity.build,
+          node: identity.node,
+          execPath: identity.execPath,
+          argv: ["hook", "claude"],
+          cwd: workspace,
+          env: off,
+          stdin: Buffer.from(hookPayload(mark)).toString("base64"),
+          interactive: false,
+          color: false,
+        };
+        const c = net.createConnection(socket, () => c.write(`${JSON.stringify(request)}\n`));
+        let text = "";
+        let answer: Record<string, unknown> | undefined;
+        c.on("data", (d) => {
+          text += String(d);
+          if (answer !== undefined || !text.includes("\n")) return;
+          answer = JSON.parse(text.slice(0, text.indexOf("\n"))) as Record<string, unknown>;
+          if (take) c.write("taken\n");
+          else {
+            c.destroy();
+            resolve(answer);
+          }
+        });
+        c.on("close", () => (answer === undefined ? reject(new Error("no answer")) : resolve(answer)));
+        c.on("error", reject);
+      });
+    expect((await ask("audit-mark-dropped", false)).status).toBe(0);
+    expect((await ask("audit-mark-taken", true)).status).toBe(0);
+    // The service answers one request at a time: once a later one is answered, the dropped one is settled.
+    await run(["hook", "claude"], on, hookPayload("audit-mark-last"));
+    expect(marks()).toEqual(["echo audit-mark-binary", "echo audit-mark-taken", "echo audit-mark-last"]);
+    await stop(child);
+  }, 120_000);
+
   it("is started on demand, one per user and build: a newer one takes over and the older one ends", async () => {
     expect(socketIn(dir)).toBeUndefined();
     await run(["check", "--", "ls"], on);
@@ -183,6 +253,40 @@ describe.runIf(posix)("slashi decision service", () => {
       await stop(child);
     } finally {
       if (alive(first)) process.kill(first, "SIGTERM");
+    }
+  }, 120_000);
+
+  it("service status shows the running service and service stop ends it", async () => {
+    await run(["check", "--", "ls"], on);
+    const name = await until("a service started on demand", () => socketIn(dir));
+    const pidFile = path.join(dir, `${name}.pid`);
+    const pid = await until("its pid file", () =>
+      existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : undefined,
+    );
+    try {
+      const status = await run(["service", "status", "--json"], off);
+      expect(status.code).toBe(0);
+      const report = JSON.parse(status.stdout) as {
+        running: boolean;
+        services: Array<{ pid: number; running: boolean; current: boolean; answers?: unknown }>;
+      };
+      expect(report.running).toBe(true);
+      expect(report.services).toEqual([expect.objectContaining({ pid, running: true, current: true })]);
+      expect(report.services[0]?.answers).toBeDefined();
+
+      const stopped = await run(["service", "stop"], off);
+      expect(stopped.code).toBe(0);
+      expect(stopped.stdout).toMatch(/stopped 1 of 1/);
+      // Ended: gone, or a zombie its new parent has not reaped yet (it was started detached).
+      const stat = `/proc/${pid}/stat`;
+      const zombie = existsSync(stat) && / Z /.test(readFileSync(stat, "utf8"));
+      expect(alive(pid) && !zombie).toBe(false);
+      expect(socketIn(dir)).toBeUndefined();
+      const after = await run(["service", "status"], off);
+      expect(after.code).toBe(1);
+      expect(after.stdout).toMatch(/no decision service/);
+    } finally {
+      if (alive(pid)) process.kill(pid, "SIGTERM");
     }
   }, 120_000);
 

@@ -1,7 +1,9 @@
 // Round trip of shell_command for `true` through the built server (SDK client over stdio) against spawning `true`
 // with execa directly, in the same run; then throughput with 16 concurrent calls. Prints medians, the ratio and
-// the milliseconds the server adds per call. Run with `pnpm bench:mcp` (builds first).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// the milliseconds the server adds per call. Then the server's resident set after start and after 4,000 more
+// calls (half shell_command, half check_command of distinct lines), against the aim of 1.5× its start.
+// Run with `pnpm bench:mcp` (builds first).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,21 +39,32 @@ writeFileSync(
 );
 
 const client = new Client({ name: "slashi-bench", version: "1.0.0" });
-await client.connect(
-  new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, "--workspace", dirs.work, "--max-concurrent", String(CONCURRENCY), "--max-queued", "64"],
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: dirs.home,
-      SLASHI_CONFIG_DIR: dirs.config,
-      SLASHI_STATE_DIR: dirs.state,
-      SHELL: "/bin/sh",
-    },
-    cwd: dirs.work,
-    stderr: "ignore",
-  }),
-);
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: [BIN, "--workspace", dirs.work, "--max-concurrent", String(CONCURRENCY), "--max-queued", "64"],
+  env: {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: dirs.home,
+    SLASHI_CONFIG_DIR: dirs.config,
+    SLASHI_STATE_DIR: dirs.state,
+    SHELL: "/bin/sh",
+  },
+  cwd: dirs.work,
+  stderr: "ignore",
+});
+await client.connect(transport);
+
+/** The server's resident set in MB, from /proc (undefined where there is none). */
+function rssMb() {
+  try {
+    const status = readFileSync(`/proc/${transport.pid}/status`, "utf8");
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+const RSS_CALLS = 4000;
+const RSS_AIM = 1.5;
 
 async function callTrue() {
   const result = await client.callTool({ name: "shell_command", arguments: { command: "true" } });
@@ -60,6 +73,8 @@ async function callTrue() {
 }
 
 try {
+  await callTrue();
+  const rssAtStart = rssMb();
   for (let i = 0; i < WARMUP; i++) {
     await callTrue();
     await execa("true", { cwd: dirs.work });
@@ -104,6 +119,22 @@ try {
   console.log(
     `throughput, ${CONCURRENCY} concurrent:     ${(total / seconds).toFixed(0)} calls/s (${total} calls in ${seconds.toFixed(2)} s)`,
   );
+
+  if (rssAtStart !== undefined) {
+    for (let i = 0; i < RSS_CALLS; i++) {
+      if (i % 2 === 0) await callTrue();
+      else
+        await client.callTool({
+          name: "check_command",
+          arguments: { command: `git log -n ${i} -- src/f${i}.ts` },
+        });
+    }
+    const after = rssMb();
+    const ratio = after / rssAtStart;
+    console.log(
+      `resident set: ${rssAtStart.toFixed(0)} MB after start, ${after.toFixed(0)} MB after ${RSS_CALLS} more calls: ${ratio.toFixed(2)}× (aim: ≤ ${RSS_AIM}×)${ratio <= RSS_AIM ? "" : "  MISS"}`,
+    );
+  }
 } finally {
   await client.close();
   rmSync(root, { recursive: true, force: true });

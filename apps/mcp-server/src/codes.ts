@@ -14,6 +14,11 @@ export const ToolErrorCode = {
   APPROVAL_UNAVAILABLE: "APPROVAL_UNAVAILABLE",
   /** A retried call (`input_required`) differs from the call the person was asked about, or its state is stale. */
   APPROVAL_MISMATCH: "APPROVAL_MISMATCH",
+  /**
+   * The `cwd` resolves (symlinks followed) to a directory outside the workspace; nothing ran. Commands run only
+   * in the workspace root or below it.
+   */
+  CWD_OUTSIDE_WORKSPACE: "CWD_OUTSIDE_WORKSPACE",
   /** The arguments are unusable (command too long, cwd missing, unknown slash command…). */
   INVALID_ARGUMENT: "INVALID_ARGUMENT",
   /** Too many commands are running or waiting; try again later. */

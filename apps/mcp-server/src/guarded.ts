@@ -3,19 +3,21 @@
  * slot, run (argv when no shell feature is needed, the shell otherwise, in the cordon when configured), report
  * progress, record the decision and the run in the audit log, and shape the tool result.
  */
-import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { CallToolResult, InputRequiredResult, ServerContext } from "@modelcontextprotocol/server";
 import { decide, networkAllowed, type Decision } from "@slashi/core";
 import {
   CommandApprovalFileStore,
+  enkaiduShellRefusal,
   probeCordon,
   rememberedApproval,
   runCommand,
   type AuditEntry,
+  type PolicySnapshot,
   type RunResult,
 } from "@slashi/runtime";
 import { ToolErrorCode, type ToolErrorCodeValue } from "./codes.js";
+import { confineCwd } from "./cwd.js";
 import {
   confirmationMessage,
   environmentOverrides,
@@ -47,10 +49,29 @@ export interface GuardedRequest {
   auditText?: string;
 }
 
-/** Resolves a cwd argument against the workspace root. */
+/**
+ * Resolves a cwd argument against the workspace root, without confining it (for `check_command`, which runs
+ * nothing); `shell_command` and `run_command` confine theirs with {@link confineCwd}.
+ */
 export function resolveCwd(services: Services, cwd: string | undefined): string {
   const root = services.config.workspace.root;
   return cwd === undefined || cwd === "" ? root : path.resolve(root, cwd);
+}
+
+/**
+ * Decides a line as this server would run it: the core's decision, and a `deny` (`enkaidu.needs-shell`) for a
+ * line that needs the shell when an Enkaidu layer says commands run without one. `check_command` answers the same.
+ */
+export function decideLine(state: PolicySnapshot, command: string, cwd: string, shell: string): Decision {
+  const decision = decide(command, state.policy, state.context({ cwd, shell }));
+  const refusal = enkaiduShellRefusal(decision, state.policy);
+  if (refusal === undefined) return decision;
+  return {
+    ...decision,
+    decision: "deny",
+    script: [...decision.script, refusal],
+    reasons: [...decision.script, refusal, ...decision.reasons.slice(decision.script.length)],
+  };
 }
 
 function progressTokenOf(ctx: ServerContext): string | number | undefined {
@@ -121,13 +142,13 @@ export async function prepare(
       `the command is ${request.command.length} characters long; the limit is ${config.maxCommandLength}`,
     );
   }
-  const cwd = resolveCwd(services, request.cwd);
-  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
-    return refuse(
-      ToolErrorCode.INVALID_ARGUMENT,
-      `the working directory ${cwd} does not exist or is not a directory`,
-    );
+  const confined = confineCwd(config.workspace.root, request.cwd);
+  if (!confined.ok) {
+    return refuse(confined.code, confined.message, {
+      ...(confined.resolved === undefined ? {} : { resolvedCwd: confined.resolved }),
+    });
   }
+  const { cwd } = confined;
   const timeoutMs = request.timeoutMs ?? config.defaultTimeoutMs;
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > config.maxTimeoutMs) {
     return refuse(
@@ -141,8 +162,7 @@ export async function prepare(
   } catch (error) {
     return refuse(ToolErrorCode.CONFIG_ERROR, `the policy could not be loaded: ${(error as Error).message}`);
   }
-  const context = state.context({ cwd, shell: config.shell });
-  const decision = decide(request.command, state.policy, context);
+  const decision = decideLine(state, request.command, cwd, config.shell);
   const reasons = countedReasons(decision);
   const text = request.auditText ?? request.command;
   const base: AuditBase = {

@@ -47,6 +47,7 @@ export async function main(io: MainIo): Promise<number> {
     cwd: io.cwd,
     shell,
     ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+    ...(options.enkaiduConfig === undefined ? {} : { enkaiduConfig: options.enkaiduConfig }),
   });
   const workspace = session.workspace;
   if (workspace === undefined) throw new Error("the server needs a workspace");

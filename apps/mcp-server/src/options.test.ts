@@ -21,6 +21,7 @@ describe("parseOptions", () => {
       "2",
       "--max-queued=0",
       "--cordon",
+      "--enkaidu-config=~/enkaidu.yml",
     ]);
     expect(options).toMatchObject({
       workspace: "/w",
@@ -28,6 +29,7 @@ describe("parseOptions", () => {
       maxConcurrent: 2,
       maxQueued: 0,
       cordon: true,
+      enkaiduConfig: "~/enkaidu.yml",
     });
   });
 
@@ -41,5 +43,6 @@ describe("parseOptions", () => {
     expect(() => parseOptions(["--timeout", "soon"])).toThrow(/positive number/);
     expect(() => parseOptions(["--max-queued", "-1"])).toThrow(/whole number/);
     expect(() => parseOptions(["--workspace"])).toThrow(/needs a directory/);
+    expect(() => parseOptions(["--enkaidu-config"])).toThrow(/needs a file/);
   });
 });

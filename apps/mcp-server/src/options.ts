@@ -1,6 +1,7 @@
 /**
- * Command-line options of `slashi-mcp`. They tune limits and where the server looks; none of them can loosen
- * the policy (that lives in the user's own policy file, which no flag or tool call names).
+ * Command-line options of `slashi-mcp`. They tune limits and where the server looks. The one that adds policy,
+ * `--enkaidu-config`, names the person's Enkaidu session config, read as their own layer only when it lies outside
+ * the workspace (a file in the repository only restricts); no tool call can name a policy.
  */
 
 /** Parsed options. */
@@ -11,6 +12,8 @@ export interface CliOptions {
   shell?: string;
   /** Run commands in the cordon. */
   cordon: boolean;
+  /** An Enkaidu session config (YAML) to stack after the user policy. */
+  enkaiduConfig?: string;
   /** Default timeout (ms). */
   timeoutMs: number;
   /** Largest timeout a call may ask for (ms). */
@@ -41,6 +44,7 @@ Options:
   --workspace DIR        workspace root (default: the git root above the current directory)
   --shell PATH           shell to analyse and run scripts with (default: $SHELL, else /bin/sh)
   --cordon               run every command inside the cordon (sandbox); refuse when it cannot be enforced
+  --enkaidu-config FILE  also apply this Enkaidu session config (tool_settings.shell_command, ENKAIDU_* fallbacks)
   --timeout SECONDS      default timeout of a command (default 120)
   --max-timeout SECONDS  largest timeout a call may ask for (default 3600)
   --max-output BYTES     output kept per stream (default 102400)
@@ -90,6 +94,10 @@ export function parseOptions(argv: readonly string[]): CliOptions {
         break;
       case "--cordon":
         options.cordon = true;
+        break;
+      case "--enkaidu-config":
+        options.enkaiduConfig = value();
+        if (!options.enkaiduConfig) throw new UsageError("--enkaidu-config needs a file");
         break;
       case "--timeout":
         options.timeoutMs = Math.round(positive(name, value(), false) * 1000);

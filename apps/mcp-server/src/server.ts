@@ -4,12 +4,12 @@
  * takes the shape of that era (see confirm.ts).
  */
 import { McpServer, type CallToolResult, type RegisteredTool } from "@modelcontextprotocol/server";
-import { decide, explainDecision, explanationOf } from "@slashi/core";
+import { explainDecision, explanationOf, networkAllowed } from "@slashi/core";
 import * as z from "zod/v4";
 import { ToolErrorCode } from "./codes.js";
 import { Confirmer } from "./confirm.js";
 import { shellCommandDescription } from "./describe.js";
-import { guardedRun, resolveCwd } from "./guarded.js";
+import { decideLine, guardedRun, resolveCwd } from "./guarded.js";
 import { allReasons, catchInternal, countedReasons, toolError } from "./results.js";
 import type { Services } from "./services.js";
 import { listCommandsTool, runCommandTool } from "./slash-commands.js";
@@ -150,7 +150,7 @@ export async function createServer(
         );
       }
       const cwd = resolveCwd(services, args.cwd);
-      const decision = decide(args.command, state.policy, state.context({ cwd, shell: config.shell }));
+      const decision = decideLine(state, args.command, cwd, config.shell);
       const explanation = explanationOf(decision);
       return {
         content: [{ type: "text", text: explainDecision(decision) }],
@@ -168,6 +168,7 @@ export async function createServer(
           ...(explanation.language === undefined ? {} : { language: explanation.language }),
           cwd,
           workspaceTrusted: state.trusted,
+          network: networkAllowed(decision.commands, state.policy),
         },
       };
     }),

@@ -6,6 +6,7 @@
  * directories and the workspace the server was started in, and re-read when they change.
  */
 import { createHash } from "node:crypto";
+import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ShellParserOptions } from "@slashi/core";
@@ -30,16 +31,24 @@ function parserFiles(): ShellParserOptions | undefined {
 const packLayers: PackLayerLoader = async (names, options) =>
   (await import("@slashi/registry-client")).loadInstalledPackLayers(names, options);
 
+/** A path from the host's MCP config: `~/` is the home directory (no shell expands it there), else from `cwd`. */
+function expandHome(file: string, cwd: string, env: NodeJS.ProcessEnv): string {
+  if (file === "~" || file.startsWith("~/")) return path.join(env.HOME || homedir(), file.slice(1));
+  return path.resolve(cwd, file);
+}
+
 /**
  * Opens the session the server decides under.
  * @param options.cwd - the server's working directory (the workspace is found from it)
  * @param options.workspace - the `--workspace` root instead of discovery (it need not exist)
+ * @param options.enkaiduConfig - the `--enkaidu-config` file, relative to `cwd` (`~/` is the home directory)
  */
 export function openServerSession(options: {
   env: NodeJS.ProcessEnv;
   cwd: string;
   workspace?: string;
   shell: string;
+  enkaiduConfig?: string;
 }): Promise<PolicySession> {
   const parser = parserFiles();
   return openPolicySession({
@@ -49,6 +58,9 @@ export function openServerSession(options: {
       ? {}
       : { workspaceRoot: path.resolve(options.cwd, options.workspace) }),
     shell: options.shell,
+    ...(options.enkaiduConfig === undefined
+      ? {}
+      : { enkaiduConfig: expandHome(options.enkaiduConfig, options.cwd, options.env) }),
     ...(parser === undefined ? {} : { parser }),
     packLayers,
   });

@@ -12,7 +12,6 @@
  * - secret variables (`${env:…}`, `${config:…}`, `${clipboard}`) never expand in a shared terminal step (the
  *   core refuses them before anything runs).
  */
-import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import type { CallToolResult, InputRequiredResult, McpServer } from "@modelcontextprotocol/server";
@@ -29,7 +28,7 @@ import {
   type Step,
   type TerminalStep,
 } from "@slashi/core";
-import { ApprovalFileStore, SLASHI_FILES } from "@slashi/runtime";
+import { ApprovalFileStore, readBoundedText, SLASHI_FILES } from "@slashi/runtime";
 import * as z from "zod/v4";
 import { ToolErrorCode } from "./codes.js";
 import type { Confirmer } from "./confirm.js";
@@ -65,9 +64,10 @@ export interface CommandCatalog {
   workspaceTrusted: boolean;
 }
 
+/** A file the workspace controls: a FIFO or a link to `/dev/zero` there is refused (`FILE_UNSAFE`), not waited on. */
 async function readOptional(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, "utf8");
+    return await readBoundedText(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;

@@ -11,8 +11,9 @@
 // can be given layers. Cases the core's own harness lists as failing are expected to fail here too.
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
-import { compareWithBaseline, loadCases, type ConformanceCase } from "@slashi/conformance";
+import { join } from "node:path";
+import { compareWithBaseline, type ConformanceCase } from "@slashi/conformance";
+import { decisionCases } from "@slashi/test-utils";
 import { TrustFileStore } from "@slashi/runtime";
 import { afterAll, describe, expect, it } from "vitest";
 import { connect, structured, type Connected, type Sandbox } from "./helpers.js";
@@ -32,19 +33,7 @@ type DecideCase = ConformanceCase<DecideInput, { decision: string }>;
 const WORKSPACE_ROOT = "/home/dev/project";
 const HOME = "/home/dev";
 
-function platformMatches(c: DecideCase): boolean {
-  if (c.platform === undefined) return true;
-  if (c.platform === "windows") return process.platform === "win32";
-  if (c.platform === "posix") return process.platform !== "win32";
-  return c.platform === process.platform;
-}
-
-const cases: DecideCase[] = [
-  ...loadCases<DecideInput, { decision: string }>("shell").filter(
-    (c) => !basename(c.file).startsWith("extraction") && !/^(shell-)?extraction/.test(c.id),
-  ),
-  ...loadCases<DecideInput, { decision: string }>("policy"),
-].filter(platformMatches);
+const cases: DecideCase[] = decisionCases<DecideInput, { decision: string }>();
 
 // This adapter's own known failures (may only shrink), plus the core's: a case decide() itself gets wrong fails
 // here too, and is tracked (and removed when fixed) in the core's list, not in this one.

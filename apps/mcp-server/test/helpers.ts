@@ -1,11 +1,11 @@
 // Test harness: starts the BUILT server (dist/bin.js) over stdio with the SDK's real client, in a temp home with
 // its own config and state dirs, so nothing touches the real user's files.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, type ElicitResult } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { tempHome } from "@slashi/test-utils";
 
 /** The built server. */
 export const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
@@ -23,13 +23,7 @@ export interface Sandbox {
 
 /** Makes a temp home with Slashi's dirs and a git workspace. */
 export function makeSandbox(options: { policy?: unknown; commands?: unknown } = {}): Sandbox {
-  const root = mkdtempSync(path.join(tmpdir(), "slashi-mcp-"));
-  const home = path.join(root, "home");
-  const configDir = path.join(root, "config");
-  const stateDir = path.join(root, "state");
-  const workspace = path.join(root, "work");
-  for (const dir of [home, configDir, stateDir, path.join(workspace, ".git")])
-    mkdirSync(dir, { recursive: true });
+  const { dir: root, home, configDir, stateDir, workspace, remove } = tempHome("slashi-mcp-");
   if (options.policy !== undefined)
     writeFileSync(path.join(configDir, "policy.json"), JSON.stringify(options.policy));
   if (options.commands !== undefined)
@@ -41,7 +35,7 @@ export function makeSandbox(options: { policy?: unknown; commands?: unknown } = 
     stateDir,
     workspace,
     env: serverEnv({ home, configDir, stateDir }),
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    cleanup: remove,
   };
 }
 

@@ -1,7 +1,8 @@
 // list_commands and run_command through the built server: the person's own commands, the workspace team file
 // only when the workspace is trusted, team commands ask until their fingerprint is approved, editor-only steps
 // are refused, and every terminal step is decided by the policy.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { makeApprovalRecord } from "@slashi/core";
 import { ApprovalFileStore, TrustFileStore, workspaceKeyOf } from "@slashi/runtime";
@@ -85,6 +86,23 @@ describe("list_commands", () => {
     );
     expect(team).toMatchObject({ source: "workspace", approval: "new" });
   });
+
+  // The test timeout is the hang guard: a plain read of a FIFO never returns.
+  it.runIf(process.platform !== "win32")(
+    "answers with a note when the team file is a FIFO instead of waiting on it",
+    { timeout: 60_000 },
+    async () => {
+      await trustWorkspace();
+      const teamFile = path.join(sandbox.workspace, ".vscode", "slashi.json");
+      rmSync(teamFile);
+      execFileSync("mkfifo", [teamFile]);
+      server = await connect(sandbox);
+      const result = await server.client.callTool({ name: "list_commands", arguments: {} });
+      const content = structured(result) as { commands: { name: string }[]; notes: string[] };
+      expect(content.commands.map((c) => c.name)).toEqual(["hello", "edit", "wipe", "twostep"]);
+      expect(content.notes.join(" ")).toContain("FILE_UNSAFE");
+    },
+  );
 });
 
 describe("run_command", () => {

@@ -8,7 +8,6 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import {
   PackManager,
@@ -20,11 +19,9 @@ import {
   resolveRegistry,
   scaffoldPack,
 } from "../dist/index.js";
-import { startRegistry, stopRegistry } from "../test/verdaccio.mjs";
+import { startRegistry, stopRegistry, verdaccioBin } from "@slashi/test-utils/verdaccio";
 
 const run = promisify(execFile);
-const here = path.dirname(fileURLToPath(import.meta.url));
-const verdaccioBin = path.resolve(here, "../../../e2e/registry/node_modules/.bin/verdaccio");
 const PACKS = Number(process.env.BENCH_PACKS ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 

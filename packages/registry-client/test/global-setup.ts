@@ -4,14 +4,17 @@
  * Verdaccio comes from e2e/registry (run e2e/registry/install.sh). Without it the tests are skipped, unless CI
  * is set, then the run fails.
  */
-import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import {
+  startRegistry,
+  stopRegistry,
+  verdaccioBin,
+  verdaccioUnavailable,
+} from "@slashi/test-utils/verdaccio";
+import type { RunningRegistry } from "@slashi/test-utils/verdaccio";
 import type { TestProject } from "vitest/node";
-import { startRegistry, stopRegistry } from "./verdaccio.mjs";
-import type { RunningRegistry } from "./verdaccio.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -20,13 +23,9 @@ declare module "vitest" {
   }
 }
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const verdaccioBin = path.resolve(here, "../../../e2e/registry/node_modules/.bin/verdaccio");
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  if (!existsSync(verdaccioBin)) {
-    const message = `verdaccio is not installed (${verdaccioBin}); run e2e/registry/install.sh`;
-    if (process.env.CI) throw new Error(message);
+  const message = verdaccioUnavailable();
+  if (message !== undefined) {
     console.warn(`[registry-client] skipping the registry tests: ${message}`);
     project.provide("registries", { skip: message });
     return async () => undefined;

@@ -12,7 +12,7 @@ import {
   resolveRegistry,
 } from "../src/index.js";
 import type { TarEntry } from "../src/index.js";
-import type { RunningRegistry } from "./verdaccio.mjs";
+import type { RunningRegistry } from "@slashi/test-utils/verdaccio";
 
 /** A pack manager on a registry, with the registry's token in a fake environment. */
 export async function managerFor(

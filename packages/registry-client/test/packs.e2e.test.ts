@@ -30,7 +30,7 @@ import {
   signedMessage,
 } from "../src/index.js";
 import { managerFor, manifestText, publishRaw, snapshot, startProxy } from "./helpers.js";
-import type { RunningRegistry } from "./verdaccio.mjs";
+import type { RunningRegistry } from "@slashi/test-utils/verdaccio";
 
 const registries = inject("registries");
 const available = !("skip" in registries);

@@ -61,6 +61,7 @@ export type {
 export {
   DEFAULT_READ_LIMIT,
   readBoundedFile,
+  readBoundedFileSync,
   readBoundedText,
   readStreamBounded,
 } from "./fs/bounded-read.js";
@@ -83,6 +84,7 @@ export type { CommandApprovalRecord } from "./store/command-approvals.js";
 
 // audit
 export { AUDIT_TEXT_LIMIT, AuditLog, readAudit } from "./audit/audit-log.js";
+export { holdAuditWrites, type HeldAudit } from "./audit/held.js";
 export type {
   AuditEntry,
   AuditEvent,
@@ -114,12 +116,12 @@ export {
   shellInvocation,
 } from "./runner/shell.js";
 export type { Invocation, ShellFamily } from "./runner/shell.js";
-export { plainArgv } from "./runner/plain-argv.js";
+export { enkaiduShellRefusal, plainArgv } from "./runner/plain-argv.js";
 export { runCommand } from "./runner/run-command.js";
 export type { RunRequest, RunResult } from "./runner/run-command.js";
 
 // fs
-export { nodeFileSystemPort } from "./fs/file-system-port.js";
+export { mountPointsOf, nodeFileSystemPort } from "./fs/file-system-port.js";
 
 // cordon
 export { cordonAvailability } from "./cordon/availability.js";

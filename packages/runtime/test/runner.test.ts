@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { rejectionCode as codeOf } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
-import { isSlashiError, SlashiErrorCode } from "@slashi/core";
+import { SlashiErrorCode } from "@slashi/core";
 import { runCommand } from "../src/index.js";
 
 const cwd = tmpdir();
@@ -28,15 +29,6 @@ async function waitUntilGone(pid: number, ms = 3000): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return !isRunning(pid);
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-  } catch (error) {
-    return isSlashiError(error) ? error.code : String(error);
-  }
-  return undefined;
 }
 
 describe("runCommand", () => {

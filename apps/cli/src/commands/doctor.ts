@@ -4,10 +4,9 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
-import { parseJsonc } from "@slashi/core";
+import { isSlashiError, parseJsonc } from "@slashi/core";
 import {
   ApprovalFileStore,
   CommandApprovalFileStore,
@@ -17,6 +16,7 @@ import {
 } from "@slashi/runtime";
 import { loadSetup, resolveWorkspace, slashiPaths } from "../context.js";
 import { ExitCode, formatError } from "../errors.js";
+import { readTextIfPresent } from "../files.js";
 import { println, type Io } from "../io.js";
 import { VERSION } from "../main.js";
 import type { ParsedArgs } from "../options.js";
@@ -135,12 +135,15 @@ function mcpConfigs(root: string, home: string): { who: string; file: string; ke
 async function mcpChecks(io: Io, root: string, home: string): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
   for (const { who, file, key } of mcpConfigs(root, home)) {
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await readFile(file, "utf8");
-    } catch {
+      text = await readTextIfPresent(file);
+    } catch (error) {
+      const fix = isSlashiError(error) ? `replace ${file} with a regular file` : `make ${file} readable`;
+      checks.push({ name: `mcp:${who}`, status: "problem", detail: formatError(error), fix });
       continue;
     }
+    if (text === undefined) continue;
     let servers: Record<string, { command?: unknown; args?: unknown }> = {};
     try {
       const value = parseJsonc(text, file).value as Record<string, unknown>;

@@ -3,11 +3,12 @@
  * the hook entry in each agent's settings.
  */
 import { existsSync, realpathSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
+import { isSlashiError } from "@slashi/core";
 import { resolveWorkspace } from "../context.js";
 import { CliError, ExitCode, UsageError } from "../errors.js";
+import { readTextIfPresent } from "../files.js";
 import { AGENTS, type Agent } from "../hooks/formats.js";
 import {
   guardedCommand,
@@ -128,10 +129,11 @@ export async function hookStates(io: Io, cwd: string): Promise<HookState[]> {
       const state: HookState = { agent, scope, file, commands: [], probes: [] };
       let text: string | undefined;
       try {
-        text = await readFile(file, "utf8");
+        text = await readTextIfPresent(file);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT")
-          state.error = `cannot read it (${(error as NodeJS.ErrnoException).code ?? "error"})`;
+        state.error = isSlashiError(error)
+          ? error.message
+          : `cannot read it (${(error as NodeJS.ErrnoException).code ?? "error"})`;
       }
       if (text !== undefined) {
         try {

@@ -1,11 +1,16 @@
 // `slashi pack …` against a real verdaccio on loopback (from e2e/registry; skipped when it is not installed,
 // except under CI). The handlers run in-process with an isolated config and state directory.
-import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
-import { fileURLToPath } from "node:url";
+import {
+  startRegistry,
+  stopRegistry,
+  verdaccioBin,
+  verdaccioUnavailable,
+  type RunningRegistry,
+} from "@slashi/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decide } from "@slashi/core";
 import { loadSetup } from "../context.js";
@@ -16,32 +21,14 @@ import { approvalsList } from "./approvals.js";
 import { PACK_COMMANDS, PACK_HANDLERS } from "./pack-spec.js";
 import { splitSpec } from "./pack.js";
 
-const verdaccioBin = fileURLToPath(
-  new URL("../../../../e2e/registry/node_modules/.bin/verdaccio", import.meta.url),
-);
-const helper = new URL("../../../../packages/registry-client/test/verdaccio.mjs", import.meta.url).href;
-const installed = existsSync(verdaccioBin);
-if (!installed && process.env.CI)
-  throw new Error(`verdaccio is not installed (${verdaccioBin}); run e2e/registry/install.sh`);
-
-interface Registry {
-  url: string;
-  pid: number;
-  token: string;
-}
+const installed = verdaccioUnavailable() === undefined;
 
 let root: string;
-let registry: Registry | undefined;
-let stop: ((r: Registry) => Promise<void>) | undefined;
+let registry: RunningRegistry | undefined;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), "slashi-cli-pack-"));
   if (!installed) return;
-  const { startRegistry, stopRegistry } = (await import(helper)) as {
-    startRegistry: (o: { bin: string; dir: string; tls: boolean }) => Promise<Registry>;
-    stopRegistry: (r: Registry) => Promise<void>;
-  };
-  stop = stopRegistry;
   registry = await startRegistry({ bin: verdaccioBin, dir: path.join(root, "registry"), tls: false });
   await writeFile(
     path.join(root, "registries.json"),
@@ -50,7 +37,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (registry && stop) await stop(registry);
+  if (registry) await stopRegistry(registry);
   await rm(root, { recursive: true, force: true });
 });
 

@@ -1,21 +1,13 @@
 /** `slashi policy import enkaidu FILE`: an Enkaidu config as a native policy file, with what changed in meaning. */
-import { copyFile, readFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { nativePolicyFromEnkaidu } from "@slashi/core";
 import { readEnkaiduPolicy, SLASHI_FILES, writeFileAtomic } from "@slashi/runtime";
 import { slashiPaths } from "../context.js";
 import { CliError, ExitCode } from "../errors.js";
+import { readIfPresent } from "../files.js";
 import { println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await readFile(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * `slashi policy import enkaidu FILE [--output F|-] [--force]`: reads the Enkaidu config (with the `ENKAIDU_*`
@@ -41,7 +33,8 @@ export async function policyImport(args: ParsedArgs, io: Io): Promise<number> {
     io.stdout.write(text);
   } else {
     const target = path.resolve(io.cwd, output);
-    const there = await exists(target);
+    const previous = await readIfPresent(target);
+    const there = previous !== undefined;
     if (there && args.flags.force !== true) {
       throw new CliError(
         `${target} already exists; nothing was written`,
@@ -49,7 +42,7 @@ export async function policyImport(args: ParsedArgs, io: Io): Promise<number> {
         "use --force to replace it (the old file is kept with .slashi-backup), or --output FILE",
       );
     }
-    if (there) await copyFile(target, `${target}.slashi-backup`);
+    if (there) await writeFile(`${target}.slashi-backup`, previous);
     await writeFileAtomic(target, text);
     println(io.stdout, `wrote ${target}${there ? ` (previous file kept as ${target}.slashi-backup)` : ""}`);
   }

@@ -1,8 +1,9 @@
 /** `slashi policy init|validate|show|test`. */
-import { copyFile, readFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
   decide,
+  isSlashiError,
   formatPattern,
   parsePolicy,
   PRESETS,
@@ -14,11 +15,13 @@ import {
   checkManagedPolicy,
   defaultManagedPolicyPath,
   locateExtendsError,
+  readBoundedText,
   SLASHI_FILES,
   writeFileAtomic,
 } from "@slashi/runtime";
 import { ensureParser, loadSetup, packLayers, resolveWorkspace, slashiPaths } from "../context.js";
 import { CliError, ExitCode, formatError, toExitCode } from "../errors.js";
+import { readIfPresent } from "../files.js";
 import { paintVerdict, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { setupOptions } from "./check.js";
@@ -39,12 +42,8 @@ const STARTER = `{
 /** `slashi policy init [--force]`. */
 export async function policyInit(args: ParsedArgs, io: Io): Promise<number> {
   const file = path.join(slashiPaths(io).configDir, SLASHI_FILES.userPolicy);
-  let exists = true;
-  try {
-    await readFile(file);
-  } catch {
-    exists = false;
-  }
+  const previous = await readIfPresent(file);
+  const exists = previous !== undefined;
   if (exists && args.flags.force !== true) {
     throw new CliError(
       `${file} already exists; nothing was written`,
@@ -52,7 +51,7 @@ export async function policyInit(args: ParsedArgs, io: Io): Promise<number> {
       "use --force to replace it (the old file is kept as policy.json.slashi-backup)",
     );
   }
-  if (exists) await copyFile(file, `${file}.slashi-backup`);
+  if (previous !== undefined) await writeFile(`${file}.slashi-backup`, previous);
   await writeFileAtomic(file, STARTER);
   println(io.stdout, `wrote ${file}${exists ? ` (previous file kept as ${file}.slashi-backup)` : ""}`);
   return ExitCode.OK;
@@ -66,12 +65,14 @@ async function applicableFiles(io: Io, cwd: string): Promise<string[]> {
   const user = path.join(slashiPaths(io).configDir, SLASHI_FILES.userPolicy);
   const workspace = (await resolveWorkspace(cwd)).policyFile;
   for (const file of [user, workspace]) {
-    try {
-      await readFile(file);
+    // A file that is there but cannot be read safely is listed: validating it reports why.
+    if (
+      await readIfPresent(file).then(
+        (bytes) => bytes !== undefined,
+        () => true,
+      )
+    )
       out.push(file);
-    } catch {
-      // not there
-    }
   }
   return out;
 }
@@ -108,8 +109,9 @@ export async function policyValidate(args: ParsedArgs, io: Io): Promise<number> 
     try {
       let text: string;
       try {
-        text = await readFile(file, "utf8");
+        text = await readBoundedText(file);
       } catch (error) {
+        if (isSlashiError(error)) throw error;
         throw new CliError(
           `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
           ExitCode.INVALID_INPUT,

@@ -4,12 +4,13 @@
  * formatting included). The edits are pure; {@link installHook} and {@link uninstallHook} do the file work:
  * backup, atomic write, nothing written when the existing file is malformed.
  */
-import { copyFile, readFile, rm } from "node:fs/promises";
+import { copyFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { parseJsonc } from "@slashi/core";
+import { isSlashiError, parseJsonc } from "@slashi/core";
 import { writeFileAtomic } from "@slashi/runtime";
 import { applyEdits, modify } from "jsonc-parser";
 import { CliError, ExitCode } from "../errors.js";
+import { readTextIfPresent } from "../files.js";
 import type { Agent } from "./formats.js";
 
 /** Where the settings live. */
@@ -250,10 +251,10 @@ export interface InstallResult {
 
 async function readSettingsText(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, "utf8");
+    return await readTextIfPresent(file);
   } catch (error) {
+    if (isSlashiError(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return undefined;
     throw new CliError(`cannot read ${file} (${code ?? "error"})`, ExitCode.STORE);
   }
 }

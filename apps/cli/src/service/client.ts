@@ -11,6 +11,7 @@ import type { Readable } from "node:stream";
 import { colorAllowed } from "../io.js";
 import { checkSocket, currentUid, prepareDirectory } from "./ownership.js";
 import {
+  ACK,
   identity,
   MAX_MESSAGE_BYTES,
   MAX_SOCKET_PATH,
@@ -27,6 +28,8 @@ import {
 const STDIN_WAIT_MS = 2000;
 /** How long a client waits for the service's answer before it answers in-process. */
 const ANSWER_WAIT_MS = 3000;
+/** How long a client that took an answer waits for the service to write its audit records. */
+const TAKE_WAIT_MS = 1000;
 
 /** What the service answered, or why the binary answers in-process. */
 export type ServiceOutcome =
@@ -90,29 +93,60 @@ async function replay(chunks: Buffer[], ended: boolean): Promise<Readable> {
   );
 }
 
-/** One request, one answer line; `undefined` on any failure, with the error code when the connect failed. */
-function exchange(socket: string, request: string): Promise<{ line?: string; code?: string }> {
+/** A connection that has delivered an answer line and waits for the client to take it or let it go. */
+interface Delivered {
+  /** The answer line. */
+  line: string;
+  /** Takes the answer: the service then writes its audit records; resolves once it has (or soon after). */
+  take(): Promise<void>;
+  /** Lets the answer go (the service drops its audit records). */
+  drop(): void;
+}
+
+/** One request, one answer line; the error code instead when the connect or the wait failed. */
+function exchange(socket: string, request: string): Promise<Delivered | { code: string }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
     const connection = net.createConnection(socket);
-    const finish = (result: { line?: string; code?: string }): void => {
+    const fail = (code: string): void => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       connection.destroy();
-      resolve(result);
+      resolve({ code });
     };
-    const timer = setTimeout(() => finish({ code: "ETIMEDOUT" }), ANSWER_WAIT_MS);
+    const timer = setTimeout(() => fail("ETIMEDOUT"), ANSWER_WAIT_MS);
     connection.on("connect", () => connection.write(`${request}\n`));
     connection.on("data", (chunk: Buffer) => {
+      if (done) return;
       chunks.push(chunk);
       size += chunk.length;
-      if (size > MAX_MESSAGE_BYTES) finish({ code: "E2BIG" });
+      if (size > MAX_MESSAGE_BYTES) return fail("E2BIG");
+      const all = Buffer.concat(chunks);
+      const end = all.indexOf(10);
+      if (end < 0) return;
+      done = true;
+      clearTimeout(timer);
+      const line = all.subarray(0, end).toString("utf8");
+      resolve({
+        line,
+        drop: () => connection.destroy(),
+        take: () =>
+          new Promise<void>((settled) => {
+            // The service closes once the records are written; do not wait for a stuck one.
+            const wait = setTimeout(() => connection.destroy(), TAKE_WAIT_MS);
+            connection.once("close", () => {
+              clearTimeout(wait);
+              settled();
+            });
+            connection.write(`${ACK}\n`);
+          }),
+      });
     });
-    connection.on("end", () => finish({ line: Buffer.concat(chunks).toString("utf8") }));
-    connection.on("error", (error: NodeJS.ErrnoException) => finish({ code: error.code ?? "EIO" }));
+    connection.on("end", () => fail("ECONNRESET"));
+    connection.on("error", (error: NodeJS.ErrnoException) => fail(error.code ?? "EIO"));
   });
 }
 
@@ -163,12 +197,15 @@ export async function askService(argv: readonly string[]): Promise<ServiceOutcom
     interactive: isatty(0) && isatty(2),
     color: colorAllowed(process.env, argv.includes("--no-color"), isatty(1)),
   };
-  const { line, code } = await exchange(socket, JSON.stringify(request));
-  const answer = line === undefined ? undefined : parseAnswer(line);
+  const delivered = await exchange(socket, JSON.stringify(request));
+  const answer = "line" in delivered ? parseAnswer(delivered.line) : undefined;
   if (answer === undefined || !sameIdentity(answer) || typeof answer.status !== "number") {
+    if ("drop" in delivered) delivered.drop();
     // A socket nobody listens on is left over from a service that ended: start a new one.
+    const code = "code" in delivered ? delivered.code : undefined;
     return { answered: false, start: code === "ECONNREFUSED" ? dir : undefined, stdin: await kept?.() };
   }
+  await (delivered as Delivered).take();
   return {
     answered: true,
     status: answer.status,

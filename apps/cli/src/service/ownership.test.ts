@@ -5,9 +5,11 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  checkParents,
   checkSocket,
   currentUid,
   distrustDirectory,
+  distrustParent,
   distrustSocket,
   prepareDirectory,
   type FileFacts,
@@ -46,6 +48,19 @@ describe("distrustDirectory and distrustSocket", () => {
         },
       ),
     );
+  });
+});
+
+describe("distrustParent", () => {
+  it("trusts a directory above of this user or root unless others may write to it without the sticky bit", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 0o7777 }), fc.constantFrom(0, UID, 4242), (mode, owner) => {
+        const f = facts("dir", owner, 0o40000 | mode);
+        const open = (mode & 0o022) !== 0 && (mode & 0o1000) === 0;
+        expect(distrustParent(f, UID, "/x") === undefined).toBe(owner !== 4242 && !open);
+      }),
+    );
+    expect(distrustParent(facts("dir", 0, 0o41777), UID, "/tmp")).toBeUndefined();
   });
 });
 
@@ -93,6 +108,22 @@ describe.runIf(posix)("on the file system", () => {
       expect(checkSocket(dir, socket, uid === 0 ? 1 : 0)).toMatch(/belongs to user/);
     } finally {
       server.close();
+    }
+  });
+  it("a service directory below a directory others can write to is not used", () => {
+    const open = path.join(root, "open");
+    mkdirSync(open, { recursive: true });
+    chmodSync(open, 0o777);
+    const dir = path.join(open, "state", "service");
+    try {
+      expect(prepareDirectory(dir, uid as number)).toMatch(/can be written by other users/);
+      expect(checkSocket(dir, path.join(dir, "s.sock"), uid as number)).toMatch(
+        /can be written by other users/,
+      );
+      chmodSync(open, 0o1777);
+      expect(checkParents(dir, uid as number)).toBeUndefined();
+    } finally {
+      chmodSync(open, 0o755);
     }
   });
 });

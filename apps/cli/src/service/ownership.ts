@@ -3,7 +3,8 @@
  * else can enter, and is itself owned by this user and closed to others. Node has no `SO_PEERCRED`, so the
  * checks are on the file system, made without following symbolic links, before every connection.
  */
-import { chmodSync, lstatSync, mkdirSync, type Stats } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, realpathSync, type Stats } from "node:fs";
+import path from "node:path";
 
 /** The facts of a file the checks look at (a subset of `fs.Stats`, so tests can build them). */
 export type FileFacts = Pick<Stats, "uid" | "mode" | "isDirectory" | "isSocket" | "isSymbolicLink">;
@@ -37,12 +38,50 @@ export function distrustSocket(facts: FileFacts, uid: number): Distrust {
 }
 
 /**
+ * Whether a directory above the service directory lets someone else swap it out: each one (after resolving
+ * links) must belong to this user or root, and be closed to writes by others unless it is sticky (`/tmp`),
+ * as OpenSSH's `StrictModes` asks of the directories above `authorized_keys`.
+ */
+export function distrustParent(facts: FileFacts, uid: number, where: string): Distrust {
+  if (facts.uid !== uid && facts.uid !== 0) return `${where} belongs to user ${facts.uid}`;
+  const sticky = (facts.mode & 0o1000) !== 0;
+  if ((facts.mode & 0o022) !== 0 && !sticky)
+    return `${where} can be written by other users (mode ${(facts.mode & 0o7777).toString(8)})`;
+  return undefined;
+}
+
+/** Checks every directory above `dir`, from its resolved parent up to `/`. */
+export function checkParents(dir: string, uid: number): Distrust {
+  let current: string;
+  try {
+    current = realpathSync(path.dirname(dir));
+  } catch {
+    return "missing";
+  }
+  for (;;) {
+    let facts: Stats;
+    try {
+      facts = lstatSync(current);
+    } catch {
+      return "missing";
+    }
+    const bad = distrustParent(facts, uid, current);
+    if (bad !== undefined) return bad;
+    const up = path.dirname(current);
+    if (up === current) return undefined;
+    current = up;
+  }
+}
+
+/**
  * Makes the service directory (mode `0700`) when it is missing and checks it. An existing directory of this
  * user that others can enter is closed (`chmod 0700`) first; one of another user, or a link, is refused.
  * @returns why the directory cannot be used, or `undefined`
  */
 export function prepareDirectory(dir: string, uid: number): Distrust {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const parents = checkParents(dir, uid);
+  if (parents !== undefined) return parents;
   let facts = lstatSync(dir);
   if (!facts.isSymbolicLink() && facts.isDirectory() && facts.uid === uid && (facts.mode & 0o077) !== 0) {
     chmodSync(dir, 0o700);
@@ -57,7 +96,7 @@ export function prepareDirectory(dir: string, uid: number): Distrust {
  */
 export function checkDirectory(dir: string, uid: number): Distrust {
   try {
-    return distrustDirectory(lstatSync(dir), uid);
+    return distrustDirectory(lstatSync(dir), uid) ?? checkParents(dir, uid);
   } catch {
     return "missing";
   }

@@ -7,8 +7,15 @@ import path from "node:path";
 // The paths module alone: the client must not load the rest of the runtime.
 import { userStateDir } from "@slashi/runtime/paths";
 
-/** Protocol version; bumped when a field changes meaning. */
-export const PROTOCOL = 1;
+/**
+ * Protocol version; bumped when a field changes meaning. Version 2: after the answer line the client sends
+ * {@link ACK} when it takes the answer, and only then does the service write the request's audit records and
+ * close the connection (a client that gave up answers in-process and the service's records are dropped).
+ */
+export const PROTOCOL = 2;
+
+/** The line a client sends when it takes the service's answer as its own. */
+export const ACK = "taken";
 
 /** The hidden first argument that makes `bin.js` run as the service (never a command name). */
 export const SERVICE_ARG = "--slashi-decision-service";

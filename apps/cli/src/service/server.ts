@@ -10,11 +10,13 @@ import { lstatSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:f
 import net from "node:net";
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
+import { holdAuditWrites } from "@slashi/runtime";
 import { ensureParser } from "../context.js";
 import type { Io } from "../io.js";
 import { runMain } from "../main.js";
 import { checkDirectory, currentUid } from "./ownership.js";
 import {
+  ACK,
   identity,
   MAX_MESSAGE_BYTES,
   MAX_SOCKET_PATH,
@@ -30,6 +32,8 @@ export const IDLE_MS = 15 * 60 * 1000;
 const WATCH_MS = 1000;
 /** How long a connection may take to send its request. */
 const REQUEST_WAIT_MS = 5000;
+/** How long the service waits for the client to take its answer before it drops the request's audit records. */
+const ACK_WAIT_MS = 2000;
 
 /** A stream that keeps what is written to it. */
 function collector(): { stream: Writable; bytes: () => Buffer } {
@@ -77,7 +81,30 @@ async function answer(request: ServiceRequest): Promise<ServiceAnswer> {
   };
 }
 
-/** Reads one request line from a connection, answers it in turn, and closes the connection. */
+/** Resolves true when the client sends {@link ACK}, false when it closes, sends anything else or waits too long. */
+function taken(socket: net.Socket): Promise<boolean> {
+  return new Promise((resolve) => {
+    let text = "";
+    const finish = (ok: boolean): void => {
+      clearTimeout(timer);
+      socket.off("data", onData).off("close", onClose);
+      resolve(ok);
+    };
+    const onData = (chunk: Buffer): void => {
+      text += chunk.toString("utf8");
+      if (text.includes("\n") || text.length > ACK.length + 1) finish(text === `${ACK}\n`);
+    };
+    const onClose = (): void => finish(false);
+    const timer = setTimeout(() => finish(false), ACK_WAIT_MS);
+    socket.on("data", onData).on("close", onClose);
+  });
+}
+
+/**
+ * Reads one request line from a connection and answers it in turn. The request's audit records are written
+ * only once the client has taken the answer; a client that gave up (it answers in-process, and audits there)
+ * leaves none, and a request whose client is gone before its turn is not run at all.
+ */
 function connection(socket: net.Socket, queue: { tail: Promise<void> }, touch: () => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -96,14 +123,24 @@ function connection(socket: net.Socket, queue: { tail: Promise<void> }, touch: (
     const line = Buffer.concat(chunks).toString("utf8");
     queue.tail = queue.tail.then(async () => {
       touch();
+      if (socket.destroyed || socket.readableEnded) return;
       let reply: ServiceAnswer;
+      let held: { commit(): Promise<void> } | undefined;
       try {
-        reply = await answer(JSON.parse(line.slice(0, line.indexOf("\n"))) as ServiceRequest);
+        const run = await holdAuditWrites(() =>
+          answer(JSON.parse(line.slice(0, line.indexOf("\n"))) as ServiceRequest),
+        );
+        reply = run.result;
+        held = run;
       } catch {
         reply = { ...identity(), refused: "the request could not be answered" };
       }
       touch();
-      if (!socket.destroyed) socket.end(`${JSON.stringify(reply)}\n`);
+      if (socket.destroyed) return;
+      const waiting = taken(socket);
+      socket.write(`${JSON.stringify(reply)}\n`);
+      if (await waiting) await held?.commit();
+      if (!socket.destroyed) socket.end();
     });
   };
   socket.on("data", onData);
@@ -162,7 +199,9 @@ export async function serve(dir: string): Promise<void> {
   renameSync(temp, final);
   own = lstatSync(final).ino;
   // Who is serving, for `kill` and for tests that must leave nothing running.
-  writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+  // Written as a new file: whatever sat at that name (a FIFO would block the open) is removed first.
+  rmSync(pidFile, { force: true });
+  writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600, flag: "wx" });
   touch();
   setInterval(() => {
     try {

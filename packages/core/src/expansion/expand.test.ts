@@ -1,3 +1,4 @@
+import { catchError } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { SlashiErrorCode, isSlashiError } from "../errors.js";
 import type { SlashiError } from "../errors.js";
@@ -6,15 +7,7 @@ import type { CommandDefinition, Step } from "../steps/types.js";
 import { expandCommand, expandStep, expandableFields, validateVariables } from "./expand.js";
 import type { ExpansionContext } from "./expand.js";
 
-function failure(fn: () => unknown): SlashiError {
-  try {
-    fn();
-  } catch (error) {
-    if (isSlashiError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a SlashiError");
-}
+const failure = (fn: () => unknown): SlashiError => catchError(fn, isSlashiError);
 
 const SECRET = "s3cr3t-value";
 

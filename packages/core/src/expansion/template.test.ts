@@ -1,18 +1,11 @@
 import fc from "fast-check";
+import { catchError } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { SlashiErrorCode, isSlashiError } from "../errors.js";
 import type { SlashiError } from "../errors.js";
 import { escapeTemplate, findVariables, isSecretVariable, parseTemplate } from "./template.js";
 
-function failure(fn: () => unknown): SlashiError {
-  try {
-    fn();
-  } catch (error) {
-    if (isSlashiError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a SlashiError");
-}
+const failure = (fn: () => unknown): SlashiError => catchError(fn, isSlashiError);
 
 describe("parseTemplate", () => {
   it("splits literal text and references", () => {

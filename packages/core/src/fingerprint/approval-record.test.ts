@@ -1,3 +1,4 @@
+import { catchError } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { isSlashiError } from "../errors.js";
 import type { CommandDefinition } from "../steps/types.js";
@@ -34,14 +35,12 @@ describe("approval records", () => {
       ],
     };
     expect(() => makeApprovalRecord(bad, identity, clock)).toThrow(/cannot approve/);
-    let error: unknown;
-    try {
-      makeApprovalRecord(bad, { source: "pack", name: "x", packId: "p", packVersion: "1.0.0" }, clock);
-    } catch (e) {
-      error = e;
-    }
-    expect(isSlashiError(error) && error.code).toBe("STEP_NOT_ALLOWED");
-    expect(isSlashiError(error) && error.data.jsonPath).toBe("/steps/1/command");
+    const error = catchError(
+      () => makeApprovalRecord(bad, { source: "pack", name: "x", packId: "p", packVersion: "1.0.0" }, clock),
+      isSlashiError,
+    );
+    expect(error.code).toBe("STEP_NOT_ALLOWED");
+    expect(error.data.jsonPath).toBe("/steps/1/command");
   });
 
   it("rejects a record edited by hand or of an unknown format", () => {

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { catchError } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { isSlashiError } from "../errors.js";
 import { canonicalCommand, canonicalize } from "./canonical.js";
@@ -44,23 +45,13 @@ describe("canonicalize", () => {
   it("omits undefined members and rejects what JSON cannot hold", () => {
     expect(canonicalize({ a: undefined, b: 1 })).toBe('{"b":1}');
     for (const bad of [NaN, Infinity, [undefined], () => 1, 1n, new Date(0), { x: { y: Symbol("s") } }]) {
-      let error: unknown;
-      try {
-        canonicalize(bad);
-      } catch (e) {
-        error = e;
-      }
-      expect(isSlashiError(error) && error.code).toBe("INVALID_STEP");
+      expect(catchError(() => canonicalize(bad), isSlashiError).code).toBe("INVALID_STEP");
     }
   });
 
   it("names the JSON path of a value it rejects", () => {
-    try {
-      canonicalize({ steps: [{ ms: NaN }] });
-      expect.unreachable();
-    } catch (e) {
-      expect(isSlashiError(e) && e.data.jsonPath).toBe("/steps/0/ms");
-    }
+    const error = catchError(() => canonicalize({ steps: [{ ms: NaN }] }), isSlashiError);
+    expect(error.data.jsonPath).toBe("/steps/0/ms");
   });
 
   it("refuses nesting deeper than 64 levels", () => {

@@ -129,6 +129,24 @@ describe("decide", () => {
     expect(decide("python3 -c 'print(2)'", policy, context).decision).toBe("ask");
   });
 
+  it("never lets an exact-form rule lift a mount point's removal, only the plain recursive one", () => {
+    const doc = parsePolicy(
+      '{ "version": 1, "extends": ["recommended"], "rules": [{ "match": ["rm", "-rf", ["build", "cache"], "$"], "decision": "allow" }] }',
+      "u.json",
+    );
+    const policy = resolvePolicy([{ kind: "user", source: "u.json", document: doc }]);
+    const fs = (mounts: readonly string[] | undefined) => ({
+      realpath: (p: string) => p,
+      readdir: () => undefined,
+      mountPoints: () => mounts,
+    });
+    const mounted = { ...context, fs: fs(["/", "/home/dev/project/cache"]) };
+    expect(decide("rm -rf build", policy, mounted).decision).toBe("allow");
+    expect(decide("rm -rf cache", policy, mounted).decision).toBe("ask");
+    expect(decide("rm -rf build", policy, { ...context, fs: fs(undefined) }).decision).toBe("ask");
+    expect(decide("rm -rf build", policy, context).decision).toBe("allow");
+  });
+
   it("decides argv commands handed over without a shell", () => {
     const argv = ["git", "status"];
     const command = {

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { catchError } from "@slashi/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SlashiErrorCode, isSlashiError } from "../errors.js";
 import { loadShellParser } from "../shell/parser.js";
@@ -64,20 +65,20 @@ describe("enkaiduSettingsFrom", () => {
   });
 
   it("reports a value of the wrong type at its JSON path", () => {
-    try {
-      enkaiduSettingsFrom({
-        config: { tool_settings: { shell_command: { approved_commands: ["ls", 3] } } },
-        file: "enkaidu.yml",
-        os: "unix",
-      });
-      expect.unreachable();
-    } catch (error) {
-      expect(isSlashiError(error) && error.code).toBe(SlashiErrorCode.INVALID_POLICY);
-      expect(isSlashiError(error) && error.data).toMatchObject({
-        file: "enkaidu.yml",
-        jsonPath: "/tool_settings/shell_command/approved_commands/1",
-      });
-    }
+    const error = catchError(
+      () =>
+        enkaiduSettingsFrom({
+          config: { tool_settings: { shell_command: { approved_commands: ["ls", 3] } } },
+          file: "enkaidu.yml",
+          os: "unix",
+        }),
+      isSlashiError,
+    );
+    expect(error.code).toBe(SlashiErrorCode.INVALID_POLICY);
+    expect(error.data).toMatchObject({
+      file: "enkaidu.yml",
+      jsonPath: "/tool_settings/shell_command/approved_commands/1",
+    });
   });
 });
 

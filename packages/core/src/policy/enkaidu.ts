@@ -72,6 +72,11 @@ export const EnkaiduReasonCode = {
   RESTRICTED_TERM: "enkaidu.restricted-term",
   /** A sub-command starts with no approved command: ask. */
   NOT_APPROVED: "enkaidu.not-approved",
+  /**
+   * The line needs a shell (pipes, lists, expansions, `~`…) and an Enkaidu layer runs commands without one
+   * (`execute_through_shell: false`): deny. Raised by hosts, which choose between argv and the shell.
+   */
+  NEEDS_SHELL: "enkaidu.needs-shell",
 } as const;
 
 type Lists = "allowed_commands" | "approved_commands" | "restricted_terms" | "network_allowed_commands";

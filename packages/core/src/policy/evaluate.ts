@@ -3,6 +3,7 @@
  * rules, its safety findings and the policy-level checks; the script gets its own findings; the strictest
  * verdict wins (deny > ask > allow).
  */
+import { NEVER_LIFTED } from "../safety/codes.js";
 import { lineVariables } from "../safety/bindings.js";
 import type { Finding, SafetyContext } from "../safety/types.js";
 import type { ExtractedCommand, ShellAnalysis } from "../shell/types.js";
@@ -259,9 +260,18 @@ function whatMakesItCount(rule: CompiledRule, inactive: Reason["inactive"]): str
 
 function ruleReason(rule: CompiledRule, command: string, inactive?: Reason["inactive"]): Reason {
   let message = ruleMessage(rule);
+<<<<<<< HEAD
   const needed = whatMakesItCount(rule, inactive);
   if (inactive === "unapproved") message += ` — not counted until ${needed}`;
   if (inactive === "untrusted-workspace") message += ` — not counted until ${needed}`;
+=======
+  if (inactive === "unapproved")
+    message +=
+      rule.pendingApproval === undefined
+        ? " — not counted until this file is approved"
+        : ` — not counted until ${rule.pendingApproval.join(" or ")} is approved, which extends it`;
+  if (inactive === "untrusted-workspace") message += " — not counted: the workspace is not trusted";
+>>>>>>> main
   if (inactive === "outside-workspace")
     message += " — not counted: the command runs outside the workspace, or where only the running line knows";
   return {
@@ -408,7 +418,7 @@ export function evaluateCommand(
 
   for (const f of askFindings) {
     const reason = fromFinding(f, text);
-    if (lifter && namesSubject(lifter, argv, f.subject)) {
+    if (lifter && !NEVER_LIFTED.has(f.code) && namesSubject(lifter, argv, f.subject)) {
       reason.inactive = "lifted";
       reason.message += ` — lifted: rule ${lifter.jsonPath} of ${lifter.layer} ${lifter.source} names this exact form`;
     }

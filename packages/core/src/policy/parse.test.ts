@@ -1,3 +1,4 @@
+import { catchError } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { isSlashiError } from "../errors.js";
 import type { SlashiError } from "../errors.js";
@@ -29,15 +30,8 @@ const analyze: AnalyzeFn = (script) => {
   return { language: "bash", commands, findings: [], incomplete: false } satisfies ShellAnalysis;
 };
 
-function failure(text: string): SlashiError {
-  try {
-    parsePolicy(text, "policy.json", { analyze });
-  } catch (error) {
-    if (isSlashiError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected parsePolicy to throw");
-}
+const failure = (text: string): SlashiError =>
+  catchError(() => parsePolicy(text, "policy.json", { analyze }), isSlashiError);
 
 describe("parsePolicy", () => {
   it("parses a valid file with comments", () => {
@@ -158,27 +152,26 @@ describe("parsePolicy", () => {
   });
 
   it("checks a document given as a value, locating errors by JSON path", () => {
-    let error: unknown;
-    try {
-      validatePolicyDocument(
-        {
-          version: 1,
-          rules: [
-            { match: ["ls"], decision: "allow" },
-            { match: ["ls"], decision: "deny" },
-          ],
-        },
-        "pack:acme",
-        { analyze },
-      );
-    } catch (e) {
-      error = e;
-    }
+    const error = catchError(
+      () =>
+        validatePolicyDocument(
+          {
+            version: 1,
+            rules: [
+              { match: ["ls"], decision: "allow" },
+              { match: ["ls"], decision: "deny" },
+            ],
+          },
+          "pack:acme",
+          { analyze },
+        ),
+      isSlashiError,
+    );
     expect(error).toMatchObject({
       code: "INVALID_POLICY",
       data: { file: "pack:acme", jsonPath: "/rules/1" },
     });
-    expect((error as SlashiError).data.line).toBeUndefined();
+    expect(error.data.line).toBeUndefined();
     expect(() => validatePolicyDocument({ version: 1, rules: "x" }, "pack:acme")).toThrow(
       expect.objectContaining({
         code: "SCHEMA_INVALID",

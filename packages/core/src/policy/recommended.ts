@@ -4,6 +4,7 @@
  * `git -c …`, output redirections) comes from the safety classifiers, which read options the way each tool
  * parses them and still apply to every allowed command.
  */
+import { CHECKSUM_PROGRAMS } from "../safety/reads.js";
 import type { PolicyDocument, PolicyRule } from "./types.js";
 
 /** The name of the recommended preset, as written in `extends`. */
@@ -70,14 +71,7 @@ const READ_ONLY_PROGRAMS = [
   "fmt",
   "expand",
   "unexpand",
-  "md5sum",
-  "sha1sum",
-  "sha224sum",
-  "sha256sum",
-  "sha384sum",
-  "sha512sum",
-  "b2sum",
-  "cksum",
+  ...CHECKSUM_PROGRAMS,
   "od",
   "hexdump",
   "expr",

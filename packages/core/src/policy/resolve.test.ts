@@ -1,3 +1,5 @@
+import { catchError } from "@slashi/test-utils";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isSlashiError } from "../errors.js";
 import type { ShellAnalysis } from "../shell/types.js";
@@ -128,14 +130,110 @@ describe("layering", () => {
     expect(verdict(resolvePolicy([], { defaultPreset: null }), "ls -la")).toBe("ask");
   });
 
+  it("lets an unapproved workspace file extend recommended only for its ask and deny rules", () => {
+    const user = layer("user", { rules: [{ match: ["git", "status"], decision: "allow" }] });
+    const ws = layer("workspace", { extends: ["recommended"] });
+    const unapproved = resolvePolicy([user, ws]);
+    expect(verdict(unapproved, "ls -la")).toBe("ask");
+    expect(unapproved.layers.find((l) => l.source === "preset:recommended")?.trusted).toBe(false);
+    expect(unapproved.notes.join("\n")).toMatch(
+      /ignored until workspace\.json is approved, which extends it/,
+    );
+    expect(unapproved.rules.find((r) => r.layer === "builtin")?.pendingApproval).toEqual(["workspace.json"]);
+    expect(verdict(resolvePolicy([user, { ...ws, approved: true }]), "ls -la")).toBe("allow");
+    // the person's own extends (or the default preset) still counts, whoever else extends it
+    expect(
+      verdict(
+        resolvePolicy([{ ...user, document: { ...user.document, extends: ["recommended"] } }, ws]),
+        "ls -la",
+      ),
+    ).toBe("allow");
+    expect(verdict(resolvePolicy([ws]), "ls -la")).toBe("allow");
+  });
+
+  it("keeps an approved pack from loosening when only an unapproved workspace file extends it", () => {
+    const pack: PolicyLayer = {
+      kind: "pack",
+      source: "@acme/policy",
+      document: { version: 1, rules: [{ match: ["deploy"], decision: "allow" }] },
+      approved: true,
+    };
+    const user = layer("user", {});
+    const ws = layer("workspace", { extends: ["@acme/policy"] });
+    expect(verdict(resolvePolicy([user, ws, pack]), "deploy now")).toBe("ask");
+    expect(verdict(resolvePolicy([user, { ...ws, approved: true }, pack]), "deploy now")).toBe("allow");
+    expect(
+      verdict(resolvePolicy([layer("user", { extends: ["@acme/policy"] }), ws, pack]), "deploy now"),
+    ).toBe("allow");
+    // a pack the unapproved file reaches through another pack is held back too, even in a cycle
+    const inner: PolicyLayer = {
+      ...pack,
+      source: "@acme/inner",
+      document: { version: 1, extends: ["@acme/policy"] },
+    };
+    const cyclic: PolicyLayer = {
+      ...pack,
+      document: { ...pack.document, extends: ["@acme/inner", "recommended"] },
+    };
+    const viaInner = resolvePolicy([user, layer("workspace", { extends: ["@acme/inner"] }), inner, cyclic]);
+    expect(verdict(viaInner, "deploy now")).toBe("ask");
+    expect(verdict(viaInner, "ls -la")).toBe("ask");
+  });
+
+  it("never turns the person's verdict looser through any unapproved workspace layer (generated)", () => {
+    const verdicts = ["allow", "ask", "deny"] as const;
+    const programs = ["ls", "deploy", "make", "git", "rm", "cat"];
+    const rule = fc.record({
+      match: fc.tuple(fc.constantFrom(...programs, "*")).map((t) => [...t]),
+      decision: fc.constantFrom(...verdicts),
+    });
+    const doc = (packNames: readonly string[]) =>
+      fc.record({
+        extends: fc.subarray(["recommended", ...packNames]),
+        rules: fc.array(rule, { maxLength: 3 }),
+        approvedCommands: fc.subarray(programs),
+        allowedCommands: fc.option(fc.subarray(programs), { nil: undefined }),
+      });
+    const packNames = ["@p/a", "@p/b"];
+    fc.assert(
+      fc.property(
+        fc.record({
+          user: doc([]),
+          workspace: doc(packNames),
+          packs: fc.tuple(doc(packNames), doc(packNames)),
+          approvedPacks: fc.tuple(fc.boolean(), fc.boolean()),
+          line: fc.constantFrom(...programs.map((p) => `${p} x`)),
+        }),
+        ({ user, workspace, packs, approvedPacks, line }) => {
+          const userLayer: PolicyLayer = {
+            kind: "user",
+            source: "user.json",
+            document: { version: 1, ...user },
+          };
+          const base = resolvePolicy([userLayer]);
+          const withRepo = resolvePolicy([
+            userLayer,
+            { kind: "workspace", source: "ws.json", document: { version: 1, ...workspace } },
+            ...packNames.map((name, i) => ({
+              kind: "pack" as const,
+              source: name,
+              document: { version: 1 as const, ...packs[i] },
+              approved: approvedPacks[i],
+            })),
+          ]);
+          const rank = { allow: 0, ask: 1, deny: 2 };
+          expect(rank[verdict(withRepo, line)]).toBeGreaterThanOrEqual(rank[verdict(base, line)]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("refuses an extends name that is neither a preset nor a loaded pack", () => {
-    let error: unknown;
-    try {
-      resolvePolicy([layer("user", { extends: ["recommended", "@acme/missing"] })]);
-    } catch (e) {
-      error = e;
-    }
-    expect(isSlashiError(error)).toBe(true);
+    const error = catchError(
+      () => resolvePolicy([layer("user", { extends: ["recommended", "@acme/missing"] })]),
+      isSlashiError,
+    );
     expect(error).toMatchObject({
       code: "PACK_NOT_FOUND",
       data: { file: "user.json", jsonPath: "/extends/1", extends: "@acme/missing" },

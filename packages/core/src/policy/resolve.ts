@@ -50,15 +50,77 @@ function invalid(message: string, source: string, jsonPath?: string): SlashiErro
   });
 }
 
-function isTrusted(layer: PolicyLayer): boolean {
+/** Whether a layer may loosen on its own account: managed, user and builtin always; workspace and pack when approved. */
+function ownTrust(layer: PolicyLayer): boolean {
   return (
     layer.kind === "managed" || layer.kind === "user" || layer.kind === "builtin" || layer.approved === true
   );
 }
 
+/** The layers after `extends` expansion, and which of them were added by Slashi itself (the default preset). */
+interface ExpandedLayers {
+  layers: PolicyLayer[];
+  /**
+   * Layers that count without a trusted layer extending them: the caller's own layers except packs (a pack
+   * counts only through a trusted `extends`), and the default preset.
+   */
+  roots: Set<PolicyLayer>;
+}
+
+/** Why a layer does not count although its own file is approved: what would have to be approved first. */
+type LayerTrust = Map<PolicyLayer, { trusted: boolean; pending: readonly string[] }>;
+
+/**
+ * Which layers may loosen. A layer that another layer `extends` (a preset, a pack) loosens only when some
+ * trusted layer extends it: a workspace file that is not approved yet may pull in `recommended` or a pack, and
+ * those then add only their `ask`/`deny` rules, exactly as the workspace file's own rules do. Computed as the
+ * least fixed point over the `extends` graph, so a cycle of packs extending each other trusts nothing by itself.
+ */
+function layerTrust(expanded: ExpandedLayers): LayerTrust {
+  const { layers, roots } = expanded;
+  const byName = new Map<string, PolicyLayer>();
+  for (const layer of layers) {
+    if (layer.kind === "pack") byName.set(layer.source, layer);
+    if (layer.kind === "builtin" && layer.source.startsWith("preset:"))
+      byName.set(layer.source.slice("preset:".length), layer);
+  }
+  const referrers = new Map<PolicyLayer, PolicyLayer[]>();
+  for (const layer of layers) {
+    for (const name of layer.document.extends ?? []) {
+      const target = byName.get(name);
+      if (!target || target === layer) continue;
+      let list = referrers.get(target);
+      if (!list) referrers.set(target, (list = []));
+      list.push(layer);
+    }
+  }
+  const trusted = new Set<PolicyLayer>();
+  for (const layer of layers) {
+    if (ownTrust(layer) && roots.has(layer)) trusted.add(layer);
+  }
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const [layer, from] of referrers) {
+      if (trusted.has(layer) || !ownTrust(layer)) continue;
+      if (from.some((r) => trusted.has(r))) {
+        trusted.add(layer);
+        changed = true;
+      }
+    }
+  }
+  const out: LayerTrust = new Map();
+  for (const layer of layers) {
+    const pending =
+      trusted.has(layer) || !ownTrust(layer) ? [] : (referrers.get(layer) ?? []).map((r) => r.source);
+    out.set(layer, { trusted: trusted.has(layer), pending });
+  }
+  return out;
+}
+
 /** Adds the preset and pack layers that `extends` names, and the default preset; checks every name resolves. */
-function expandLayers(layers: readonly PolicyLayer[], options: ResolvePolicyOptions): PolicyLayer[] {
+function expandLayers(layers: readonly PolicyLayer[], options: ResolvePolicyOptions): ExpandedLayers {
   const out = [...layers];
+  const roots = new Set<PolicyLayer>(layers.filter((l) => l.kind !== "pack"));
   const builtinSources = new Set(out.filter((l) => l.kind === "builtin").map((l) => l.source));
   const packSources = new Set(out.filter((l) => l.kind === "pack").map((l) => l.source));
   const addPreset = (name: string): void => {
@@ -80,13 +142,16 @@ function expandLayers(layers: readonly PolicyLayer[], options: ResolvePolicyOpti
   if (preset !== null && !out.some((l) => l.kind === "user")) {
     if (!PRESETS.has(preset)) throw invalid(`unknown default preset "${preset}"`, "<options>");
     addPreset(preset);
+    const layer = out.find((l) => l.kind === "builtin" && l.source === `preset:${preset}`);
+    if (layer) roots.add(layer);
   }
-  return out;
+  return { layers: out, roots };
 }
 
 /** Combines a boolean setting: any layer may set `false` (it wins); only a trusted layer may set `true`. */
 function mergeFlag(
   layers: readonly PolicyLayer[],
+  trust: LayerTrust,
   key: "allowNetwork" | "allowWorkspaceWrites" | "skipConfirmInCordon",
   notes: string[],
 ): boolean | undefined {
@@ -95,7 +160,7 @@ function mergeFlag(
     const setting = layer.document[key];
     if (setting === false) return false;
     if (setting === true) {
-      if (isTrusted(layer)) value = true;
+      if (trust.get(layer)?.trusted === true) value = true;
       else notes.push(`${layer.kind} ${layer.source}: "${key}": true is ignored until this file is approved`);
     }
   }
@@ -106,7 +171,10 @@ function mergeFlag(
  * Compiles one document's rules and Enkaidu lists into rules. Allow rules of an untrusted layer are kept but
  * marked inactive.
  */
-function compileLayer(layer: PolicyLayer, trusted: boolean): CompiledRule[] {
+function compileLayer(layer: PolicyLayer, trusted: boolean, pending: readonly string[]): CompiledRule[] {
+  const inactive = trusted
+    ? {}
+    : { inactive: "unapproved" as const, ...(pending.length > 0 ? { pendingApproval: pending } : {}) };
   const out: CompiledRule[] = [];
   const { document } = layer;
   (document.rules ?? []).forEach((rule, index) => {
@@ -129,7 +197,7 @@ function compileLayer(layer: PolicyLayer, trusted: boolean): CompiledRule[] {
       ...(rule.reason === undefined ? {} : { reason: rule.reason }),
       exact,
       trustedWorkspaceOnly: rule.trustedWorkspaceOnly === true,
-      ...(rule.decision === "allow" && !trusted ? { inactive: "unapproved" as const } : {}),
+      ...(rule.decision === "allow" ? inactive : {}),
       tokens,
     });
   });
@@ -150,7 +218,7 @@ function compileLayer(layer: PolicyLayer, trusted: boolean): CompiledRule[] {
       reason: `approvedCommands: "${prefix}"`,
       exact: false,
       trustedWorkspaceOnly: false,
-      ...(!trusted ? { inactive: "unapproved" as const } : {}),
+      ...inactive,
       tokens: compilePattern(pattern).tokens,
     });
   });
@@ -167,6 +235,9 @@ function compileLayer(layer: PolicyLayer, trusted: boolean): CompiledRule[] {
  *   workspace `deny` holds against a user `allow`);
  * - `allow` rules (and `approvedCommands`) of `workspace` and `pack` layers count only when the layer is
  *   `approved`; until then they are kept, inactive, so `explain` can show them;
+ * - a preset or pack that a layer `extends` loosens only when a trusted layer extends it (a pack layer also
+ *   needs its own approval, and one that nothing extends never loosens): an unapproved workspace file that
+ *   extends `recommended` or an approved pack adds only their `ask`/`deny` rules;
  * - `allowedCommands` gates of every layer apply (a command must pass each one);
  * - boolean settings: any layer's `false` wins; `true` counts only from a trusted layer;
  * - `networkAllowedCommands` count only from trusted layers, and are applied per command after the merge.
@@ -185,7 +256,8 @@ export function resolvePolicy(
   options: ResolvePolicyOptions = {},
 ): ResolvedPolicy {
   const expanded = expandLayers(layers, options);
-  const ordered = expanded
+  const trust = layerTrust(expanded);
+  const ordered = expanded.layers
     .map((layer, i) => ({ layer, i }))
     .sort((a, b) => RANK[b.layer.kind] - RANK[a.layer.kind] || a.i - b.i)
     .map((x) => x.layer);
@@ -201,13 +273,15 @@ export function resolvePolicy(
   const resolvedLayers: ResolvedLayer[] = [];
 
   for (const layer of ordered) {
-    const trusted = isTrusted(layer);
+    const { trusted, pending } = trust.get(layer) ?? { trusted: false, pending: [] };
     resolvedLayers.push({ kind: layer.kind, source: layer.source, trusted });
-    const compiled = compileLayer(layer, trusted);
+    const compiled = compileLayer(layer, trusted, pending);
     const ignored = compiled.filter((r) => r.inactive === "unapproved").length;
     if (ignored > 0) {
       notes.push(
-        `${layer.kind} ${layer.source}: ${ignored} allow rule(s) ignored until this file is approved`,
+        pending.length > 0
+          ? `${layer.kind} ${layer.source}: ${ignored} allow rule(s) ignored until ${pending.join(" or ")} is approved, which extends it`
+          : `${layer.kind} ${layer.source}: ${ignored} allow rule(s) ignored until this file is approved`,
       );
     }
     rules.push(...compiled);
@@ -262,7 +336,7 @@ export function resolvePolicy(
     }
   }
 
-  const allowNetwork = mergeFlag(ordered, "allowNetwork", notes) ?? false;
+  const allowNetwork = mergeFlag(ordered, trust, "allowNetwork", notes) ?? false;
   const policy: ResolvedPolicy = {
     layers: resolvedLayers,
     rules,
@@ -270,8 +344,8 @@ export function resolvePolicy(
     restrictedTerms: terms,
     allowNetwork,
     networkAllowedCommands: anyNetworkList ? networkPrefixes : undefined,
-    allowWorkspaceWrites: mergeFlag(ordered, "allowWorkspaceWrites", notes),
-    skipConfirmInCordon: mergeFlag(ordered, "skipConfirmInCordon", notes) ?? false,
+    allowWorkspaceWrites: mergeFlag(ordered, trust, "allowWorkspaceWrites", notes),
+    skipConfirmInCordon: mergeFlag(ordered, trust, "skipConfirmInCordon", notes) ?? false,
     enkaidu: enkaiduSettings,
     notes,
     index,

@@ -91,7 +91,8 @@ export interface PolicyLayer {
   document: PolicyDocument;
   /**
    * For `workspace` and `pack` layers: the person approved this file's fingerprint, so its allow rules and
-   * loosening settings count. Ignored for other kinds (managed, user and builtin layers are trusted).
+   * loosening settings may count. A pack (and a preset) counts only when a trusted layer also `extends` it: an
+   * approved pack pulled in by an unapproved workspace file does not. Ignored for other kinds.
    */
   approved?: boolean;
 }
@@ -121,6 +122,11 @@ export interface CompiledRule {
    * policy so `explain` can say what would happen after approval.
    */
   inactive?: "unapproved";
+  /**
+   * For an `unapproved` rule of a preset or pack that is itself fine: the files that extend it, one of which the
+   * person must approve first. Absent when the rule's own file needs the approval.
+   */
+  pendingApproval?: readonly string[];
   /** @internal compiled tokens */
   readonly tokens: readonly CompiledToken[];
 }

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { catchError } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { isSlashiError } from "../errors.js";
 import { buildCmdArguments, buildCmdCommandLine, CMD_INVOCATION_FLAGS, quoteCmd } from "./cmd.js";
@@ -151,13 +152,8 @@ const cmdValue = fc
   .filter((s) => !["\0", "\r", "\n", "\u001a"].some((c) => s.includes(c)));
 
 function refusal(fn: () => unknown): Record<string, unknown> {
-  try {
-    fn();
-  } catch (error) {
-    if (isSlashiError(error)) return { code: error.code, ...error.data };
-    throw error;
-  }
-  throw new Error("expected a refusal");
+  const error = catchError(fn, isSlashiError);
+  return { code: error.code, ...error.data };
 }
 
 describe("quoteCmd", () => {

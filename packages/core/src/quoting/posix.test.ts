@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { catchError } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { isSlashiError } from "../errors.js";
 import { quotePosix } from "./posix.js";
@@ -28,13 +29,8 @@ function readPosixWord(text: string): string | undefined {
 }
 
 function refusal(fn: () => unknown): { code: string; data: Record<string, unknown>; message: string } {
-  try {
-    fn();
-  } catch (error) {
-    if (isSlashiError(error)) return { code: error.code, data: error.data, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a refusal");
+  const error = catchError(fn, isSlashiError);
+  return { code: error.code, data: error.data, message: error.message };
 }
 
 describe("quotePosix", () => {

@@ -1,4 +1,7 @@
+import { isOption, type ParsedArg } from "../shell/options.js";
 import { unwrapRunners } from "../shell/runners.js";
+
+export { longMatches, parseOptions, type OptionSpec, type ParsedArg } from "../shell/options.js";
 import type { ExtractedCommand } from "../shell/types.js";
 
 /** The program a command really runs and its arguments, as the classifiers see it. */
@@ -74,110 +77,14 @@ export function invocationOf(command: ExtractedCommand): Invocation | undefined 
   return { name: programName(programWord), programWord, args: effective.slice(start + 1), dynamic, command };
 }
 
-/** How a program reads its options. */
-export interface OptionSpec {
-  /** Short letters that take a value, glued (`-ofile`) or as the next word (`-o file`). */
-  shortValue?: string;
-  /** Short letters whose value is optional and can only be glued (`sed -i.bak`, `perl -i`). */
-  shortOptionalValue?: string;
-  /** Long names (no dashes) that take a value as `--name=v` or `--name v`. */
-  longValue?: readonly string[];
-  /** The first operand ends option parsing (interpreters, POSIX style). Default: options may follow operands. */
-  stopAtOperand?: boolean;
-}
-
-/** One parsed argument. */
-export interface ParsedArg {
-  kind: "short" | "long" | "operand";
-  /** Option letter or long name without dashes; the word itself for an operand. */
-  name: string;
-  /** Option value, when it has one. */
-  value?: string;
-  /** Index of the word in the argument list (where the option starts). */
-  index: number;
-}
-
-/**
- * Splits arguments into options and operands the way getopt-style programs do: combined short flags
- * (`-rf`), glued values (`-ofile`), `--long=value`, options after operands, and `--` ending options.
- */
-export function parseOptions(args: readonly string[], spec: OptionSpec = {}): ParsedArg[] {
-  const out: ParsedArg[] = [];
-  const shortValue = spec.shortValue ?? "";
-  const shortOptional = spec.shortOptionalValue ?? "";
-  const longValue = spec.longValue ?? [];
-  let optionsDone = false;
-  for (let i = 0; i < args.length; i++) {
-    const word = args[i]!;
-    if (optionsDone || word === "-" || !word.startsWith("-")) {
-      out.push({ kind: "operand", name: word, index: i });
-      if (spec.stopAtOperand) optionsDone = true;
-      continue;
-    }
-    if (word === "--") {
-      optionsDone = true;
-      continue;
-    }
-    if (word.startsWith("--")) {
-      const eq = word.indexOf("=");
-      const name = eq >= 0 ? word.slice(2, eq) : word.slice(2);
-      if (eq >= 0) out.push({ kind: "long", name, value: word.slice(eq + 1), index: i });
-      else if (longTakesValue(name, longValue) && i + 1 < args.length) {
-        out.push({ kind: "long", name, value: args[i + 1]!, index: i });
-        i++;
-      } else out.push({ kind: "long", name, index: i });
-      continue;
-    }
-    for (let j = 1; j < word.length; j++) {
-      const letter = word[j]!;
-      if (shortValue.includes(letter)) {
-        const rest = word.slice(j + 1);
-        if (rest !== "") out.push({ kind: "short", name: letter, value: rest, index: i });
-        else if (i + 1 < args.length) {
-          out.push({ kind: "short", name: letter, value: args[i + 1]!, index: i });
-          i++;
-        } else out.push({ kind: "short", name: letter, index: i });
-        break;
-      }
-      if (shortOptional.includes(letter)) {
-        out.push({ kind: "short", name: letter, value: word.slice(j + 1), index: i });
-        break;
-      }
-      out.push({ kind: "short", name: letter, index: i });
-    }
-  }
-  return out;
-}
-
-function longTakesValue(name: string, names: readonly string[]): boolean {
-  if (names.includes(name)) return true;
-  if (name.length < 3) return false;
-  const candidates = names.filter((n) => n.startsWith(name));
-  return candidates.length === 1;
-}
-
-/**
- * True when a long option as written can mean `canonical`: the same name or an abbreviation of it (GNU
- * getopt and git accept unique prefixes; an ambiguous one is an error, so matching it too is safe).
- */
-export function longMatches(written: string, canonical: string): boolean {
-  return written === canonical || (written.length >= 1 && canonical.startsWith(written));
-}
-
 /** True when any parsed option is the short letter or (an abbreviation of) one of the long names. */
 export function hasOption(parsed: readonly ParsedArg[], short: string, ...long: string[]): boolean {
-  return parsed.some((p) => findsOption(p, short, long));
+  return parsed.some((p) => isOption(p, short, long));
 }
 
 /** The parsed options matching a short letter or long names. */
 export function optionsNamed(parsed: readonly ParsedArg[], short: string, ...long: string[]): ParsedArg[] {
-  return parsed.filter((p) => findsOption(p, short, long));
-}
-
-function findsOption(p: ParsedArg, short: string, long: readonly string[]): boolean {
-  if (p.kind === "short") return short !== "" && short.includes(p.name);
-  if (p.kind === "long") return long.some((l) => longMatches(p.name, l));
-  return false;
+  return parsed.filter((p) => isOption(p, short, long));
 }
 
 /** The operands of a parse. */

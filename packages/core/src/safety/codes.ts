@@ -163,6 +163,16 @@ const table = [
   ["rm.no-preserve-root", "deny", "`--no-preserve-root` turns off rm's own guard against removing `/`."],
   ["rm.recursive", "ask", "Recursive removal inside the workspace (`rm -rf ./build`)."],
   [
+    "rm.mount-point",
+    "ask",
+    "Recursive removal of a mount point or of a folder holding one: rm crosses into the mounted file system. No exact-form rule lifts it.",
+  ],
+  [
+    "rm.mount-unknown",
+    "ask",
+    "Recursive removal on a host whose mount table cannot be read, so a mount point cannot be ruled out. No exact-form rule lifts it.",
+  ],
+  [
     "rm.outside-workspace",
     "ask",
     "Removal of something outside the workspace that is not a system, home or root path (`rm -rf /tmp/cache`).",
@@ -452,6 +462,12 @@ export const SAFETY_CODES: readonly SafetyCodeInfo[] = Object.freeze(
 const severityByCode = new Map<string, Finding["severity"]>(
   table.map(([code, severity]) => [code, severity]),
 );
+
+/**
+ * Ask findings that no exact-form allow rule lifts: a rule names the words of a command, and these are about
+ * facts of the host the words do not show (what is mounted where).
+ */
+export const NEVER_LIFTED: ReadonlySet<string> = new Set<SafetyCode>(["rm.mount-point", "rm.mount-unknown"]);
 
 /** The fixed severity of a safety code. */
 export function severityOf(code: SafetyCode): Finding["severity"] {

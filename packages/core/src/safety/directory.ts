@@ -12,6 +12,7 @@ import { operands, parseOptions, type Invocation, type OptionSpec, type ParsedAr
 import { finding } from "./codes.js";
 import { parseGit } from "./git.js";
 import { isInside, literalPrefix, normalize, resolvePath } from "./paths.js";
+import { readsRelativePaths } from "./reads.js";
 import { inWorkspace } from "./targets.js";
 import type { Finding, SafetyContext } from "./types.js";
 
@@ -67,58 +68,13 @@ export function commandContexts(command: ExtractedCommand, context: SafetyContex
   return out;
 }
 
-/** Programs that never open a file named by a relative operand nor load the directory's files. */
-const DIRECTORY_BLIND = new Set([
-  "echo",
-  "printf",
-  "true",
-  "false",
-  ":",
-  "pwd",
-  "whoami",
-  "id",
-  "groups",
-  "date",
-  "uname",
-  "arch",
-  "nproc",
-  "hostname",
-  "sleep",
-  "seq",
-  "expr",
-  "basename",
-  "dirname",
-  "printenv",
-  "env",
-  "test",
-  "[",
-  "ls",
-  "stat",
-  "du",
-  "df",
-  "tree",
-  "file",
-  "realpath",
-  "readlink",
-  "which",
-  "type",
-  "cd",
-  "pushd",
-  "popd",
-  "dirs",
-  "exit",
-  "return",
-  "set",
-  "shift",
-]);
-
 /** The command runs in a directory only known at run time and may read a file named relative to it. */
 export function classifyUnknownDirectory(
   invocation: Invocation | undefined,
   context: SafetyContext,
 ): Finding[] {
   if (context.cwdUnknown !== true || invocation === undefined) return [];
-  if (DIRECTORY_BLIND.has(invocation.name)) return [];
+  if (!readsRelativePaths(invocation)) return [];
   const command = invocation.command;
   const why = command.cwd?.kind === "unknown" ? ` (${command.cwd.reason})` : "";
   return [

@@ -2,6 +2,7 @@
  * Secrets in the environment: commands that print the environment or list variables, and expansions of
  * variables whose names look like secrets.
  */
+import { ENV_OPTIONS } from "../shell/tool-options.js";
 import { operands, parseOptions, type Invocation } from "./argv.js";
 import { finding, lineFinding } from "./codes.js";
 import type { Finding } from "./types.js";
@@ -71,11 +72,7 @@ export function classifyEnvironment(invocation: Invocation): Finding[] {
       if (names.length === 0) return dump("printenv prints every environment variable");
       return names.some(isSecretLikeName) ? dump("printenv prints a variable that looks like a secret") : [];
     case "env": {
-      const parsed = parseOptions(args, {
-        shortValue: "uCS",
-        longValue: ["unset", "chdir", "split-string"],
-        stopAtOperand: true,
-      });
+      const parsed = parseOptions(args, ENV_OPTIONS);
       const rest = operands(parsed).filter((p) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(p.name));
       return rest.length === 0 ? dump("env with no command prints the environment") : [];
     }

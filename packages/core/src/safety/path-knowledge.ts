@@ -55,6 +55,21 @@ function closing(raw: string, open: number, openChar: string, closeChar: string)
   return -1;
 }
 
+/**
+ * The files that `$(<file)` substitutions in raw shell text read, at any depth: `$(< $(dirname "$PWD")/x)`
+ * names `$(dirname "$PWD")/x`. A substitution whose end is missing reads the rest of the text.
+ */
+export function readSubstitutions(raw: string): string[] {
+  const out: string[] = [];
+  for (let i = raw.indexOf("$("); i >= 0; i = raw.indexOf("$(", i + 2)) {
+    const end = closing(raw, i + 1, "(", ")");
+    const body = raw.slice(i + 2, end < 0 ? raw.length : end);
+    const read = /^\s*<(?![(<>&])\s*/.exec(body);
+    if (read) out.push(body.slice(read[0].length).trim());
+  }
+  return out;
+}
+
 /** Splits a brace body at top-level commas; `[]` when it has none. */
 function braceAlternatives(body: string): string[] {
   const out: string[] = [];
@@ -238,7 +253,8 @@ function componentsOf(pattern: string, context: SafetyContext): string[] {
     const plain = unescaped(segment);
     const isGlob = GLOB_CHARS.test(segment.replace(ESCAPED_GLOB, ""));
     if (plain === "" || plain === ".") continue;
-    if (plain === ".." && !isGlob) out.pop();
+    // `..` after a link the kernel resolves (`/proc/self/cwd/..`) leaves the link's target, not its folder
+    if (plain === ".." && !isGlob && !isOpaquePattern(out)) out.pop();
     else out.push(isGlob ? globText(segment) : plain.replace(/[\\*?[]/g, "\\$&"));
   }
   return out;

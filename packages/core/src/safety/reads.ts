@@ -5,6 +5,19 @@
  * a read, which is the safe reading.
  */
 import { hasOption, operands, optionsNamed, parseOptions, type Invocation, type OptionSpec } from "./argv.js";
+import {
+  AWK_OPTIONS,
+  COPY_OPTIONS,
+  DATE_OPTIONS,
+  GREP_OPTIONS,
+  RG_OPTIONS,
+  RSYNC_OPTIONS,
+  SCP_OPTIONS,
+  SED_OPTIONS,
+  SORT_OPTIONS,
+  TAR_OPTIONS,
+  UNIQ_OPTIONS,
+} from "../shell/tool-options.js";
 import { sedCall } from "./tools.js";
 
 /** A word the program reads as a file. */
@@ -76,8 +89,8 @@ const NO_FILES: ReadonlySet<string> = new Set([
   "trap",
 ]);
 
-/** Programs that look at names and metadata, never at file contents. */
-export const METADATA_ONLY: ReadonlySet<string> = new Set([
+/** Programs that only look at names and metadata: they neither open files nor change them. */
+const NAMES_ONLY: ReadonlySet<string> = new Set([
   "ls",
   "dir",
   "stat",
@@ -87,9 +100,8 @@ export const METADATA_ONLY: ReadonlySet<string> = new Set([
   "[",
   "cd",
   "pushd",
-  "mkdir",
-  "chmod",
-  "chown",
+  "popd",
+  "dirs",
   "realpath",
   "readlink",
   "dirname",
@@ -98,11 +110,26 @@ export const METADATA_ONLY: ReadonlySet<string> = new Set([
   "eza",
   "lsd",
   "tree",
+]);
+
+/**
+ * Programs that look at names and metadata, never at file contents: {@link NAMES_ONLY}, the tree walkers and
+ * the metadata writers (whose writes the write checks see). Their operands are not reads; options of theirs
+ * that do read files (`du --files0-from`, `tree --fromfile`) are described in the reader table.
+ */
+export const METADATA_ONLY: ReadonlySet<string> = new Set([
+  ...NAMES_ONLY,
+  "mkdir",
+  "chmod",
+  "chown",
+  "touch",
   "find",
   "fd",
   "fdfind",
-  "touch",
 ]);
+
+/** Which operands a program reads. */
+type OperandsRead = "all" | "first" | "but-last" | "none";
 
 /** How a reading program lays out its arguments. */
 interface ReaderSpec {
@@ -112,34 +139,13 @@ interface ReaderSpec {
   /** The first operand is a pattern or program, unless one of these options gives it. */
   programFirst?: { short: string; long: readonly string[] };
   /** Operands that are read: `all`, only the `first` (the second is an output), or all `but-last`. */
-  operands?: "all" | "first" | "but-last" | "none";
+  operands?: OperandsRead | ((args: ReturnType<typeof parseOptions>) => OperandsRead);
   /** Whether the tree under each operand is read. */
   recursive?: (args: ReturnType<typeof parseOptions>, invocation: Invocation) => boolean;
 }
 
 const GREP: ReaderSpec = {
-  options: {
-    shortValue: "efmABCdD",
-    longValue: [
-      "regexp",
-      "file",
-      "max-count",
-      "after-context",
-      "before-context",
-      "context",
-      "directories",
-      "devices",
-      "include",
-      "exclude",
-      "exclude-from",
-      "exclude-dir",
-      "label",
-      "color",
-      "colour",
-      "binary-files",
-      "group-separator",
-    ],
-  },
+  options: GREP_OPTIONS,
   fileOptions: { short: "f", long: ["file", "exclude-from"] },
   programFirst: { short: "ef", long: ["regexp", "file"] },
   recursive: (parsed) =>
@@ -148,52 +154,20 @@ const GREP: ReaderSpec = {
 };
 
 const RG: ReaderSpec = {
-  options: {
-    shortValue: "ABCEMTdefgjmrt",
-    longValue: [
-      "after-context",
-      "before-context",
-      "context",
-      "encoding",
-      "max-columns",
-      "type-not",
-      "max-depth",
-      "regexp",
-      "file",
-      "glob",
-      "iglob",
-      "threads",
-      "max-count",
-      "replace",
-      "type",
-      "pre",
-      "pre-glob",
-      "sort",
-      "sortr",
-      "type-add",
-      "colors",
-      "path-separator",
-      "max-filesize",
-      "engine",
-      "ignore-file",
-    ],
-  },
+  options: RG_OPTIONS,
   fileOptions: { short: "f", long: ["file", "ignore-file"] },
   programFirst: { short: "ef", long: ["regexp", "file"] },
   recursive: () => true,
 };
 
 const SED: ReaderSpec = {
-  options: { shortValue: "efl", shortOptionalValue: "i", longValue: ["expression", "file", "line-length"] },
+  options: SED_OPTIONS,
   fileOptions: { short: "f", long: ["file"] },
   programFirst: { short: "ef", long: ["expression", "file"] },
 };
 
 const AWK: ReaderSpec = {
-  options: {
-    shortValue: "fvFeEil",
-    longValue: ["file", "assign", "field-separator", "source", "exec", "include", "load"],
-  },
+  options: AWK_OPTIONS,
   fileOptions: { short: "fEi", long: ["file", "exec", "include"] },
   programFirst: { short: "feE", long: ["file", "source", "exec"] },
 };
@@ -227,29 +201,14 @@ const READERS: ReadonlyMap<string, ReaderSpec> = new Map<string, ReaderSpec>([
   [
     "sort",
     {
-      options: {
-        shortValue: "kotST",
-        longValue: [
-          "key",
-          "output",
-          "field-separator",
-          "buffer-size",
-          "temporary-directory",
-          "files0-from",
-          "random-source",
-          "parallel",
-          "batch-size",
-          "compress-program",
-          "sort",
-        ],
-      },
+      options: SORT_OPTIONS,
       fileOptions: { short: "", long: ["files0-from", "random-source"] },
     },
   ],
   [
     "uniq",
     {
-      options: { shortValue: "fsw", longValue: ["skip-fields", "skip-chars", "check-chars"] },
+      options: UNIQ_OPTIONS,
       operands: "first",
     },
   ],
@@ -273,6 +232,34 @@ const READERS: ReadonlyMap<string, ReaderSpec> = new Map<string, ReaderSpec>([
       recursive: (parsed) => hasOption(parsed, "r", "recursive"),
     },
   ],
+  [
+    "du",
+    {
+      options: {
+        shortValue: "BdtX",
+        longValue: [
+          "block-size",
+          "max-depth",
+          "threshold",
+          "exclude-from",
+          "files0-from",
+          "exclude",
+          "time-style",
+        ],
+        longOptionalValue: ["time"],
+      },
+      fileOptions: { short: "X", long: ["exclude-from", "files0-from"] },
+      operands: "none",
+    },
+  ],
+  [
+    "tree",
+    {
+      options: { shortValue: "LPIoH", longValue: ["filelimit", "timefmt", "sort", "charset"] },
+      // with --fromfile the operands are listings tree reads and prints
+      operands: (parsed) => (hasOption(parsed, "", "fromfile") ? "all" : "none"),
+    },
+  ],
   ["cmp", { options: { shortValue: "in", longValue: ["ignore-initial", "bytes"] } }],
   ["comm", { options: { longValue: ["output-delimiter"] } }],
   ["join", { options: { shortValue: "aejot12", longValue: [] } }],
@@ -292,7 +279,7 @@ const READERS: ReadonlyMap<string, ReaderSpec> = new Map<string, ReaderSpec>([
   [
     "date",
     {
-      options: { shortValue: "dfrsI", longValue: ["date", "file", "reference", "set"] },
+      options: DATE_OPTIONS,
       operands: "none",
       fileOptions: { short: "fr", long: ["file", "reference"] },
     },
@@ -300,29 +287,16 @@ const READERS: ReadonlyMap<string, ReaderSpec> = new Map<string, ReaderSpec>([
   [
     "cp",
     {
-      options: { shortValue: "St", longValue: ["suffix", "target-directory"] },
+      options: COPY_OPTIONS,
       operands: "but-last",
       recursive: RECURSIVE_R,
     },
   ],
-  ["scp", { options: { shortValue: "cDFiJloPSX" }, operands: "but-last", recursive: RECURSIVE_R }],
+  ["scp", { options: SCP_OPTIONS, operands: "but-last", recursive: RECURSIVE_R }],
   [
     "rsync",
     {
-      options: {
-        shortValue: "eBfTM",
-        longValue: [
-          "rsh",
-          "rsync-path",
-          "filter",
-          "exclude",
-          "include",
-          "files-from",
-          "password-file",
-          "exclude-from",
-          "include-from",
-        ],
-      },
+      options: RSYNC_OPTIONS,
       fileOptions: { short: "", long: ["files-from", "password-file", "exclude-from", "include-from"] },
       operands: "but-last",
       recursive: RECURSIVE_R,
@@ -337,7 +311,8 @@ const READERS: ReadonlyMap<string, ReaderSpec> = new Map<string, ReaderSpec>([
   ],
 ]);
 
-for (const sum of [
+/** Checksum programs: they read every operand and print digests. */
+export const CHECKSUM_PROGRAMS: readonly string[] = [
   "md5sum",
   "sha1sum",
   "sha224sum",
@@ -347,17 +322,15 @@ for (const sum of [
   "b2sum",
   "cksum",
   "sum",
-])
-  (READERS as Map<string, ReaderSpec>).set(sum, { options: {} });
+];
+
+for (const sum of CHECKSUM_PROGRAMS) (READERS as Map<string, ReaderSpec>).set(sum, { options: {} });
 
 /** The words a tar call reads: inputs when creating or appending, the archive, `-T` lists; all recursive. */
 function tarReads(invocation: Invocation): ReadWord[] {
   const args = [...invocation.args];
   if (args[0] !== undefined && /^[A-Za-z]+$/.test(args[0])) args[0] = `-${args[0]}`;
-  const parsed = parseOptions(args, {
-    shortValue: "bCfFgIKLNTVXH",
-    longValue: ["file", "directory", "files-from", "exclude-from", "to-command", "use-compress-program"],
-  });
+  const parsed = parseOptions(args, TAR_OPTIONS);
   const out: ReadWord[] = [];
   const dynamic = (i: number): boolean => invocation.dynamic.has(i) || invocation.dynamic.has(i + 1);
   let base: string | undefined;
@@ -435,7 +408,7 @@ function jqReads(invocation: Invocation): ReadWord[] {
 export function readWords(invocation: Invocation): ReadWord[] | undefined {
   const name = invocation.name;
   if (NO_FILES.has(name)) return undefined;
-  if (METADATA_ONLY.has(name)) return undefined;
+  if (METADATA_ONLY.has(name) && !READERS.has(name)) return undefined;
   if (name === "tar" || name === "gtar" || name === "bsdtar") return tarReads(invocation);
   if (name === "jq" || name === "gojq" || name === "jaq") return jqReads(invocation);
   const spec = READERS.get(name);
@@ -456,7 +429,7 @@ export function readWords(invocation: Invocation): ReadWord[] | undefined {
   const given = spec?.programFirst;
   if (given !== undefined && optionsNamed(parsed, given.short, ...given.long).length === 0)
     files = files.slice(1);
-  const which = spec?.operands ?? "all";
+  const which = typeof spec?.operands === "function" ? spec.operands(parsed) : (spec?.operands ?? "all");
   if (which === "none") files = [];
   else if (which === "first") files = files.slice(0, 1);
   else if (which === "but-last") files = files.slice(0, -1);
@@ -467,4 +440,18 @@ export function readWords(invocation: Invocation): ReadWord[] | undefined {
   for (const script of sed?.scripts ?? [])
     for (const file of script.reads) out.push({ text: file, dynamic: false, recursive: false });
   return out;
+}
+
+/**
+ * Whether a command may open a file by a path relative to the directory it runs in: false for programs that
+ * open no file ({@link NO_FILES}, {@link NAMES_ONLY}) and for described readers whose every read word is a
+ * static absolute path (`cat /etc/hosts`, `date`); true for everything else, including programs that load the
+ * directory's configuration (git, npm), which are not described here.
+ */
+export function readsRelativePaths(invocation: Invocation): boolean {
+  const name = invocation.name;
+  if (NO_FILES.has(name) || (NAMES_ONLY.has(name) && !READERS.has(name))) return false;
+  if (!READERS.has(name)) return true;
+  const reads = readWords(invocation) ?? [];
+  return reads.some((r) => r.dynamic || r.base !== undefined || !/^[/~]/.test(r.text));
 }

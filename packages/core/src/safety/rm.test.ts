@@ -176,4 +176,62 @@ describe("rm classifier", () => {
     });
     expect(f!.message).toContain("/");
   });
+
+  describe("mount points (the host's mount table through the file-system port)", () => {
+    const port = (
+      mounts: readonly string[] | undefined,
+      links: Record<string, string> = {},
+    ): SafetyContext => ({
+      ...ctx,
+      fs: {
+        realpath: (p) => links[p] ?? p,
+        readdir: () => undefined,
+        mountPoints: () => mounts,
+      },
+    });
+    const mounted = port(["/", "/proc", "/code/proj/cache", "/code/proj/vendor/data"], {
+      "/code/proj/link": "/code/proj/cache",
+    });
+
+    it.each([
+      ["rm -rf cache", "the target is a mount point"],
+      ["rm -rf ./cache/", "spelled with ./ and a slash"],
+      ["rm -rf vendor", "the target holds a mount point"],
+      ["rm -rf vendor/*", "a glob in a folder holding one"],
+      ["rm -rf cache/*", "a glob in the mount point itself"],
+      ["rm -r link/", "a link to a mount point"],
+      ["rm -rf build cache", "one target of several"],
+    ])("asks for %s (%s)", (line) => {
+      expect(codes(line, mounted)).toContain("rm.mount-point");
+    });
+
+    it("leaves other recursive removals and every plain removal alone", () => {
+      expect(codes("rm -rf build", mounted)).toEqual(["rm.recursive"]);
+      expect(codes("rm -rf vendor/lib", mounted)).toEqual(["rm.recursive"]);
+      expect(codes("rm cache", mounted)).toEqual(["rm.delete"]);
+      expect(codes("rm -rf cache-old", mounted)).toEqual(["rm.recursive"]);
+    });
+
+    it("asks for every recursive removal when the host has no mount table, and not without a port", () => {
+      for (const none of [
+        port(undefined),
+        { ...ctx, fs: { realpath: (p: string) => p, readdir: () => undefined } },
+      ]) {
+        expect(codes("rm -rf build", none)).toEqual(["rm.recursive", "rm.mount-unknown"]);
+        expect(codes("rm -rf /tmp/x", none)).toEqual(["rm.outside-workspace", "rm.mount-unknown"]);
+        expect(codes("rm notes.txt", none)).toEqual(["rm.delete"]);
+      }
+      const throwing = port([]);
+      throwing.fs!.mountPoints = () => {
+        throw new Error("no /proc");
+      };
+      expect(codes("rm -rf build", throwing)).toContain("rm.mount-unknown");
+      expect(codes("rm -rf build", ctx)).toEqual(["rm.recursive"]);
+    });
+
+    it("keeps the hard denials as they are", () => {
+      expect(codes("rm -rf /", mounted)).toEqual(["rm.recursive-root"]);
+      expect(codes("rm -rf /proc", port(undefined))).toEqual(["rm.recursive-system"]);
+    });
+  });
 });

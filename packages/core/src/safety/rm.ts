@@ -81,6 +81,65 @@ function windowsRemoval(invocation: Invocation, context: SafetyContext) {
   return { recursive, noPreserveRoot: false, targets };
 }
 
+/**
+ * What the host's mount table says about removing `path` recursively: `mounted` when it is a mount point or
+ * holds one (rm crosses into it), `unknown` when the host has file-system facts but no mount table, `undefined`
+ * when it holds no mount point or the host gives no file-system facts at all (the words alone decide).
+ * The path is checked as written and with its links resolved. For a glob the path is its parent folder: a mount
+ * point there, or below, loses its files as well.
+ */
+function mountRisk(path: string, context: SafetyContext): "mounted" | "unknown" | undefined {
+  const fs = context.fs;
+  if (fs === undefined) return undefined;
+  let mounts: readonly string[] | undefined;
+  try {
+    mounts = fs.mountPoints?.();
+  } catch {
+    mounts = undefined;
+  }
+  if (mounts === undefined) return "unknown";
+  let real: string | undefined;
+  try {
+    real = fs.realpath(path);
+  } catch {
+    real = undefined;
+  }
+  const spellings = real === undefined || real === path ? [path] : [path, real];
+  const holds = (dir: string): boolean => {
+    const prefix = dir.endsWith("/") ? dir : `${dir}/`;
+    return mounts.some((mount) => mount === dir || mount.startsWith(prefix));
+  };
+  return spellings.some(holds) ? "mounted" : undefined;
+}
+
+/** The mount-table finding for a recursive removal of `path`, if any. */
+function mountFinding(
+  path: string,
+  word: string,
+  program: string,
+  invocation: Invocation,
+  context: SafetyContext,
+): Finding | undefined {
+  const risk = mountRisk(path, context);
+  if (risk === "mounted") {
+    return finding(
+      "rm.mount-point",
+      `${program} recursively removes ${word}, which is or holds a mount point: it would delete the mounted files too`,
+      invocation.command,
+      word,
+    );
+  }
+  if (risk === "unknown") {
+    return finding(
+      "rm.mount-unknown",
+      `${program} recursively removes ${word}, and this host's mount table cannot be read to rule out a mount point there`,
+      invocation.command,
+      word,
+    );
+  }
+  return undefined;
+}
+
 /** rm, srm, rmdir, unlink, shred (and Windows `rd /s`, `del`, `Remove-Item -Recurse`): what they remove. */
 export function classifyRemoval(invocation: Invocation, context: SafetyContext): Finding[] {
   const removal = removalOf(invocation, context);
@@ -143,6 +202,10 @@ export function classifyRemoval(invocation: Invocation, context: SafetyContext):
           ),
         );
       }
+      if (recursive && catastrophe === undefined) {
+        const mount = mountFinding(target.parent, target.word, program, invocation, context);
+        if (mount !== undefined) out.push(mount);
+      }
       continue;
     }
     if (recursive) {
@@ -174,6 +237,10 @@ export function classifyRemoval(invocation: Invocation, context: SafetyContext):
             target.word,
           ),
         );
+      }
+      if (catastrophe === undefined) {
+        const mount = mountFinding(target.path, target.word, program, invocation, context);
+        if (mount !== undefined) out.push(mount);
       }
     } else if (!inWorkspace(target.path, context)) {
       out.push(

@@ -5,6 +5,7 @@ import {
   knowPath,
   patternContainsSecrets,
   patternSecret,
+  readSubstitutions,
   type PathKnowledge,
 } from "./path-knowledge.js";
 import { METADATA_ONLY, readWords, type ReadWord } from "./reads.js";
@@ -30,9 +31,6 @@ function pathCandidates(word: string): string[] {
   if (word[0] === "@" && word.length > 1) out.push(word.slice(1));
   return out;
 }
-
-/** Command substitutions that read a file directly: `$(<file)`, `$( < file )`. */
-const READ_SUBSTITUTION = /\$\(\s*<\s*((?:[^()\\]|\\.)*?)\s*\)/g;
 
 /** How one word relates to the secret places. */
 type Verdict = "secret" | "opaque" | "unknown" | "recursive" | undefined;
@@ -117,8 +115,8 @@ export function classifySecrets(
         }
       }
     });
-    for (const read of readWords(invocation) ?? []) judgeRead(read, name);
   }
+  if (invocation !== undefined) for (const read of readWords(invocation) ?? []) judgeRead(read, name);
   function judgeRead(read: ReadWord, via: string): void {
     const knowledge = knowWord(read.text, read.dynamic, context, read.base);
     report(judge(knowledge, context, read.recursive), read.text, via);
@@ -138,8 +136,8 @@ export function classifySecrets(
   ];
   for (const text of texts) {
     if (!text.includes("$(")) continue;
-    for (const m of text.matchAll(READ_SUBSTITUTION))
-      judgeRead({ text: m[1]!, dynamic: /[$`*?[{~'"\\]/.test(m[1]!), recursive: false }, "$(<file)");
+    for (const path of readSubstitutions(text))
+      judgeRead({ text: path, dynamic: /[$`*?[{~'"\\]/.test(path), recursive: false }, "$(<file)");
   }
   return out;
 }

@@ -5,14 +5,9 @@
  * read with {@link parseOptions}, the way the tools parse them, so every spelling counts.
  */
 import { hasOption, operands, parseOptions, type Invocation, type OptionSpec } from "./argv.js";
+import { DATE_OPTIONS } from "../shell/tool-options.js";
 import { finding } from "./codes.js";
 import type { Finding } from "./types.js";
-
-const DATE_SPEC: OptionSpec = {
-  shortValue: "dfrs",
-  shortOptionalValue: "I",
-  longValue: ["date", "file", "reference", "set", "iso-8601", "rfc-3339", "resolution"],
-};
 
 /** bash's `printf` builtin takes one option, `-v NAME`, before the format. */
 const PRINTF_SPEC: OptionSpec = { shortValue: "v", stopAtOperand: true };
@@ -27,7 +22,7 @@ export function classifyStateOptions(invocation: Invocation): Finding[] {
   const { name, args, command } = invocation;
   switch (name) {
     case "date": {
-      const parsed = parseOptions(args, DATE_SPEC);
+      const parsed = parseOptions(args, DATE_OPTIONS);
       if (hasOption(parsed, "s", "set")) {
         return [finding("tool.state-change", "date -s/--set sets the system clock", command)];
       }

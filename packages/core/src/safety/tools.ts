@@ -7,6 +7,19 @@ import {
   type Invocation,
   type ParsedArg,
 } from "./argv.js";
+import {
+  AWK_OPTIONS,
+  ENV_OPTIONS,
+  RG_OPTIONS,
+  RSYNC_OPTIONS,
+  SCP_OPTIONS,
+  SED_OPTIONS,
+  SFTP_OPTIONS,
+  SORT_OPTIONS,
+  SSH_OPTIONS,
+  TAR_OPTIONS,
+  XARGS_OPTIONS,
+} from "../shell/tool-options.js";
 import { readAwkProgram } from "./awk-program.js";
 import { finding } from "./codes.js";
 import { readSedScript, type SedScriptInfo } from "./sed-script.js";
@@ -32,11 +45,7 @@ export interface SedCall {
 /** Reads a sed invocation; `undefined` when the program is not sed. */
 export function sedCall(invocation: Invocation): SedCall | undefined {
   if (!SEDS.has(invocation.name)) return undefined;
-  const parsed = parseOptions(invocation.args, {
-    shortValue: "efl",
-    shortOptionalValue: "i",
-    longValue: ["expression", "file", "line-length"],
-  });
+  const parsed = parseOptions(invocation.args, SED_OPTIONS);
   const inPlaceOption = optionsNamed(parsed, "iI", "in-place")[0];
   const inPlace =
     inPlaceOption === undefined
@@ -91,10 +100,7 @@ function classifySed(invocation: Invocation): Finding[] {
 function classifyAwk(invocation: Invocation): Finding[] {
   if (!AWKS.has(invocation.name)) return [];
   const command = invocation.command;
-  const parsed = parseOptions(invocation.args, {
-    shortValue: "fvFeEil",
-    longValue: ["file", "assign", "field-separator", "source", "exec", "include", "load"],
-  });
+  const parsed = parseOptions(invocation.args, AWK_OPTIONS);
   const out: Finding[] = [];
   const fromFile = optionsNamed(parsed, "fEi", "file", "exec", "include");
   const loads = optionsNamed(parsed, "l", "load");
@@ -295,47 +301,9 @@ function execOption(invocation: Invocation, options: ParsedArg[], what: string):
   });
 }
 
-const RG_SPEC = {
-  shortValue: "ABCEMTdefgjmrt",
-  longValue: [
-    "after-context",
-    "before-context",
-    "context",
-    "encoding",
-    "max-columns",
-    "type-not",
-    "max-depth",
-    "regexp",
-    "file",
-    "glob",
-    "iglob",
-    "threads",
-    "max-count",
-    "replace",
-    "type",
-    "pre",
-    "pre-glob",
-    "hostname-bin",
-    "sort",
-    "sortr",
-    "type-add",
-    "colors",
-    "path-separator",
-    "max-filesize",
-    "dfa-size-limit",
-    "regex-size-limit",
-    "engine",
-    "context-separator",
-    "field-match-separator",
-    "field-context-separator",
-    "generate",
-    "ignore-file",
-  ],
-};
-
 function classifyRg(invocation: Invocation): Finding[] {
   if (invocation.name !== "rg") return [];
-  const parsed = parseOptions(invocation.args, RG_SPEC);
+  const parsed = parseOptions(invocation.args, RG_OPTIONS);
   const pre = parsed.filter((p) => p.kind === "long" && (p.name === "pre" || p.name === "hostname-bin"));
   return [
     ...execOption(invocation, pre, "runs a program on every file or for the host name"),
@@ -351,21 +319,7 @@ function classifyTar(invocation: Invocation): Finding[] {
   if (!["tar", "gtar", "bsdtar"].includes(invocation.name)) return [];
   const args = [...invocation.args];
   if (args[0] !== undefined && /^[A-Za-z]+$/.test(args[0])) args[0] = `-${args[0]}`;
-  const parsed = parseOptions(args, {
-    shortValue: "bCfFgIKLNTVXH",
-    longValue: [
-      "to-command",
-      "use-compress-program",
-      "rsh-command",
-      "info-script",
-      "new-volume-script",
-      "file",
-      "directory",
-      "files-from",
-      "exclude-from",
-      "checkpoint-action",
-    ],
-  });
+  const parsed = parseOptions(args, TAR_OPTIONS);
   const out = execOption(
     invocation,
     optionsNamed(
@@ -401,10 +355,7 @@ function classifyRemoteShells(invocation: Invocation): Finding[] {
   const name = invocation.name;
   const out: Finding[] = [];
   if (name === "rsync") {
-    const parsed = parseOptions(invocation.args, {
-      shortValue: "eBfTM",
-      longValue: ["rsh", "rsync-path", "filter", "exclude", "include", "temp-dir", "block-size"],
-    });
+    const parsed = parseOptions(invocation.args, RSYNC_OPTIONS);
     out.push(
       ...execOption(
         invocation,
@@ -414,9 +365,10 @@ function classifyRemoteShells(invocation: Invocation): Finding[] {
     );
   }
   if (["ssh", "scp", "sftp", "autossh", "slogin"].includes(name)) {
-    const parsed = parseOptions(invocation.args, {
-      shortValue: name === "ssh" ? "BbcDEeFIiJLlmOoPpQRSWw" : "cDFiJloPSsX",
-    });
+    const parsed = parseOptions(
+      invocation.args,
+      name === "scp" ? SCP_OPTIONS : name === "sftp" ? SFTP_OPTIONS : SSH_OPTIONS,
+    );
     for (const p of optionsNamed(parsed, "o", "")) {
       if (SSH_EXEC_KEYS.test((p.value ?? "").trim())) {
         out.push(
@@ -455,22 +407,7 @@ function classifyRunners(invocation: Invocation): Finding[] {
   const command = invocation.command;
   const out: Finding[] = [];
   if (name === "sort") {
-    const parsed = parseOptions(invocation.args, {
-      shortValue: "kotST",
-      longValue: [
-        "compress-program",
-        "output",
-        "key",
-        "field-separator",
-        "buffer-size",
-        "temporary-directory",
-        "files0-from",
-        "parallel",
-        "random-source",
-        "batch-size",
-        "sort",
-      ],
-    });
+    const parsed = parseOptions(invocation.args, SORT_OPTIONS);
     out.push(
       ...execOption(
         invocation,
@@ -480,21 +417,7 @@ function classifyRunners(invocation: Invocation): Finding[] {
     );
   }
   if (name === "xargs" || name === "parallel") {
-    const parsed = parseOptions(invocation.args, {
-      shortValue: "aEdIiLlnPs",
-      stopAtOperand: true,
-      longValue: [
-        "arg-file",
-        "delimiter",
-        "max-args",
-        "max-procs",
-        "max-lines",
-        "max-chars",
-        "replace",
-        "eof",
-        "process-slot-var",
-      ],
-    });
+    const parsed = parseOptions(invocation.args, XARGS_OPTIONS);
     const program = operands(parsed)[0];
     if (program !== undefined)
       out.push(
@@ -512,11 +435,7 @@ function classifyRunners(invocation: Invocation): Finding[] {
       ? [invocation.programWord, ...invocation.args]
       : undefined;
   if (envWord !== undefined) {
-    const parsed = parseOptions(envWord.slice(1), {
-      shortValue: "uCS",
-      longValue: ["unset", "chdir", "split-string"],
-      stopAtOperand: true,
-    });
+    const parsed = parseOptions(envWord.slice(1), ENV_OPTIONS);
     out.push(
       ...execOption(
         invocation,

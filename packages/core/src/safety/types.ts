@@ -69,4 +69,11 @@ export interface FileSystemPort {
   realpath(path: string): string | undefined;
   /** The names in a folder (no `.`/`..`), or `undefined` when it is not a readable folder. */
   readdir(path: string): readonly string[] | undefined;
+  /**
+   * Every mount point of the host (absolute, as the mount table spells them: `/proc`, `/home/u/app/cache`), or
+   * `undefined` when the host has no mount table the port can read (then every recursive removal asks, since a
+   * mount point cannot be ruled out). Not the mounts' sources or options. A port without this method counts as a
+   * host without a mount table.
+   */
+  mountPoints?(): readonly string[] | undefined;
 }

@@ -1,3 +1,4 @@
+import { COPY_OPTIONS, SORT_OPTIONS, UNIQ_OPTIONS } from "../shell/tool-options.js";
 import { operands, optionsNamed, parseOptions, type Invocation } from "./argv.js";
 import { finding } from "./codes.js";
 import { isBlockDevice } from "./destroy.js";
@@ -133,23 +134,7 @@ export function argumentWrites(invocation: Invocation, context: SafetyContext): 
     case "install":
     case "ln":
     case "link": {
-      const parsed = parseOptions(args, {
-        shortValue: "tSTmogZ",
-        longValue: [
-          "target-directory",
-          "suffix",
-          "backup",
-          "mode",
-          "owner",
-          "group",
-          "context",
-          "reflink",
-          "sparse",
-          "preserve",
-          "no-preserve",
-          "strip-program",
-        ],
-      });
+      const parsed = parseOptions(args, COPY_OPTIONS);
       const targetDir = optionsNamed(parsed, "t", "target-directory")[0];
       const ops = operands(parsed);
       if (targetDir?.value !== undefined)
@@ -203,21 +188,15 @@ export function argumentWrites(invocation: Invocation, context: SafetyContext): 
     case "base64":
     case "gbase64":
     case "tree": {
-      const parsed = parseOptions(args, {
-        shortValue: name === "sort" ? "kotST" : name === "shuf" ? "noi" : "o",
-        longValue: [
-          "output",
-          "key",
-          "field-separator",
-          "buffer-size",
-          "temporary-directory",
-          "files0-from",
-          "compress-program",
-          "random-source",
-          "input-range",
-          "head-count",
-        ],
-      });
+      const parsed = parseOptions(
+        args,
+        name === "sort"
+          ? SORT_OPTIONS
+          : {
+              shortValue: name === "shuf" ? "noi" : "o",
+              longValue: ["output", "random-source", "input-range", "head-count"],
+            },
+      );
       for (const p of optionsNamed(parsed, "o", "output")) {
         if (p.value !== undefined)
           value(
@@ -230,10 +209,7 @@ export function argumentWrites(invocation: Invocation, context: SafetyContext): 
       break;
     }
     case "uniq": {
-      const parsed = parseOptions(args, {
-        shortValue: "fsw",
-        longValue: ["skip-fields", "skip-chars", "check-chars", "group", "all-repeated"],
-      });
+      const parsed = parseOptions(args, UNIQ_OPTIONS);
       const ops = operands(parsed);
       if (ops.length >= 2) at(ops[1]!.index, "uniq", "side");
       break;

@@ -1,17 +1,10 @@
+import { catchError } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { SlashiErrorCode, isSlashiError } from "../errors.js";
 import type { SlashiError } from "../errors.js";
 import { PACK_KEYWORD, PACK_MANIFEST_FILE, packManifestSchema, parsePackManifest } from "./pack-manifest.js";
 
-function failure(fn: () => unknown): SlashiError {
-  try {
-    fn();
-  } catch (error) {
-    if (isSlashiError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a SlashiError");
-}
+const failure = (fn: () => unknown): SlashiError => catchError(fn, isSlashiError);
 
 const FILE = "@acme/pack/slashi-pack.json";
 

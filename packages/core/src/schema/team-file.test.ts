@@ -1,3 +1,4 @@
+import { catchError } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { SlashiErrorCode, isSlashiError } from "../errors.js";
 import type { SlashiError } from "../errors.js";
@@ -9,15 +10,7 @@ import {
   parseTeamFile,
 } from "./team-file.js";
 
-function failure(fn: () => unknown): SlashiError {
-  try {
-    fn();
-  } catch (error) {
-    if (isSlashiError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a SlashiError");
-}
+const failure = (fn: () => unknown): SlashiError => catchError(fn, isSlashiError);
 
 const FULL = `{
   // Shared commands for this repository.

@@ -1,3 +1,4 @@
+import { catchError } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { SlashiErrorCode, isSlashiError } from "../errors.js";
 import type { SlashiError } from "../errors.js";
@@ -5,15 +6,7 @@ import { commandDefinitionsSchema, standaloneSchema, teamFileSchema } from "./sc
 import { createValidator, defaultValidator, validateDocument, validateValue } from "./validator.js";
 import type { JsonSchema, LocatedSchemaIssue } from "./validator.js";
 
-function failure(fn: () => unknown): SlashiError {
-  try {
-    fn();
-  } catch (error) {
-    if (isSlashiError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a SlashiError");
-}
+const failure = (fn: () => unknown): SlashiError => catchError(fn, isSlashiError);
 
 const pointSchema: JsonSchema = {
   $id: "https://slashi.dev/schemas/test-point.json",

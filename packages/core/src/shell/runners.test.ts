@@ -194,9 +194,11 @@ describe("splitEnvString", () => {
 describe("scanOptions", () => {
   it("reads clusters, attached and separate values, long options and --", () => {
     const r = scanOptions(w("-abcX", "-n", "5", "--long=v", "--flag", "--", "-x"), 0, {
-      flags: "ab",
-      valued: "cn",
-      long: { long: true, flag: false },
+      shortFlags: "ab",
+      shortValue: "cn",
+      longValue: ["long"],
+      longFlags: ["flag"],
+      complete: true,
     });
     expect(r.seen.map((o) => [o.name, o.value?.text])).toEqual([
       ["-a", undefined],
@@ -211,6 +213,6 @@ describe("scanOptions", () => {
   });
 
   it("lists unknown options", () => {
-    expect(scanOptions(w("-q", "--what", "x"), 0, { flags: "" }).unknown).toEqual(["-q", "--what"]);
+    expect(scanOptions(w("-q", "--what", "x"), 0, { complete: true }).unknown).toEqual(["-q", "--what"]);
   });
 });

@@ -4,6 +4,25 @@
  */
 import type { SafetyCode } from "../safety/codes.js";
 import { basename, hasOption, optionValue, scanOptions, type OptionSpec, type Word } from "./options.js";
+import {
+  CHRT_OPTIONS,
+  COMMAND_OPTIONS,
+  DOAS_OPTIONS,
+  ENV_OPTIONS,
+  EXEC_OPTIONS,
+  FLOCK_OPTIONS,
+  IONICE_OPTIONS,
+  NICE_OPTIONS,
+  NOHUP_OPTIONS,
+  SETSID_OPTIONS,
+  STDBUF_OPTIONS,
+  SUDO_OPTIONS,
+  TASKSET_OPTIONS,
+  TIME_OPTIONS,
+  TIMEOUT_OPTIONS,
+  WATCH_OPTIONS,
+  XARGS_OPTIONS,
+} from "./tool-options.js";
 
 /** A problem met while unwrapping, reported by the analyser as a finding. */
 export interface UnwrapProblem {
@@ -36,171 +55,6 @@ export interface UnwrapResult {
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
 
 const LOOKUP_PROGRAMS: ReadonlySet<string> = new Set(["type", "which", "whereis", "whence", "where"]);
-
-const ENV_SPEC: OptionSpec = {
-  flags: "i0v",
-  valued: "uCSP",
-  long: {
-    "ignore-environment": false,
-    null: false,
-    unset: true,
-    chdir: true,
-    "split-string": true,
-    debug: false,
-    "block-signal": "optional",
-    "default-signal": "optional",
-    "ignore-signal": "optional",
-    "list-signal-handling": false,
-    help: false,
-    version: false,
-  },
-};
-
-const SUDO_SPEC: OptionSpec = {
-  flags: "AbBEeHiKklNnPSsVv",
-  valued: "aCcDgpRrTtUu",
-  optional: "h",
-  long: {
-    askpass: false,
-    background: false,
-    bell: false,
-    "close-from": true,
-    chdir: true,
-    "preserve-env": "optional",
-    edit: false,
-    group: true,
-    "set-home": false,
-    help: false,
-    host: true,
-    login: false,
-    "remove-timestamp": false,
-    "reset-timestamp": false,
-    list: false,
-    "non-interactive": false,
-    "preserve-groups": false,
-    prompt: true,
-    chroot: true,
-    role: true,
-    stdin: false,
-    shell: false,
-    type: true,
-    "command-timeout": true,
-    "other-user": true,
-    user: true,
-    version: false,
-    validate: false,
-  },
-};
-
-const DOAS_SPEC: OptionSpec = { flags: "nsL", valued: "uC" };
-const NOHUP_SPEC: OptionSpec = { long: { help: false, version: false } };
-const SETSID_SPEC: OptionSpec = { flags: "cfw", long: { ctty: false, fork: false, wait: false } };
-const TIME_SPEC: OptionSpec = {
-  flags: "pvaq",
-  valued: "fo",
-  long: { format: true, output: true, append: false, verbose: false, portability: false, quiet: false },
-};
-const EXEC_SPEC: OptionSpec = { flags: "cl", valued: "a" };
-const COMMAND_SPEC: OptionSpec = { flags: "pvV" };
-const TIMEOUT_SPEC: OptionSpec = {
-  flags: "v",
-  valued: "sk",
-  long: { signal: true, "kill-after": true, "preserve-status": false, foreground: false, verbose: false },
-};
-const NICE_SPEC: OptionSpec = { valued: "n", long: { adjustment: true } };
-const IONICE_SPEC: OptionSpec = {
-  flags: "t",
-  valued: "cnpPu",
-  long: { class: true, classdata: true, pid: true, pgid: true, uid: true, ignore: false },
-};
-const STDBUF_SPEC: OptionSpec = { valued: "ioe", long: { input: true, output: true, error: true } };
-const CHRT_SPEC: OptionSpec = {
-  flags: "abdfiomprRv",
-  valued: "TPD",
-  long: {
-    "all-tasks": false,
-    batch: false,
-    deadline: false,
-    fifo: false,
-    idle: false,
-    other: false,
-    rr: false,
-    max: false,
-    pid: false,
-    "reset-on-fork": false,
-    verbose: false,
-    "sched-runtime": true,
-    "sched-period": true,
-    "sched-deadline": true,
-  },
-};
-const TASKSET_SPEC: OptionSpec = {
-  flags: "acpV",
-  long: { "all-tasks": false, "cpu-list": false, pid: false },
-};
-const XARGS_SPEC: OptionSpec = {
-  flags: "0prtxo",
-  valued: "adEILnPs",
-  optional: "eil",
-  long: {
-    null: false,
-    "arg-file": true,
-    delimiter: true,
-    eof: "optional",
-    replace: "optional",
-    "max-lines": "optional",
-    "max-args": true,
-    "max-procs": true,
-    interactive: false,
-    "no-run-if-empty": false,
-    "max-chars": true,
-    verbose: false,
-    exit: false,
-    "open-tty": false,
-    "process-slot-var": true,
-    "show-limits": false,
-  },
-};
-const WATCH_SPEC: OptionSpec = {
-  flags: "bcCeghprtwx",
-  valued: "nq",
-  optional: "d",
-  long: {
-    beep: false,
-    color: false,
-    "no-color": false,
-    differences: "optional",
-    errexit: false,
-    chgexit: false,
-    equexit: true,
-    interval: true,
-    precise: false,
-    "no-rerun": false,
-    "no-title": false,
-    "no-wrap": false,
-    exec: false,
-    help: false,
-    version: false,
-  },
-};
-const FLOCK_SPEC: OptionSpec = {
-  flags: "sexunoFhV",
-  valued: "wEc",
-  long: {
-    shared: false,
-    exclusive: false,
-    unlock: false,
-    nonblock: false,
-    nb: false,
-    timeout: true,
-    wait: true,
-    "conflict-exit-code": true,
-    close: false,
-    "no-fork": false,
-    verbose: false,
-    command: true,
-  },
-};
 
 function unknownOption(runner: string, options: string[]): UnwrapProblem {
   return {
@@ -343,7 +197,7 @@ export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
     let next: number;
     switch (name) {
       case "env": {
-        const scan = scanOptions(words, start, ENV_SPEC);
+        const scan = scanOptions(words, start, ENV_OPTIONS);
         if (scan.unknown.length) result.problems.push(unknownOption(name, scan.unknown));
         next = scan.next;
         const split = optionValue(scan, "-S", "--split-string");
@@ -356,7 +210,7 @@ export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
           }
           const parts = split.dynamic ? { words: [split], dynamic: true } : splitEnvString(split.text);
           words = [...words.slice(0, next), ...parts.words, ...words.slice(next)];
-          const rescanned = scanOptions(words, next, ENV_SPEC);
+          const rescanned = scanOptions(words, next, ENV_OPTIONS);
           next = rescanned.next;
         }
         if (words[next]?.text === "-" && !words[next]?.dynamic) next++;
@@ -364,7 +218,7 @@ export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
         break;
       }
       case "sudo": {
-        const scan = scanOptions(words, start, SUDO_SPEC);
+        const scan = scanOptions(words, start, SUDO_OPTIONS);
         if (scan.unknown.length) result.problems.push(unknownOption(name, scan.unknown));
         if (hasOption(scan, "-l", "--list")) {
           result.lookupOnly = true;
@@ -391,14 +245,14 @@ export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
         break;
       }
       case "doas": {
-        const scan = scanOptions(words, start, DOAS_SPEC);
+        const scan = scanOptions(words, start, DOAS_OPTIONS);
         if (scan.unknown.length) result.problems.push(unknownOption(name, scan.unknown));
         next = scan.next;
         if (next >= words.length && hasOption(scan, "-s")) result.problems.push(interactive("doas"));
         break;
       }
       case "nohup":
-        next = scanOptions(words, start, NOHUP_SPEC).next;
+        next = scanOptions(words, start, NOHUP_OPTIONS).next;
         break;
       case "setsid":
       case "time":
@@ -414,16 +268,16 @@ export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
       case "busybox":
       case "builtin": {
         const specs: Record<string, OptionSpec> = {
-          setsid: SETSID_SPEC,
-          time: TIME_SPEC,
-          exec: EXEC_SPEC,
-          timeout: TIMEOUT_SPEC,
-          nice: NICE_SPEC,
-          ionice: IONICE_SPEC,
-          stdbuf: STDBUF_SPEC,
-          chrt: CHRT_SPEC,
-          taskset: TASKSET_SPEC,
-          xargs: XARGS_SPEC,
+          setsid: SETSID_OPTIONS,
+          time: TIME_OPTIONS,
+          exec: EXEC_OPTIONS,
+          timeout: TIMEOUT_OPTIONS,
+          nice: NICE_OPTIONS,
+          ionice: IONICE_OPTIONS,
+          stdbuf: STDBUF_OPTIONS,
+          chrt: CHRT_OPTIONS,
+          taskset: TASKSET_OPTIONS,
+          xargs: XARGS_OPTIONS,
         };
         const spec = specs[name];
         if (!spec) {
@@ -474,7 +328,7 @@ export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
         break;
       }
       case "command": {
-        const scan = scanOptions(words, start, COMMAND_SPEC);
+        const scan = scanOptions(words, start, COMMAND_OPTIONS);
         if (hasOption(scan, "-v", "-V")) {
           result.lookupOnly = true;
           result.effective = words.slice(i);
@@ -484,7 +338,7 @@ export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
         break;
       }
       case "watch": {
-        const scan = scanOptions(words, start, WATCH_SPEC);
+        const scan = scanOptions(words, start, WATCH_OPTIONS);
         if (scan.unknown.length) result.problems.push(unknownOption(name, scan.unknown));
         result.wrappers.push(name);
         const rest = words.slice(scan.next);
@@ -494,7 +348,7 @@ export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
         continue;
       }
       case "flock": {
-        const scan = scanOptions(words, start, FLOCK_SPEC);
+        const scan = scanOptions(words, start, FLOCK_OPTIONS);
         if (scan.unknown.length) result.problems.push(unknownOption(name, scan.unknown));
         result.wrappers.push(name);
         const command = optionValue(scan, "-c", "--command");

@@ -211,12 +211,10 @@ export class Analysis {
         this.directory.uncertainSince(mark);
         return result;
       }
-      case "subshell": {
-        const saved = this.directory.save();
-        this.absorb(node, scope, joinContext(context, "subshell"), inherited, tail);
-        this.directory.restore(saved);
-        return undefined;
-      }
+      case "subshell":
+        return this.ownDirectory(() =>
+          this.absorb(node, scope, joinContext(context, "subshell"), inherited, tail),
+        );
       case "compound_statement":
         this.absorb(node, scope, joinContext(context, "group"), inherited, tail);
         return undefined;
@@ -231,8 +229,11 @@ export class Analysis {
         );
         return undefined;
       }
-      case "if_statement":
       case "test_command":
+        if (this.literalTest(node, context, inherited, tail)) return undefined;
+        this.absorb(node, scope, joinContext(context, "conditional"), inherited, tail, true);
+        return undefined;
+      case "if_statement":
         this.absorb(node, scope, joinContext(context, "conditional"), inherited, tail, true);
         return undefined;
       case "case_statement":
@@ -248,19 +249,17 @@ export class Analysis {
       case "variable_assignments":
         for (const child of node.namedChildren) this.standaloneAssignment(child, scope, context);
         return undefined;
-      case "command_substitution": {
-        const first = node.children[0];
-        const kind: CommandContext = first?.type === BACKTICK ? "backtick" : "command-substitution";
-        const saved = this.directory.save();
-        this.sequence(node, scope, joinContext(context, kind), NO_REDIRECTS, undefined);
-        this.directory.restore(saved);
-        return undefined;
-      }
+      case "command_substitution":
       case "process_substitution": {
-        const saved = this.directory.save();
-        this.sequence(node, scope, joinContext(context, "process-substitution"), NO_REDIRECTS, undefined);
-        this.directory.restore(saved);
-        return undefined;
+        const kind: CommandContext =
+          node.type === "process_substitution"
+            ? "process-substitution"
+            : node.children[0]?.type === BACKTICK
+              ? "backtick"
+              : "command-substitution";
+        return this.ownDirectory(() =>
+          this.sequence(node, scope, joinContext(context, kind), NO_REDIRECTS, undefined),
+        );
       }
       case "comment":
         return undefined;
@@ -373,6 +372,39 @@ export class Analysis {
    * @param branches - its parts may or may not run (`if`, `case`): after each, the directory is any one the
    *   shell passed through since the statement began
    */
+  /**
+   * Records `[ … ]` whose every word is a plain literal as the command `[` it is (the `test` builtin), so the
+   * policy sees it like `test -f x`. Anything else in the brackets (expansions, quotes, globs) is walked as a
+   * conditional, as before. Returns whether the node was recorded.
+   */
+  private literalTest(
+    node: SNode,
+    context: readonly CommandContext[],
+    inherited: readonly RedirectInfo[],
+    tail: Tail | undefined,
+  ): boolean {
+    if (node.children[0]?.type !== "[" || (tail && tail.redirects.length + tail.args.length > 0))
+      return false;
+    const words = node.text.split(/[ \t]+/);
+    if (words.at(-1) !== "]" || !words.slice(1, -1).every((w) => LITERAL_TEST_WORD.test(w))) return false;
+    const values = words.map((text) => {
+      const value = new WordValue();
+      value.value = text;
+      value.source = text;
+      return value;
+    });
+    this.emit(node.text, values, [], inherited, context);
+    return true;
+  }
+
+  /** Walks a part that runs in a child shell: its directory changes end with it. */
+  private ownDirectory(run: () => unknown): undefined {
+    const saved = this.directory.save();
+    run();
+    this.directory.restore(saved);
+    return undefined;
+  }
+
   private absorb(
     node: SNode,
     scope: Scope,
@@ -1066,6 +1098,9 @@ function operatorBefore(kids: readonly SNode[], i: number): string | undefined {
 }
 
 /** Words that change the shell's directory (or may): plain scripts holding them go through the tree walk. */
+/** A word of `[ … ]` that is the same text before and after expansion: no quotes, expansions or globs. */
+const LITERAL_TEST_WORD = /^[A-Za-z0-9_./:@%+=,!-]+$/;
+
 const DIRECTORY_WORDS: ReadonlySet<string> = new Set(["cd", "pushd", "popd", "chdir", "eval", "source"]);
 
 /** A plain statement with a command that may change the directory: the walk follows it, the fast path not. */

@@ -1,3 +1,4 @@
+import { catchError } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { isSlashiError } from "../errors.js";
 import type { Step } from "../steps/types.js";
@@ -139,22 +140,19 @@ describe("checkSharedStep", () => {
 
 describe("assertSharedStepAllowed", () => {
   it("throws STEP_NOT_ALLOWED with the location and JSON path", () => {
-    let error: unknown;
-    try {
-      assertSharedStepAllowed(
-        { type: "setting", key: "security.workspace.trust.enabled", value: false },
-        "workspace",
-        {
-          file: ".vscode/slashi.json",
-          line: 4,
-          jsonPath: "/commands/0/steps/1",
-        },
-      );
-    } catch (e) {
-      error = e;
-    }
-    expect(isSlashiError(error)).toBe(true);
-    if (!isSlashiError(error)) return;
+    const error = catchError(
+      () =>
+        assertSharedStepAllowed(
+          { type: "setting", key: "security.workspace.trust.enabled", value: false },
+          "workspace",
+          {
+            file: ".vscode/slashi.json",
+            line: 4,
+            jsonPath: "/commands/0/steps/1",
+          },
+        ),
+      isSlashiError,
+    );
     expect(error.code).toBe("STEP_NOT_ALLOWED");
     expect(error.data).toMatchObject({
       file: ".vscode/slashi.json",

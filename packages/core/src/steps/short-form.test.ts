@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { catchError } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { SlashiErrorCode, isSlashiError } from "../errors.js";
 import type { SlashiError } from "../errors.js";
@@ -12,15 +13,7 @@ import { STEP_KINDS } from "./kinds.js";
 import { STEP_MAIN_FIELDS, normalizeCommandSteps, normalizeStepForm } from "./short-form.js";
 import type { CommandDefinition, Step } from "./types.js";
 
-function failure(fn: () => unknown): SlashiError {
-  try {
-    fn();
-  } catch (error) {
-    if (isSlashiError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a SlashiError");
-}
+const failure = (fn: () => unknown): SlashiError => catchError(fn, isSlashiError);
 
 /** The Slashi 0.6 team file from the issue, verbatim. */
 const SHIP = `// .vscode/slashi.json

@@ -3,8 +3,8 @@
 // Expected: { decision: "allow" | "ask" | "deny" }.
 // Files and ids starting with `extraction` belong to the shell-extraction harness and are skipped here.
 import { readFileSync } from "node:fs";
-import { basename } from "node:path";
-import { compareWithBaseline, loadCases, type ConformanceCase } from "@slashi/conformance";
+import { compareWithBaseline, type ConformanceCase } from "@slashi/conformance";
+import { decisionCases } from "@slashi/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   decide,
@@ -54,21 +54,7 @@ type DecideCase = ConformanceCase<DecideInput, DecideExpected>;
 const WORKSPACE_ROOT = "/home/dev/project";
 const HOME = "/home/dev";
 
-function belongsToExtraction(c: DecideCase): boolean {
-  return basename(c.file).startsWith("extraction") || /^(shell-)?extraction/.test(c.id);
-}
-
-function platformMatches(c: DecideCase): boolean {
-  if (c.platform === undefined) return true;
-  if (c.platform === "windows") return process.platform === "win32";
-  if (c.platform === "posix") return process.platform !== "win32";
-  return c.platform === process.platform;
-}
-
-const cases: DecideCase[] = [
-  ...loadCases<DecideInput, DecideExpected>("shell").filter((c) => !belongsToExtraction(c)),
-  ...loadCases<DecideInput, DecideExpected>("policy"),
-].filter(platformMatches);
+const cases: DecideCase[] = decisionCases<DecideInput, DecideExpected>();
 
 const expectedFailures = JSON.parse(
   readFileSync(new URL("./decide.expected-failures.json", import.meta.url), "utf8"),

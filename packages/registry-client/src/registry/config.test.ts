@@ -1,4 +1,5 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -101,6 +102,20 @@ describe("registries.json", () => {
     const error = await failure(() => resolveRegistry({ url: "https://a.example", ca: "bad.pem" }, dir));
     expect(error.code).toBe(SlashiErrorCode.REGISTRY_INSECURE);
   });
+
+  // The test timeout is the hang guard: a plain read of a FIFO or of /dev/zero never returns.
+  it.runIf(process.platform !== "win32")(
+    "refuses a FIFO as registries.json and /dev/zero as the CA file, at once",
+    { timeout: 20_000 },
+    async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), "slashi-reg-"));
+      execFileSync("mkfifo", [path.join(dir, "registries.json")]);
+      expect((await failure(() => loadRegistries(dir))).code).toBe(SlashiErrorCode.FILE_UNSAFE);
+      await symlink("/dev/zero", path.join(dir, "zero.pem"));
+      const error = await failure(() => resolveRegistry({ url: "https://a.example", ca: "zero.pem" }, dir));
+      expect(error.code).toBe(SlashiErrorCode.FILE_UNSAFE);
+    },
+  );
 
   it("picks the scoped registry for a scoped pack and the unscoped one otherwise", () => {
     const registries = [{ url: "https://public.example/" }, { url: "https://acme.example/", scope: "@acme" }];

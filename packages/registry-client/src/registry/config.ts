@@ -2,9 +2,9 @@
  * The registries a person uses for packs: `<config dir>/registries.json`, a list of npm-protocol registries, each
  * with an optional scope, token source and CA file. HTTPS is required except on loopback.
  */
-import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { SlashiError, SlashiErrorCode, parseJsonc, validateValue } from "@slashi/core";
+import { isSlashiError, SlashiError, SlashiErrorCode, parseJsonc, validateValue } from "@slashi/core";
+import { readBoundedText } from "@slashi/runtime";
 import type { JsonSchema } from "@slashi/core";
 
 /** Where a registry's token comes from. The token itself is never written in `registries.json`. */
@@ -176,8 +176,9 @@ export async function resolveRegistry(
   if (config.ca !== undefined) {
     caFile = path.resolve(baseDir, config.ca);
     try {
-      ca = await readFile(caFile, "utf8");
+      ca = await readBoundedText(caFile);
     } catch (error) {
+      if (isSlashiError(error)) throw error;
       const code = (error as NodeJS.ErrnoException).code ?? "error";
       throw new SlashiError(
         SlashiErrorCode.REGISTRY_INSECURE,
@@ -231,8 +232,9 @@ export async function loadRegistries(configDir: string): Promise<ResolvedRegistr
   const file = path.join(configDir, REGISTRIES_FILE);
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readBoundedText(file);
   } catch (error) {
+    if (isSlashiError(error)) throw error;
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
       return [await resolveRegistry({ url: DEFAULT_REGISTRY_URL })];
     throw new SlashiError(

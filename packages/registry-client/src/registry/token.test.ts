@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { symlinkSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -35,6 +37,26 @@ describe("readToken", () => {
     await writeFile(path.join(home, ".npmrc"), "//a.example/:_authToken=t2\n");
     expect(await readToken({ url: "https://a.example/" }, true, { home, env: {} })).toBe("t2");
   });
+
+  // The test timeout is the hang guard: a plain read of a FIFO or of /dev/zero never returns.
+  it.runIf(process.platform !== "win32")(
+    "refuses a FIFO or a link to /dev/zero as ~/.npmrc, at once",
+    { timeout: 20_000 },
+    async () => {
+      for (const plant of [
+        (file: string) => execFileSync("mkfifo", [file]),
+        (file: string) => symlinkSync("/dev/zero", file),
+      ]) {
+        const home = await mkdtemp(path.join(tmpdir(), "slashi-home-"));
+        plant(path.join(home, ".npmrc"));
+        const code = await readToken({ url: "https://a.example/" }, false, { home, env: {} }).then(
+          () => "resolved",
+          (error: unknown) => (isSlashiError(error) ? error.code : String(error)),
+        );
+        expect(code).toBe(SlashiErrorCode.FILE_UNSAFE);
+      }
+    },
+  );
 
   it("names the source, not a value, when a required token is missing", async () => {
     const registry = { url: "https://a.example/", token: { env: "PACK_TOKEN" } };

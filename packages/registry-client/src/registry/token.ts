@@ -2,10 +2,10 @@
  * Reading a registry token from its configured source: an environment variable, or an npmrc file's
  * `//host[:port]/path/:_authToken=` line. Tokens are never logged and never put into an error.
  */
-import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
-import { SlashiError, SlashiErrorCode } from "@slashi/core";
+import { isSlashiError, SlashiError, SlashiErrorCode } from "@slashi/core";
+import { readBoundedText } from "@slashi/runtime";
 import type { ResolvedRegistry, TokenSource } from "./config.js";
 
 /** Where to look: tests pass their own environment and home. */
@@ -77,8 +77,9 @@ export async function readToken(
     const file =
       source.npmrc === true ? path.join(environment.home ?? homedir(), ".npmrc") : path.resolve(source.npmrc);
     try {
-      token = npmrcToken(await readFile(file, "utf8"), registry.url, env);
+      token = npmrcToken(await readBoundedText(file), registry.url, env);
     } catch (error) {
+      if (isSlashiError(error)) throw error;
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
         throw new SlashiError(
           SlashiErrorCode.REGISTRY_FAILED,

@@ -3,16 +3,28 @@
  * executes, see binding.ts), looked up in and written to the command-approval store. A remembered approval only
  * answers an `ask`: a `deny` is never lifted, and a line that needs the shell is never remembered.
  */
+<<<<<<< HEAD
 import { readFileSync } from "node:fs";
 import { diffText, type Decision } from "@slashi/core";
+=======
+import type { Decision } from "@slashi/core";
+import { readBoundedFileSync } from "../fs/bounded-read.js";
+>>>>>>> main
 import { plainArgv } from "../runner/plain-argv.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
 import { commandBinding, type Binding, type ReadText } from "./binding.js";
 
-/** Reads a file as text for the binding; `undefined` when it cannot be read. */
+/** Programs and scripts bound by content may be compiled binaries: larger than a policy file. */
+const BINDING_READ_LIMIT = 256 * 1024 * 1024;
+
+/**
+ * Reads a file as text for the binding; `undefined` when it cannot be read, and when it is not a regular file
+ * (a FIFO or a link to `/dev/zero` put where the script should be is refused at once, never waited on) or is
+ * over 256 MiB: the binding is then refused and the command asks.
+ */
 export function readTextOrUndefined(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8");
+    return readBoundedFileSync(file, { maxBytes: BINDING_READ_LIMIT }).toString("utf8");
   } catch {
     return undefined;
   }

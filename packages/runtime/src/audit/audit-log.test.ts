@@ -1,4 +1,13 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -113,4 +122,23 @@ describe("AuditLog", () => {
     });
     expect(result.written).toBe(false);
   });
+
+  // The test timeout is the hang guard: a plain read of a FIFO or of /dev/zero never returns.
+  it.runIf(process.platform !== "win32")(
+    "reports a FIFO or a link to /dev/zero in place of the log instead of waiting on it",
+    { timeout: 20_000 },
+    async () => {
+      for (const plant of [
+        (file: string) => execFileSync("mkfifo", [file]),
+        (file: string) => symlinkSync("/dev/zero", file),
+      ]) {
+        const file = fresh();
+        mkdirSync(path.dirname(file), { recursive: true });
+        plant(file);
+        const result = await new AuditLog({ file }).read();
+        expect(result.records).toEqual([]);
+        expect(result.problems).toEqual([{ file, line: 0 }]);
+      }
+    },
+  );
 });

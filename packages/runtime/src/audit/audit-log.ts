@@ -1,6 +1,9 @@
-import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
+import { mkdir, open, rename, stat } from "node:fs/promises";
 import path from "node:path";
+import { isSlashiError } from "@slashi/core";
+import { DEFAULT_READ_LIMIT, readBoundedText } from "../fs/bounded-read.js";
 import type { SlashiHost } from "../store/approvals.js";
+import { heldAuditWrites } from "./held.js";
 import { withFileLock, type LockOptions } from "../store/lock.js";
 
 /** What an audit record is about. */
@@ -89,7 +92,7 @@ export interface AuditLogOptions {
 export interface AuditReadProblem {
   /** File. */
   file: string;
-  /** 1-based line. */
+  /** 1-based line; 0 when the file as a whole was refused (not a regular file, or too large). */
   line: number;
 }
 
@@ -156,8 +159,19 @@ export class AuditLog {
     return record;
   }
 
-  /** Appends one record. Never throws: a failure is returned with a warning to show. */
+  /**
+   * Appends one record. Never throws: a failure is returned with a warning to show. Inside
+   * {@link holdAuditWrites} the record is kept (with its time taken now) and written on commit.
+   */
   async append(entry: AuditEntry): Promise<AuditWriteResult> {
+    const held = heldAuditWrites();
+    if (held === undefined) return this.#write(entry);
+    const record = AuditLog.toRecord(entry);
+    held.push(() => this.#write(record));
+    return { written: true, rotated: false };
+  }
+
+  async #write(entry: AuditEntry): Promise<AuditWriteResult> {
     const line = Buffer.from(`${JSON.stringify(AuditLog.toRecord(entry))}\n`, "utf8");
     let rotated = false;
     try {
@@ -237,8 +251,11 @@ export class AuditLog {
     for (const file of await this.files(options.includeRotated ?? true)) {
       let text: string;
       try {
-        text = await readFile(file, "utf8");
-      } catch {
+        // A log rotates past maxBytes; one record may overshoot it, so twice that is still a log.
+        text = await readBoundedText(file, { maxBytes: Math.max(DEFAULT_READ_LIMIT, 2 * this.#maxBytes) });
+      } catch (error) {
+        // Not a regular file, or far too large: reported, never waited on.
+        if (isSlashiError(error)) problems.push({ file, line: 0 });
         continue; // rotated away between listing and reading
       }
       const lines = text.split("\n");

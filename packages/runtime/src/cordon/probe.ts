@@ -1,7 +1,8 @@
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import type { Server } from "node:net";
 import path from "node:path";
 import { userStateDir } from "../config/paths.js";
+import { readBoundedText } from "../fs/bounded-read.js";
 import { runUnproven } from "../runner/run-command.js";
 import { cordonAvailability, type CordonAvailabilityOptions, type CordonKind } from "./availability.js";
 
@@ -152,7 +153,8 @@ async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
         durationMs: elapsed(),
       };
     }
-    const insideOnHost = await readFile(inside, "utf8").catch(() => undefined);
+    // What the sandbox left there is read as any file a command controls: a FIFO does not hold the probe up.
+    const insideOnHost = await readBoundedText(inside).catch(() => undefined);
     const outsideOnHost = await exists(outside);
     const checks: ProbeCheck[] = [
       {

@@ -1,7 +1,8 @@
-import { mkdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
+import { mkdir, realpath, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
 import { userStateDir } from "../config/paths.js";
+import { readBoundedText } from "../fs/bounded-read.js";
 import { cordonAvailability } from "./availability.js";
 import { PROBE_VERSION, probeCordon, type ProbeOptions } from "./probe.js";
 
@@ -33,12 +34,12 @@ async function identityOf(program: string): Promise<string> {
 
 async function readProofs(file: string): Promise<ProofRecord> {
   try {
-    const parsed = JSON.parse(await readFile(file, "utf8")) as ProofRecord;
+    const parsed = JSON.parse(await readBoundedText(file)) as ProofRecord;
     if (parsed.version === PROBE_VERSION && typeof parsed.proven === "object" && parsed.proven !== null) {
       return parsed;
     }
   } catch {
-    // missing or unreadable: prove again
+    // missing, unreadable or not a regular file: prove again
   }
   return { version: PROBE_VERSION, proven: {} };
 }

@@ -97,6 +97,13 @@ export const SECCOMP_DENIED: readonly SeccompRule[] = [
   { name: "fsmount", numbers: { x86_64: 432, aarch64: 432 }, reason: mountReason },
   { name: "fspick", numbers: { x86_64: 433, aarch64: 433 }, reason: mountReason },
   { name: "mount_setattr", numbers: { x86_64: 442, aarch64: 442 }, reason: mountReason },
+  ...(["io_uring_setup", "io_uring_enter", "io_uring_register"] as const).map((name, index): SeccompRule => ({
+    name,
+    numbers: { x86_64: 425 + index, aarch64: 425 + index },
+    action: "ENOSYS",
+    reason:
+      "io_uring does its work in kernel threads, out of this filter's sight, and is a common tool of kernel exploits; ENOSYS makes programs fall back to ordinary calls",
+  })),
 ];
 
 /** `AUDIT_ARCH_*` values the kernel puts in `seccomp_data.arch`. */

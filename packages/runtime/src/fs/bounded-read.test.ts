@@ -7,7 +7,9 @@ import { Readable } from "node:stream";
 import { isSlashiError } from "@slashi/core";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { readBoundedFile, readBoundedText, readStreamBounded } from "./bounded-read.js";
+import { commandBinding } from "../approval/binding.js";
+import { readTextOrUndefined } from "../approval/remembered.js";
+import { readBoundedFile, readBoundedFileSync, readBoundedText, readStreamBounded } from "./bounded-read.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "slashi-bounded-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -86,6 +88,52 @@ describe("readBoundedFile", () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+});
+
+// The test timeout is the hang guard: a plain synchronous read of a FIFO or of /dev/zero never returns.
+describe.runIf(posix)("readBoundedFileSync and the binding's reader", () => {
+  const sync = (file: string): string => {
+    try {
+      readBoundedFileSync(file, { maxBytes: 64 });
+    } catch (error) {
+      if (isSlashiError(error) && error.code === "FILE_UNSAFE") return String(error.data.reason);
+      return String((error as NodeJS.ErrnoException).code);
+    }
+    return "read";
+  };
+
+  it("refuses what the asynchronous reader refuses, with the same reasons", { timeout: 20_000 }, () => {
+    const fifo = path.join(dir, "sync-fifo.sh");
+    execFileSync("mkfifo", [fifo]);
+    const zero = path.join(dir, "sync-zero.sh");
+    symlinkSync("/dev/zero", zero);
+    const big = path.join(dir, "sync-big.sh");
+    writeFileSync(big, Buffer.alloc(65, 0x61));
+    const plain = path.join(dir, "sync-plain.sh");
+    writeFileSync(plain, "echo hi\n");
+    expect([fifo, zero, big, plain, dir].map(sync)).toEqual([
+      "not-regular",
+      "not-regular",
+      "too-large",
+      "read",
+      "not-regular",
+    ]);
+    expect(sync(path.join(dir, "sync-missing.sh"))).toBe("ENOENT");
+  });
+
+  it(
+    "makes the binding of a script that is a FIFO or /dev/zero refused, at once",
+    { timeout: 20_000 },
+    () => {
+      const cwd = mkdtempSync(path.join(dir, "bind-"));
+      execFileSync("mkfifo", [path.join(cwd, "build.sh")]);
+      symlinkSync("/dev/zero", path.join(cwd, "zero.sh"));
+      writeFileSync(path.join(cwd, "ok.sh"), "echo ok\n");
+      expect(commandBinding(["bash", "build.sh"], cwd, readTextOrUndefined).ok).toBe(false);
+      expect(commandBinding(["./zero.sh"], cwd, readTextOrUndefined).ok).toBe(false);
+      expect(commandBinding(["bash", "ok.sh"], cwd, readTextOrUndefined).ok).toBe(true);
+    },
+  );
 });
 
 describe("readStreamBounded", () => {

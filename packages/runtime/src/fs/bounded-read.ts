@@ -5,7 +5,16 @@
  * reader on a decision path (policy layers, team file, stores, pack manifests) goes through here; the hook
  * payload on stdin goes through {@link readStreamBounded}.
  */
-import { constants } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from "node:fs";
 import { open, realpath, stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
@@ -40,6 +49,54 @@ function kindOf(info: {
   return "not a regular file";
 }
 
+/** The checks before opening: a regular file (after resolving links) within the limit. */
+function checkBefore(file: string, real: string, info: Stats, limit: number): Stats {
+  if (!info.isFile()) {
+    const target = real === file ? "" : ` (it resolves to ${real})`;
+    throw refuse(file, "not-regular", `it is ${kindOf(info)}${target}`);
+  }
+  if (info.size > limit) throw refuse(file, "too-large", `it has ${info.size} bytes, the limit is ${limit}`);
+  return info;
+}
+
+/** The check on the open descriptor: still a regular file, and the same one. */
+function checkOpened(file: string, before: Stats, info: Stats): void {
+  if (!info.isFile() || info.ino !== before.ino || info.dev !== before.dev) {
+    throw refuse(file, "changed", "it was replaced while being opened");
+  }
+}
+
+/** The bytes read so far, refusing past the limit. */
+class Chunks {
+  readonly #chunks: Buffer[] = [];
+  #total = 0;
+  #buffer: Buffer = Buffer.alloc(0);
+  constructor(
+    private readonly file: string,
+    private readonly limit: number,
+  ) {}
+
+  /** A buffer for the next read: at most one byte past the limit, so growing beyond it shows. */
+  next(): Buffer {
+    this.#buffer = Buffer.allocUnsafe(Math.min(64 * 1024, this.limit + 1 - this.#total));
+    return this.#buffer;
+  }
+
+  /** Keeps what one read returned; false at the end of the file. */
+  add(read: { bytesRead: number }): boolean {
+    if (read.bytesRead === 0) return false;
+    this.#chunks.push(this.#buffer.subarray(0, read.bytesRead));
+    this.#total += read.bytesRead;
+    if (this.#total > this.limit)
+      throw refuse(this.file, "too-large", `it grew beyond the limit of ${this.limit} bytes`);
+    return true;
+  }
+
+  all(): Buffer {
+    return Buffer.concat(this.#chunks, this.#total);
+  }
+}
+
 // Opening a FIFO without O_NONBLOCK waits for a writer; O_NOCTTY keeps a terminal from becoming ours. Both are
 // absent on Windows, where neither problem exists in this form.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
@@ -53,32 +110,40 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants
 export async function readBoundedFile(file: string, options: BoundedReadOptions = {}): Promise<Buffer> {
   const limit = options.maxBytes ?? DEFAULT_READ_LIMIT;
   const real = await realpath(file);
-  const before = await stat(real);
-  if (!before.isFile()) {
-    const target = real === file ? "" : ` (it resolves to ${real})`;
-    throw refuse(file, "not-regular", `it is ${kindOf(before)}${target}`);
-  }
-  if (before.size > limit)
-    throw refuse(file, "too-large", `it has ${before.size} bytes, the limit is ${limit}`);
+  const before = checkBefore(file, real, await stat(real), limit);
   const handle = await open(real, OPEN_FLAGS);
   try {
-    const info = await handle.stat();
-    if (!info.isFile() || info.ino !== before.ino || info.dev !== before.dev) {
-      throw refuse(file, "changed", "it was replaced while being opened");
+    checkOpened(file, before, await handle.stat());
+    const chunks = new Chunks(file, limit);
+    while (chunks.add(await handle.read(chunks.next(), 0, undefined, null))) {
+      // until the end of the file
     }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const buffer = Buffer.allocUnsafe(Math.min(64 * 1024, limit + 1 - total));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      chunks.push(buffer.subarray(0, bytesRead));
-      total += bytesRead;
-      if (total > limit) throw refuse(file, "too-large", `it grew beyond the limit of ${limit} bytes`);
-    }
-    return Buffer.concat(chunks, total);
+    return chunks.all();
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * {@link readBoundedFile} for callers that cannot wait (a binding computed inside a synchronous decision): the
+ * same checks, the same errors, on the calling thread.
+ * @throws SlashiError `FILE_UNSAFE` (`data.reason`: `not-regular`, `too-large`, `changed`)
+ */
+export function readBoundedFileSync(file: string, options: BoundedReadOptions = {}): Buffer {
+  const limit = options.maxBytes ?? DEFAULT_READ_LIMIT;
+  const real = realpathSync(file);
+  const before = checkBefore(file, real, statSync(real), limit);
+  const fd = openSync(real, OPEN_FLAGS);
+  try {
+    checkOpened(file, before, fstatSync(fd));
+    const chunks = new Chunks(file, limit);
+    for (;;) {
+      const buffer = chunks.next();
+      if (!chunks.add({ bytesRead: readSync(fd, buffer, 0, buffer.length, null) })) break;
+    }
+    return chunks.all();
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,9 +1,11 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decide, loadShellParser, RECOMMENDED_POLICY, resolvePolicy } from "@slashi/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeFileSystemPort } from "./file-system-port.js";
+import { cordonAvailability } from "../cordon/availability.js";
+import { mountPointsOf, nodeFileSystemPort } from "./file-system-port.js";
 
 describe("nodeFileSystemPort", () => {
   let root: string;
@@ -57,5 +59,105 @@ describe("nodeFileSystemPort", () => {
   it("leaves ordinary reads allowed", () => {
     expect(decide("cat src/a.ts", policy, context()).decision).toBe("allow");
     expect(decide("head src/*.ts", policy, context()).decision).toBe("allow");
+  });
+
+  describe("the mount table", () => {
+    // A user rule that names `rm -rf build` and `rm -rf cache` exactly: only a mount point keeps it asking.
+    const exact = resolvePolicy([
+      { kind: "user", source: "test", document: RECOMMENDED_POLICY },
+      {
+        kind: "user",
+        source: "rules",
+        document: {
+          version: 1,
+          rules: [{ match: ["rm", "-rf", ["build", "cache"], "$"], decision: "allow" }],
+        },
+      },
+    ]);
+    const codes = (line: string, fs: ReturnType<typeof nodeFileSystemPort>): string[] =>
+      decide(line, exact, { cwd: workspace, workspaceRoot: workspace, home, fs }).reasons.map(
+        (r) => `${r.code}${r.inactive ? `:${r.inactive}` : ""}`,
+      );
+
+    it("lists this host's mount points, /proc among them", () => {
+      expect(nodeFileSystemPort().mountPoints?.()).toEqual(expect.arrayContaining(["/", "/proc"]));
+    });
+
+    it("decodes the kernel's escapes and refuses a table it cannot read whole", () => {
+      expect(mountPointsOf("36 35 98:0 /mnt1 /my\\040dir rw,noatime master:1 - ext3 /dev/root rw\n")).toEqual(
+        ["/my dir"],
+      );
+      expect(mountPointsOf("garbage\n")).toBeUndefined();
+      expect(mountPointsOf("")).toBeUndefined();
+    });
+
+    // The test timeout is the hang guard: a plain read of a FIFO never returns.
+    it.runIf(process.platform === "linux")(
+      "counts a missing or FIFO mount table as none: every recursive removal asks",
+      { timeout: 20_000 },
+      () => {
+        const fifo = join(root, "mountinfo-fifo");
+        execFileSync("mkfifo", [fifo]);
+        for (const mountinfo of [join(root, "no-mountinfo"), fifo]) {
+          const port = nodeFileSystemPort({ mountinfo });
+          expect(port.mountPoints?.()).toBeUndefined();
+          expect(codes("rm -rf build", port)).toContain("rm.mount-unknown");
+          expect(
+            decide("rm -rf build", exact, { cwd: workspace, workspaceRoot: workspace, home, fs: port })
+              .decision,
+          ).toBe("ask");
+        }
+      },
+    );
+
+    // A real bind mount in the workspace, made by bubblewrap (no unshare of our own): the mount table seen
+    // inside is the one the port reads.
+    it.runIf(process.platform === "linux" && cordonAvailability().available)(
+      "asks for rm -rf of a bind mount in the workspace, and of a folder holding one, rule or not",
+      { timeout: 60_000 },
+      () => {
+        const cache = join(workspace, "cache");
+        const vendor = join(workspace, "vendor", "data");
+        const source = join(root, "mounted-source");
+        for (const dir of [cache, vendor, source, join(workspace, "build")])
+          mkdirSync(dir, { recursive: true });
+        const table = join(root, "mountinfo-inside");
+        const bwrap = (cordonAvailability() as { program: string }).program;
+        const text = execFileSync(
+          bwrap,
+          [
+            "--dev-bind",
+            "/",
+            "/",
+            "--bind",
+            source,
+            cache,
+            "--bind",
+            source,
+            vendor,
+            "--",
+            "cat",
+            "/proc/self/mountinfo",
+          ],
+          { encoding: "utf8" },
+        );
+        writeFileSync(table, text);
+        const port = nodeFileSystemPort({ mountinfo: table });
+        expect(port.mountPoints?.()).toEqual(expect.arrayContaining([cache, vendor]));
+        expect(codes("rm -rf cache", port)).toContain("rm.mount-point");
+        expect(
+          decide("rm -rf cache", exact, { cwd: workspace, workspaceRoot: workspace, home, fs: port })
+            .decision,
+        ).toBe("ask");
+        expect(codes("rm -rf vendor", port)).toContain("rm.mount-point");
+        expect(codes("rm -rf cache/*", port)).toContain("rm.mount-point");
+        // The exact rule still lifts the plain recursive removal next to it.
+        expect(codes("rm -rf build", port)).toEqual(expect.arrayContaining(["rm.recursive:lifted"]));
+        expect(
+          decide("rm -rf build", exact, { cwd: workspace, workspaceRoot: workspace, home, fs: port })
+            .decision,
+        ).toBe("allow");
+      },
+    );
   });
 });

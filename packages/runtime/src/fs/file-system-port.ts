@@ -5,6 +5,39 @@
 import { readdirSync, realpathSync } from "node:fs";
 import { dirname, basename, join, resolve } from "node:path";
 import type { FileSystemPort } from "@slashi/core";
+import { readBoundedFileSync } from "./bounded-read.js";
+
+/** Where Linux lists the mount points this process sees. */
+const MOUNTINFO = "/proc/self/mountinfo";
+
+/** A mount table field with the kernel's octal escapes (`\040` for a space) decoded. */
+function unescapeField(field: string): string {
+  return field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+}
+
+/**
+ * The mount points listed in a `/proc/<pid>/mountinfo` text (its fifth field), decoded; `undefined` when a line
+ * does not have the format, so a table that cannot be read whole counts as none.
+ */
+export function mountPointsOf(mountinfo: string): string[] | undefined {
+  const out: string[] = [];
+  for (const line of mountinfo.split("\n")) {
+    if (line === "") continue;
+    const field = line.split(" ")[4];
+    if (field === undefined || !field.startsWith("/")) return undefined;
+    out.push(unescapeField(field));
+  }
+  return out.length === 0 ? undefined : out;
+}
+
+/** The mount points of this host, read afresh; `undefined` where there is no readable mount table. */
+function readMountPoints(file: string): string[] | undefined {
+  try {
+    return mountPointsOf(readBoundedFileSync(file).toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
 
 /** How many folders up {@link nodeFileSystemPort}'s `realpath` looks for a part of the path that exists. */
 const MAX_MISSING_PARTS = 64;
@@ -33,12 +66,15 @@ function realpathOfExisting(path: string): string | undefined {
 /**
  * A read-only view of the local file system for `DecideContext.fs`. `realpath` resolves the existing part of a
  * path through symbolic links (a path that does not exist keeps its missing tail); `readdir` lists a folder's
- * names. Both answer `undefined` instead of throwing. It never writes, opens files or follows anything beyond
- * what `realpath(3)` and `readdir(3)` do.
+ * names; `mountPoints` reads the mount table (`/proc/self/mountinfo`, or `options.mountinfo`) through the bounded
+ * reader on each call, `undefined` where there is none (macOS, Windows). All answer `undefined` instead of
+ * throwing. It never writes, and opens no file but the mount table.
  */
-export function nodeFileSystemPort(): FileSystemPort {
+export function nodeFileSystemPort(options: { mountinfo?: string } = {}): FileSystemPort {
+  const mountinfo = options.mountinfo ?? MOUNTINFO;
   return {
     realpath: realpathOfExisting,
+    mountPoints: () => readMountPoints(mountinfo),
     readdir(path: string): readonly string[] | undefined {
       try {
         return readdirSync(path);

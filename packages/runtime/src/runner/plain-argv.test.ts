@@ -1,6 +1,12 @@
-import { decide, loadShellParser, resolvePolicy } from "@slashi/core";
+import {
+  decide,
+  enkaiduPolicyDocument,
+  enkaiduSettingsFrom,
+  loadShellParser,
+  resolvePolicy,
+} from "@slashi/core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { plainArgv } from "./plain-argv.js";
+import { enkaiduShellRefusal, plainArgv } from "./plain-argv.js";
 
 const policy = resolvePolicy([]);
 const argvOf = (line: string): string[] | undefined =>
@@ -34,5 +40,50 @@ describe("plainArgv: runners", () => {
   it("runs a wrapped command as one argv, the runner included", () => {
     expect(argvOf("sudo ls -l")).toEqual(["sudo", "ls", "-l"]);
     expect(argvOf("bash -c 'ls'")).toEqual(["bash", "-c", "ls"]);
+  });
+});
+
+describe("plainArgv and enkaiduShellRefusal under an Enkaidu layer", () => {
+  const enkaidu = (throughShell: boolean) =>
+    resolvePolicy([
+      {
+        kind: "user",
+        source: "enkaidu.yml",
+        document: enkaiduPolicyDocument(
+          enkaiduSettingsFrom({
+            config: {
+              tool_settings: {
+                shell_command: {
+                  allowed_commands: ["ls", "ruby", "wc"],
+                  execute_through_shell: throughShell,
+                },
+              },
+            },
+            os: "unix",
+          }),
+        ),
+      },
+    ]);
+
+  it("still runs a plain line as argv when Enkaidu's raw-text checks ask", () => {
+    const decision = decide("ruby script.rb", enkaidu(false), { cwd: "/w", workspaceRoot: "/w" });
+    expect(decision.decision).toBe("ask");
+    expect(plainArgv(decision)).toEqual(["ruby", "script.rb"]);
+    expect(enkaiduShellRefusal(decision, enkaidu(false))).toBeUndefined();
+  });
+
+  it.each(["ls | wc -l", "ls $HOME", "ls ~/x", "ls; ls", "ls `ls`"])(
+    "refuses %s with execute_through_shell false, and leaves it to the shell with true",
+    (line) => {
+      const noShell = enkaidu(false);
+      const refusal = enkaiduShellRefusal(decide(line, noShell, { cwd: "/w" }), noShell);
+      expect(refusal).toMatchObject({ code: "enkaidu.needs-shell", severity: "deny" });
+      const shell = enkaidu(true);
+      expect(enkaiduShellRefusal(decide(line, shell, { cwd: "/w" }), shell)).toBeUndefined();
+    },
+  );
+
+  it("refuses nothing without an Enkaidu layer", () => {
+    expect(enkaiduShellRefusal(decide("ls | wc -l", policy), policy)).toBeUndefined();
   });
 });

@@ -1,4 +1,13 @@
-import type { Decision, ExtractedCommand } from "@slashi/core";
+import {
+  EnkaiduReasonCode,
+  type Decision,
+  type ExtractedCommand,
+  type Reason,
+  type ResolvedPolicy,
+} from "@slashi/core";
+
+/** Enkaidu's checks read the raw text; they say nothing about the line's structure. */
+const RAW_TEXT_CHECKS: ReadonlySet<string> = new Set(Object.values(EnkaiduReasonCode));
 
 /**
  * The one rule every host uses to choose between an argv and the shell: the argv to run without a shell when
@@ -9,7 +18,7 @@ import type { Decision, ExtractedCommand } from "@slashi/core";
 export function plainArgv(decision: Decision): string[] | undefined {
   // Commands inside a `bash -c` payload are decided too, but what runs is the outer command.
   const top = decision.commands.filter((c) => !c.context.includes("shell-c"));
-  if (top.length !== 1 || decision.script.length > 0) return undefined;
+  if (top.length !== 1 || decision.script.some((r) => !RAW_TEXT_CHECKS.has(r.code))) return undefined;
   const c = top[0] as ExtractedCommand;
   const plain =
     c.dynamic.length === 0 &&
@@ -21,4 +30,21 @@ export function plainArgv(decision: Decision): string[] | undefined {
     c.argv.length > 0 &&
     c.text.trim() === decision.input.trim();
   return plain ? [...c.argv] : undefined;
+}
+
+/**
+ * The `deny` reason for a line that needs the shell under a policy with an Enkaidu layer that runs commands
+ * without one (`execute_through_shell: false`): such a host runs only argv, never a shell, so a line that is not
+ * one plain command (see {@link plainArgv}) is refused rather than run in another meaning than the one decided.
+ * `undefined` when the line may run (it is plain, or no such layer exists).
+ */
+export function enkaiduShellRefusal(decision: Decision, policy: ResolvedPolicy): Reason | undefined {
+  if (!policy.enkaidu.some((settings) => !settings.executeThroughShell)) return undefined;
+  if (plainArgv(decision) !== undefined) return undefined;
+  return {
+    code: EnkaiduReasonCode.NEEDS_SHELL,
+    severity: "deny",
+    message:
+      "the Enkaidu config runs commands without a shell (execute_through_shell: false), and this line needs one (pipes, lists, redirections, substitutions, variables or ~); run one plain command",
+  };
 }

@@ -23,6 +23,7 @@ import {
   type ResolvedPolicy,
   type ShellParserOptions,
 } from "@slashi/core";
+import { isEnkaiduConfigPath } from "../config/enkaidu.js";
 import { checkManagedPolicy } from "../config/managed-policy.js";
 import { readBoundedText } from "../fs/bounded-read.js";
 import {
@@ -41,6 +42,7 @@ import {
 import { CommandApprovalFileStore } from "../store/command-approvals.js";
 import { locateExtendsError } from "./extends-location.js";
 import { TrustFileStore } from "../store/trust.js";
+import { enkaiduConfigLayer, enkaiduExtendLayers } from "./enkaidu-layers.js";
 
 /** How the session reads policy files. Hosts with their own file system API (an editor) pass theirs. */
 export interface PolicyFileReader {
@@ -88,6 +90,11 @@ export interface PolicySessionOptions extends PathEnvironment {
   managedPolicyPath?: string;
   /** A user policy file instead of `<config dir>/policy.json`; it must exist. */
   userPolicyFile?: string;
+  /**
+   * An Enkaidu session config (YAML) the host was told to read (`slashi-mcp --enkaidu-config`), stacked after
+   * the user policy with the `ENKAIDU_*` fallbacks of `env`. A file inside the workspace only restricts.
+   */
+  enkaiduConfig?: string;
   /** What-if: decide under exactly these layers (no discovery, no default preset). */
   layers?: readonly PolicyLayer[];
   /**
@@ -217,6 +224,8 @@ export class PolicySession {
   /** The text of each policy file read by the load under way, for error locations. */
   #texts = new Map<string, string>();
   #loading: Promise<PolicySnapshot> | undefined;
+  /** Enkaidu configs the last load read through `extends`: their changes reload too. */
+  #extended: string[] = [];
 
   /** Use {@link openPolicySession}. */
   constructor(options: PolicySessionOptions, workspace: Workspace | undefined, cwd: string) {
@@ -245,6 +254,8 @@ export class PolicySession {
       this.paths.trust,
       this.paths.commandApprovals,
       path.join(this.paths.packs, "packs.lock.json"),
+      ...(this.#options.enkaiduConfig === undefined ? [] : [this.#options.enkaiduConfig]),
+      ...this.#extended,
     ];
   }
 
@@ -316,6 +327,12 @@ export class PolicySession {
         this.#options.userPolicyFile !== undefined,
       );
       if (user) layers.push(user);
+      const enkaidu = this.#options.enkaiduConfig;
+      if (enkaidu !== undefined) {
+        const loaded = await enkaiduConfigLayer(enkaidu, this.workspace?.root, this.#enkaiduOptions());
+        if (loaded.warning) warnings.push(loaded.warning);
+        layers.push(loaded.layer);
+      }
       if (this.workspace) {
         const file = this.workspace.policyFile;
         const text = await this.#files.read(file);
@@ -327,6 +344,9 @@ export class PolicySession {
           layers.push({ kind: "workspace", source: file, document, approved });
         }
       }
+      const extended = await enkaiduExtendLayers(layers, { ...this.#enkaiduOptions(), home: this.home });
+      this.#extended = extended.files;
+      layers.push(...extended.layers);
       layers.push(...(await this.#packLayers(layers)));
     }
     const policy = resolvePolicy(layers, whatIf === undefined ? {} : { defaultPreset: null });
@@ -355,12 +375,22 @@ export class PolicySession {
     };
   }
 
+  #enkaiduOptions(): { env: (name: string) => string | undefined; platform?: NodeJS.Platform } {
+    const env = this.#options.env ?? process.env;
+    return {
+      env: (name) => env[name],
+      ...(this.#options.platform === undefined ? {} : { platform: this.#options.platform }),
+    };
+  }
+
   #approvals(): CommandApprovalFileStore {
     return new CommandApprovalFileStore({ file: this.paths.commandApprovals });
   }
 
   async #packLayers(layers: readonly PolicyLayer[]): Promise<PolicyLayer[]> {
-    const names = layers.flatMap((l) => l.document.extends ?? []).filter((name) => !PRESETS.has(name));
+    const names = layers
+      .flatMap((l) => l.document.extends ?? [])
+      .filter((name) => !PRESETS.has(name) && !isEnkaiduConfigPath(name));
     if (names.length === 0) return [];
     const loader = this.#options.packLayers;
     if (!loader) {

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { catchErrorAsync as caught } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSlashiError, SlashiErrorCode } from "@slashi/core";
 import { ApprovalFileStore } from "./approvals.js";
@@ -13,15 +14,6 @@ const fresh = (): string => {
   mkdirSync(dir);
   return path.join(dir, "approvals.json");
 };
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 const record = (key: string, fingerprint = `sha256:${key}`) => ({
   key,

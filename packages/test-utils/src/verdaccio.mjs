@@ -1,12 +1,31 @@
 // Starts and stops a real verdaccio on loopback: config, storage, optional TLS certificate (openssl), a free
-// port, a user and its token. Shared by the test global setup and the packs benchmark.
+// port, a user and its token. Shared by every test that needs a registry and by the packs benchmark; plain
+// JavaScript so a benchmark run by Node itself can import it.
 import { execFileSync, spawn } from "node:child_process";
-import { openSync } from "node:fs";
+import { existsSync, openSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { createServer } from "node:net";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The verdaccio that `e2e/registry/install.sh` installs. */
+export const verdaccioBin = fileURLToPath(
+  new URL("../../../e2e/registry/node_modules/.bin/verdaccio", import.meta.url),
+);
+
+/**
+ * Why no local registry can be started here (verdaccio is not installed), or `undefined` when one can. With
+ * `CI` set a missing verdaccio throws instead: CI installs it, so its absence is a failure, not a skip.
+ * @returns the reason to skip, or `undefined`
+ */
+export function verdaccioUnavailable() {
+  if (existsSync(verdaccioBin)) return undefined;
+  const message = `verdaccio is not installed (${verdaccioBin}); run e2e/registry/install.sh`;
+  if (process.env.CI) throw new Error(message);
+  return message;
+}
 
 /** A free TCP port on 127.0.0.1 (bound, read, released). */
 export function freePort() {

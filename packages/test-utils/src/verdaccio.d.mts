@@ -11,6 +11,10 @@ export interface RunningRegistry {
   /** Token of user `ci`. */
   token: string;
 }
+/** The verdaccio that `e2e/registry/install.sh` installs. */
+export const verdaccioBin: string;
+/** Why no local registry can be started here, or `undefined`; throws instead when `CI` is set. */
+export function verdaccioUnavailable(): string | undefined;
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number>;
 /** Starts verdaccio in `dir` and waits for it; creates user `ci`. */

@@ -1,0 +1,180 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { decide, isSlashiError, SlashiErrorCode } from "@slashi/core";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { CommandApprovalFileStore } from "../store/command-approvals.js";
+import { TrustFileStore } from "../store/trust.js";
+import { workspaceKeyOf, workspacePolicyApprovalKey } from "../config/workspace.js";
+import { enkaiduExtendsPath } from "./enkaidu-layers.js";
+import { openPolicySession } from "./policy-session.js";
+
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-enkaidu-layers-")));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const EXAMPLE = `tool_settings:
+  shell_command:
+    allowed_commands: ["ops", "ruby"]
+    approved_commands: ["ls"]
+    restricted_terms: ["deploy"]
+`;
+
+let n = 0;
+let dirs: { home: string; config: string; state: string; repo: string; env: NodeJS.ProcessEnv };
+
+beforeEach(() => {
+  const base = path.join(root, `case-${++n}`);
+  dirs = {
+    home: path.join(base, "home"),
+    config: path.join(base, "config"),
+    state: path.join(base, "state"),
+    repo: path.join(base, "repo"),
+    env: {},
+  };
+  for (const d of [
+    dirs.home,
+    dirs.config,
+    dirs.state,
+    path.join(dirs.repo, ".git"),
+    path.join(dirs.repo, ".vscode"),
+  ])
+    mkdirSync(d, { recursive: true });
+  dirs.env = { HOME: dirs.home, SLASHI_CONFIG_DIR: dirs.config, SLASHI_STATE_DIR: dirs.state };
+});
+
+function open(extra: Parameters<typeof openPolicySession>[0] = {}) {
+  return openPolicySession({
+    cwd: dirs.repo,
+    env: dirs.env,
+    home: dirs.home,
+    managedPolicyPath: path.join(dirs.home, "no-managed.json"),
+    ...extra,
+  });
+}
+
+async function verdict(session: Awaited<ReturnType<typeof open>>, line: string): Promise<string> {
+  const snapshot = await session.current();
+  return decide(line, snapshot.policy, snapshot.context()).decision;
+}
+
+function userPolicy(document: unknown): void {
+  writeFileSync(path.join(dirs.config, "policy.json"), JSON.stringify(document));
+}
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("Enkaidu configs in the policy session", () => {
+  it("resolves an extends entry relative to the naming file, or under home with ~/", () => {
+    expect(enkaiduExtendsPath("enkaidu.yml", "/c/policy.json", "/h")).toBe("/c/enkaidu.yml");
+    expect(enkaiduExtendsPath("../e/x.yaml", "/c/policy.json", "/h")).toBe("/e/x.yaml");
+    expect(enkaiduExtendsPath("~/enkaidu.yml", "/c/policy.json", "/h")).toBe("/h/enkaidu.yml");
+    expect(enkaiduExtendsPath("/abs/x.yml", "/c/policy.json", "/h")).toBe("/abs/x.yml");
+  });
+
+  it("applies a user policy's extends of an Enkaidu file with Enkaidu's semantics", async () => {
+    writeFileSync(path.join(dirs.config, "enkaidu.yml"), EXAMPLE);
+    userPolicy({ version: 1, extends: ["enkaidu.yml"] });
+    const session = await open();
+    expect(await verdict(session, "ls -la")).toBe("allow");
+    expect(await verdict(session, "ruby x.rb")).toBe("ask");
+    expect(await verdict(session, "ls deploy-eu")).toBe("ask");
+    expect(await verdict(session, "curl https://example.com")).toBe("deny");
+    expect(await verdict(session, "ls ../x")).toBe("deny");
+  });
+
+  it("re-reads the extended Enkaidu file when it changes", async () => {
+    const file = path.join(dirs.config, "enkaidu.yml");
+    writeFileSync(file, EXAMPLE);
+    userPolicy({ version: 1, extends: ["enkaidu.yml"] });
+    const session = await open();
+    expect(await verdict(session, "ruby x.rb")).toBe("ask");
+    await session.current();
+    writeFileSync(
+      file,
+      `${EXAMPLE.replace('approved_commands: ["ls"]', 'approved_commands: ["ls", "ruby"]')}\n`,
+    );
+    expect(await verdict(session, "ruby x.rb")).toBe("allow");
+  });
+
+  it("counts a workspace policy's Enkaidu approvals only once that policy is approved", async () => {
+    writeFileSync(
+      path.join(dirs.repo, ".vscode", "enkaidu.yml"),
+      EXAMPLE.replace('["ls"]', '["ls", "ruby"]'),
+    );
+    const text = JSON.stringify({ version: 1, extends: ["recommended", "enkaidu.yml"] });
+    writeFileSync(path.join(dirs.repo, ".vscode", "slashi-policy.json"), text);
+    userPolicy({ version: 1, extends: ["recommended"], rules: [{ match: ["ruby"], decision: "ask" }] });
+    const untrusted = await open();
+    // The checks restrict (curl is not allowed), the approved ruby does not loosen the user's ask.
+    expect(await verdict(untrusted, "curl https://example.com")).toBe("deny");
+    expect(await verdict(untrusted, "ls -la")).toBe("allow");
+    const key = workspaceKeyOf(dirs.repo);
+    await new TrustFileStore({ file: path.join(dirs.state, "trust.json") }).setTrusted(key, true);
+    await new CommandApprovalFileStore({ file: path.join(dirs.state, "command-approvals.json") }).put({
+      key: workspacePolicyApprovalKey(key),
+      digest: `sha256:${createHash("sha256").update(text).digest("hex")}`,
+      approvedAt: new Date().toISOString(),
+    });
+    const snapshot = await (await open()).current();
+    const pack = snapshot.layers.find((l) => l.source === "enkaidu.yml");
+    expect(pack).toMatchObject({ kind: "pack", approved: true });
+  });
+
+  it("locates an unreadable extended file at the naming file's /extends/N", async () => {
+    userPolicy({ version: 1, extends: ["recommended", "missing.yml"] });
+    const error = await caught((await open()).current());
+    expect(isSlashiError(error) && error.code).toBe(SlashiErrorCode.INVALID_POLICY);
+    expect(isSlashiError(error) && error.data).toMatchObject({
+      file: path.join(dirs.config, "policy.json"),
+      jsonPath: "/extends/1",
+    });
+  });
+
+  it("keeps the Enkaidu file's own line and JSON path for a wrong value", async () => {
+    writeFileSync(
+      path.join(dirs.config, "enkaidu.yml"),
+      "tool_settings:\n  shell_command:\n    allowed_commands: 3\n",
+    );
+    userPolicy({ version: 1, extends: ["enkaidu.yml"] });
+    const error = await caught((await open()).current());
+    expect(isSlashiError(error) && error.data).toMatchObject({
+      jsonPath: "/extends/0",
+      enkaidu: {
+        file: path.join(dirs.config, "enkaidu.yml"),
+        line: 3,
+        jsonPath: "/tool_settings/shell_command/allowed_commands",
+      },
+    });
+  });
+
+  it("stacks a host-named Enkaidu config after the user policy, with the ENKAIDU_* fallbacks", async () => {
+    const file = path.join(dirs.home, "enkaidu.yml");
+    writeFileSync(file, "tool_settings:\n  shell_command:\n    allowed_commands: [ls]\n");
+    dirs.env.ENKAIDU_APPROVED_EXECUTABLES = "whoami file";
+    const session = await open({ enkaiduConfig: file });
+    expect(await verdict(session, "whoami")).toBe("allow");
+    expect(await verdict(session, "ls -la")).toBe("ask");
+    expect(await verdict(session, "cat notes.txt")).toBe("deny");
+  });
+
+  it("reads a host-named Enkaidu config inside the workspace as restrictions only, with a warning", async () => {
+    const file = path.join(dirs.repo, "enkaidu.yml");
+    writeFileSync(
+      file,
+      "tool_settings:\n  shell_command:\n    approved_commands: [curl]\n    skip_confirm_with_cordon: true\n",
+    );
+    const session = await open({ enkaiduConfig: file });
+    const snapshot = await session.current();
+    expect(snapshot.warnings.join("\n")).toMatch(/inside the workspace/);
+    expect(snapshot.policy.skipConfirmInCordon).toBe(false);
+    expect(await verdict(session, "curl https://example.com")).not.toBe("allow");
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * Enkaidu session configs (YAML) as policy layers of the session: the one a host names itself
+ * (`slashi-mcp --enkaidu-config FILE`) and every `extends` entry of a policy file that names a `.yml`/`.yaml`
+ * file. Each is read with {@link readEnkaiduPolicy} (Enkaidu's defaults and the `ENKAIDU_*` fallbacks). A layer
+ * loosens nothing its source could not: an `extends` counts as trusted only when the file naming it is (a
+ * managed or user policy, or an approved workspace policy); a host-named config inside the workspace is a
+ * repository's file and only restricts.
+ */
+import { realpathSync } from "node:fs";
+import path from "node:path";
+import { isSlashiError, SlashiError, SlashiErrorCode, type PolicyLayer } from "@slashi/core";
+import { isEnkaiduConfigPath, readEnkaiduPolicy, type ReadEnkaiduOptions } from "../config/enkaidu.js";
+
+/** Where an `extends` entry naming an Enkaidu config points: relative to the naming file, `~/` to home. */
+export function enkaiduExtendsPath(entry: string, policyFile: string, home: string): string {
+  if (entry === "~" || entry.startsWith("~/")) return path.join(home, entry.slice(1));
+  return path.resolve(path.dirname(policyFile), entry);
+}
+
+function trustedLayer(layer: PolicyLayer): boolean {
+  return (
+    layer.kind === "managed" ||
+    layer.kind === "user" ||
+    (layer.kind === "workspace" && layer.approved === true)
+  );
+}
+
+/**
+ * The `pack` layers for every `extends` entry of `layers` that names an Enkaidu config (source: the entry as
+ * written, so the resolver finds it), in order. Other entries are left to the preset and pack loaders.
+ * @returns the layers and the files read (to watch for changes)
+ * @throws SlashiError `INVALID_POLICY` located at the naming file's `/extends/N` when the config cannot be read,
+ *   or with the YAML file's line and JSON path when it is malformed
+ */
+export async function enkaiduExtendLayers(
+  layers: readonly PolicyLayer[],
+  options: ReadEnkaiduOptions & { home: string },
+): Promise<{ layers: PolicyLayer[]; files: string[] }> {
+  const out: PolicyLayer[] = [];
+  const files: string[] = [];
+  for (const layer of layers) {
+    const entries = layer.document.extends ?? [];
+    for (const [j, entry] of entries.entries()) {
+      if (!isEnkaiduConfigPath(entry)) continue;
+      const file = enkaiduExtendsPath(entry, layer.source, options.home);
+      files.push(file);
+      let document;
+      try {
+        document = await readEnkaiduPolicy(file, options);
+      } catch (error) {
+        throw located(error, layer.source, `/extends/${j}`, entry);
+      }
+      out.push({ kind: "pack", source: entry, document, approved: trustedLayer(layer) });
+    }
+  }
+  return { layers: out, files };
+}
+
+/**
+ * The layer of an Enkaidu config a host names itself. Outside the workspace it is the person's own (`user`);
+ * inside the workspace (symlinks followed) it is a repository's file, read as an unapproved `workspace` layer:
+ * its checks and restrictions apply, its approved commands and `skip_confirm_with_cordon` do not.
+ * @returns the layer and a warning when it only restricts
+ * @throws SlashiError `IO_FAILED` / `INVALID_POLICY` from {@link readEnkaiduPolicy}
+ */
+export async function enkaiduConfigLayer(
+  file: string,
+  workspaceRoot: string | undefined,
+  options: ReadEnkaiduOptions,
+): Promise<{ layer: PolicyLayer; warning?: string }> {
+  const document = await readEnkaiduPolicy(file, options);
+  if (workspaceRoot !== undefined && inside(realOrSelf(workspaceRoot), realOrSelf(file))) {
+    return {
+      layer: { kind: "workspace", source: file, document, approved: false },
+      warning: `the Enkaidu config ${file} is inside the workspace, so only its restrictions count (its approved commands and skip_confirm_with_cordon do not); keep your own config outside the repository`,
+    };
+  }
+  return { layer: { kind: "user", source: file, document } };
+}
+
+function realOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
+}
+
+function inside(parent: string, child: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+function located(error: unknown, policyFile: string, jsonPath: string, entry: string): SlashiError {
+  const detail = error instanceof Error ? error.message : String(error);
+  const inner = isSlashiError(error) ? error.data : {};
+  // The location is the naming file's; the Enkaidu file's own line and JSON path travel alongside.
+  return new SlashiError(
+    SlashiErrorCode.INVALID_POLICY,
+    `${policyFile} (at ${jsonPath}): extends the Enkaidu config "${entry}", which cannot be used: ${detail}`,
+    {
+      file: policyFile,
+      jsonPath,
+      enkaidu: {
+        ...(typeof inner.file === "string" ? { file: inner.file } : {}),
+        ...(typeof inner.line === "number" ? { line: inner.line } : {}),
+        ...(typeof inner.column === "number" ? { column: inner.column } : {}),
+        ...(typeof inner.jsonPath === "string" ? { jsonPath: inner.jsonPath } : {}),
+      },
+    },
+    { cause: error },
+  );
+}

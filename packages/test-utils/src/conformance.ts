@@ -1,0 +1,37 @@
+// Which conformance cases a decision harness runs: the same selection in the core's harness and in every
+// adapter's contract test, so no host quietly runs fewer cases.
+import { loadCases, type ConformanceCase } from "@slashi/conformance";
+
+/**
+ * Whether a case applies on this machine's platform: `posix` is every platform but Windows, `windows` is
+ * Windows, and a Node platform name (`linux`, `darwin`) is that platform alone.
+ */
+export function platformMatches(
+  c: Pick<ConformanceCase, "platform">,
+  platform: string = process.platform,
+): boolean {
+  if (c.platform === undefined) return true;
+  if (c.platform === "windows") return platform === "win32";
+  if (c.platform === "posix") return platform !== "win32";
+  return c.platform === platform;
+}
+
+/**
+ * Whether a `shell` case belongs to the extraction harness (its file or id starts with `extraction`): such a
+ * case expects the extracted commands, not a decision.
+ */
+export function isExtractionCase(c: Pick<ConformanceCase, "file" | "id">): boolean {
+  const fileName = c.file.slice(c.file.lastIndexOf("/") + 1);
+  return fileName.startsWith("extraction") || /^(shell-)?extraction/.test(c.id);
+}
+
+/**
+ * Every decision case for this platform: the `shell` area without its extraction cases, then the `policy`
+ * area. Each decision harness (the core's `decide`, `slashi check`, MCP `check_command`) runs exactly these.
+ */
+export function decisionCases<I = unknown, E = unknown>(): ConformanceCase<I, E>[] {
+  return [
+    ...loadCases<I, E>("shell").filter((c) => !isExtractionCase(c)),
+    ...loadCases<I, E>("policy"),
+  ].filter((c) => platformMatches(c));
+}

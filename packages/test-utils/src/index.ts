@@ -1,0 +1,9 @@
+// The helpers Slashi's own tests share. Private: no published package depends on it, and no source file (only
+// tests, test setup and benchmarks) imports it. Every export here is public.
+export { catchError, catchErrorAsync, rejectionCode, thrownCode } from "./errors.js";
+export type { ErrorGuard } from "./errors.js";
+export { tempDir, tempHome } from "./temp.js";
+export type { TempDir, TempHome } from "./temp.js";
+export { decisionCases, isExtractionCase, platformMatches } from "./conformance.js";
+export { freePort, startRegistry, stopRegistry, verdaccioBin, verdaccioUnavailable } from "./verdaccio.mjs";
+export type { RunningRegistry } from "./verdaccio.mjs";

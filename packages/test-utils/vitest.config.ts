@@ -1,0 +1,3 @@
+import { slashiProject } from "@slashi/vitest-config";
+
+export default slashiProject("test-utils");
