@@ -248,6 +248,8 @@ function namesSubject(
  */
 function whatMakesItCount(rule: CompiledRule, inactive: Reason["inactive"]): string | undefined {
   if (inactive === "unapproved") {
+    if (rule.pendingApproval !== undefined)
+      return `${rule.pendingApproval.join(" or ")} is approved, which extends it (slashi trust)`;
     if (rule.layer === "pack")
       return `you approve the policy of the pack ${rule.source} (slashi pack approve ${rule.source})`;
     if (rule.layer === "workspace")
@@ -260,18 +262,9 @@ function whatMakesItCount(rule: CompiledRule, inactive: Reason["inactive"]): str
 
 function ruleReason(rule: CompiledRule, command: string, inactive?: Reason["inactive"]): Reason {
   let message = ruleMessage(rule);
-<<<<<<< HEAD
   const needed = whatMakesItCount(rule, inactive);
   if (inactive === "unapproved") message += ` — not counted until ${needed}`;
   if (inactive === "untrusted-workspace") message += ` — not counted until ${needed}`;
-=======
-  if (inactive === "unapproved")
-    message +=
-      rule.pendingApproval === undefined
-        ? " — not counted until this file is approved"
-        : ` — not counted until ${rule.pendingApproval.join(" or ")} is approved, which extends it`;
-  if (inactive === "untrusted-workspace") message += " — not counted: the workspace is not trusted";
->>>>>>> main
   if (inactive === "outside-workspace")
     message += " — not counted: the command runs outside the workspace, or where only the running line knows";
   return {

@@ -3,13 +3,8 @@
  * executes, see binding.ts), looked up in and written to the command-approval store. A remembered approval only
  * answers an `ask`: a `deny` is never lifted, and a line that needs the shell is never remembered.
  */
-<<<<<<< HEAD
-import { readFileSync } from "node:fs";
 import { diffText, type Decision } from "@slashi/core";
-=======
-import type { Decision } from "@slashi/core";
 import { readBoundedFileSync } from "../fs/bounded-read.js";
->>>>>>> main
 import { plainArgv } from "../runner/plain-argv.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
 import { commandBinding, type Binding, type ReadText } from "./binding.js";
