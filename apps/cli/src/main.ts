@@ -6,14 +6,7 @@ import { closestName } from "@slashi/core";
 import { PACK_HANDLERS } from "./commands/pack-spec.js";
 import { CliError, ExitCode, formatError, toExitCode, UsageError } from "./errors.js";
 import { println, type Io } from "./io.js";
-import {
-  commandHelp,
-  findCommand,
-  mainHelp,
-  parseArgs,
-  topLevelNames,
-  type ParsedArgs,
-} from "./options.js";
+import { commandHelp, findCommand, mainHelp, parseArgs, topLevelNames, type ParsedArgs } from "./options.js";
 
 /** The version printed by `slashi --version` (replaced at build time). */
 export const VERSION: string = typeof __SLASHI_VERSION__ === "string" ? __SLASHI_VERSION__ : "0.0.0-dev";
@@ -49,6 +42,7 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   "hook uninstall": async () => (await import("./commands/hook-install.js")).hookUninstall,
   "hook status": async () => (await import("./commands/hook-install.js")).hookStatus,
   doctor: async () => (await import("./commands/doctor.js")).doctorCommand,
+  completion: async () => (await import("./commands/completion.js")).completionCommand,
   "service status": async () => (await import("./commands/service.js")).serviceStatus,
   "service stop": async () => (await import("./commands/service.js")).serviceStop,
   ...PACK_HANDLERS,

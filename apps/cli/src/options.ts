@@ -43,6 +43,8 @@ export interface CommandSpec {
   flags: readonly FlagSpec[];
   /** What comes after the flags. */
   operands: Operands;
+  /** The words an operand is chosen from, when there is a fixed set (offered by shell completion). */
+  operandChoices?: readonly string[];
   /** Example command lines, shown by `--help`. */
   examples: readonly string[];
   /** More text for `--help`. */
@@ -80,6 +82,8 @@ const WORKSPACE_FLAG: FlagSpec = {
   value: "DIR",
   description: "treat DIR as the workspace root instead of finding the git root above the cwd",
 };
+/** The agents whose hooks `hook install` writes (the same as `AGENTS` of hooks/formats.ts, which loads the core). */
+const AGENT_NAMES: readonly string[] = ["claude", "gemini", "cursor"];
 const SCOPE_FLAGS: readonly FlagSpec[] = [
   { name: "project", type: "boolean", description: "the project's settings file (default)" },
   { name: "user", type: "boolean", description: "your user settings file" },
@@ -383,6 +387,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     path: ["hook", "install"],
     summary: "add the slashi hook to an agent's settings (idempotent, with a backup)",
     usage: ["hook install claude|gemini|cursor [--project | --user]"],
+    operandChoices: AGENT_NAMES,
     flags: [
       ...SCOPE_FLAGS,
       CWD_FLAG,
@@ -436,6 +441,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     path: ["hook", "uninstall"],
     summary: "remove the slashi hook from an agent's settings (with a backup)",
     usage: ["hook uninstall claude|gemini|cursor [--project | --user]"],
+    operandChoices: AGENT_NAMES,
     flags: [...SCOPE_FLAGS, CWD_FLAG],
     operands: "words",
     examples: ["slashi hook uninstall claude", "slashi hook uninstall gemini --user"],
@@ -449,6 +455,21 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ["slashi hook status", "slashi hook status --json"],
     details:
       "Reads the project and user settings of Claude Code, Gemini CLI and Cursor and runs each slashi hook found with a call every policy denies. Exit 0 when at least one is installed and every one answers deny; 1 otherwise.",
+  },
+  {
+    path: ["completion"],
+    summary: "print a shell completion script for bash, zsh or fish",
+    usage: ["completion bash|zsh|fish"],
+    flags: [],
+    operands: "words",
+    operandChoices: ["bash", "zsh", "fish"],
+    examples: [
+      "slashi completion fish > ~/.config/fish/completions/slashi.fish",
+      "source <(slashi completion bash)        # in ~/.bashrc",
+      "source <(slashi completion zsh)         # in ~/.zshrc, after compinit",
+    ],
+    details:
+      "Completes commands, subcommands, options, the values of options with a fixed set, and agent and shell names. The script is made from the same command table as --help, so it is always complete for the slashi that printed it: print it again after an update.",
   },
   ...PACK_COMMANDS,
 ];
@@ -464,7 +485,6 @@ export interface ParsedArgs {
   /** True when `--` was given (everything after it is operands). */
   dashDash: boolean;
 }
-
 
 /** Finds the command named by the leading words of argv; returns it and the rest. */
 export function findCommand(argv: readonly string[]): { spec: CommandSpec; rest: string[] } | undefined {

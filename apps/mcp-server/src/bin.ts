@@ -22,14 +22,21 @@ const log = (message: string): void => {
 };
 let status: number;
 try {
-  status = await main({
-    argv: process.argv.slice(2),
-    env: process.env,
-    cwd: process.cwd(),
-    version,
-    stdout: (text) => process.stdout.write(text),
-    log,
-  });
+  status =
+    process.argv[2] === "wrap"
+      ? await (async () => {
+          const { parseWrapArgs, wrapServer } = await import("./wrap.js");
+          const environment = { env: process.env, cwd: process.cwd(), log };
+          return wrapServer(parseWrapArgs(process.argv.slice(3)), environment);
+        })()
+      : await main({
+          argv: process.argv.slice(2),
+          env: process.env,
+          cwd: process.cwd(),
+          version,
+          stdout: (text) => process.stdout.write(text),
+          log,
+        });
 } catch (error) {
   log(
     error instanceof UsageError

@@ -8,6 +8,7 @@ import type { CallToolResult, InputRequiredResult, ServerContext } from "@modelc
 import { decide, networkAllowed, type Decision } from "@slashi/core";
 import {
   CommandApprovalFileStore,
+  countedReasons,
   enkaiduShellRefusal,
   probeCordon,
   rememberedApproval,
@@ -25,7 +26,7 @@ import {
   type ConfirmOutcome,
   type Confirmer,
 } from "./confirm.js";
-import { countedReasons, toolError, type ReasonOut } from "./results.js";
+import { toolError, type ReasonOut } from "./results.js";
 import type { Services } from "./services.js";
 import { digestOf } from "./setup.js";
 

@@ -18,11 +18,6 @@ export interface ReasonOut {
   command?: string;
 }
 
-/** The reasons that counted, in the wire shape. */
-export function countedReasons(decision: Decision): ReasonOut[] {
-  return decision.reasons.filter((r: Reason) => r.inactive === undefined).map(reasonOut);
-}
-
 function reasonOut(r: Reason): ReasonOut {
   return {
     code: r.code,

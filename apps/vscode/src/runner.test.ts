@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { CommandApprovalFileStore, commandBinding } from "@slashi/runtime";
 import { describe, expect, it } from "vitest";
 import { FOLDER, harness, teamFile } from "../test/fake-host.js";
 import { Runner } from "./runner.js";
@@ -241,6 +245,51 @@ describe("Runner: terminal steps under the policy", () => {
     expect(h.host.effects).toEqual([]);
     expect(await h.runner.run({ name: "status", args: "" })).toEqual({ status: "done" });
     expect(h.host.terminalPrompts).toHaveLength(1);
+  });
+
+  it("audits each terminal step in the runtime's record format, unexpanded", async () => {
+    const h = harness(teamFile([{ name: "wipe", steps: [{ type: "terminal", command: "rm -rf /" }] }]), {
+      userValue: [{ name: "list", steps: [{ type: "terminal", command: "ls ${q:args}" }] }],
+    });
+    h.host.exitCodes = [{ kind: "exit", code: 3 }];
+    await h.runner.run({ name: "list", args: "secret-dir" });
+    await h.runner.run({ name: "wipe", args: "" });
+    expect(h.audit.map((r) => [r.event, r.host, r.source, r.command, r.decision, r.exitCode])).toEqual([
+      ["decision", "vscode", "user", "/list", "allow", undefined],
+      ["run", "vscode", "user", "/list", "allow", 3],
+      ["decision", "vscode", "workspace", "/wipe", "deny", undefined],
+    ]);
+    expect(JSON.stringify(h.audit)).not.toContain("secret-dir");
+    expect(h.audit[0]?.expandedDigest).toMatch(/^sha256:/);
+  });
+
+  it("runs a step the person answered with Always allow in any host, without asking", async () => {
+    const state = mkdtempSync(path.join(tmpdir(), "slashi-vscode-state-"));
+    try {
+      const h = harness(
+        undefined,
+        {
+          userValue: [{ name: "fetch", steps: [{ type: "terminal", command: "curl https://example.com" }] }],
+        },
+        undefined,
+        state,
+      );
+      h.host.values = { workspaceFolder: FOLDER };
+      h.host.terminalAnswer = false;
+      expect(await h.runner.run({ name: "fetch", args: "" })).toMatchObject({ status: "cancelled" });
+      const binding = commandBinding(["curl", "https://example.com"], FOLDER, () => undefined);
+      if (!binding.ok) throw new Error(binding.reason);
+      await new CommandApprovalFileStore({ file: path.join(state, "command-approvals.json") }).put({
+        key: binding.key,
+        digest: binding.digest,
+        approvedAt: "2026-11-29T12:00:00Z",
+      });
+      expect(await h.runner.run({ name: "fetch", args: "" })).toEqual({ status: "done" });
+      expect(h.host.terminalPrompts).toHaveLength(1);
+      expect(h.audit.filter((r) => r.event === "run").map((r) => r.answer)).toEqual(["remembered"]);
+    } finally {
+      rmSync(state, { recursive: true, force: true });
+    }
   });
 
   it("stops at a non-zero exit code and names the step unexpanded", async () => {

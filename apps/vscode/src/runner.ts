@@ -33,11 +33,12 @@ import {
   type Step,
   type TerminalStep,
 } from "@slashi/core";
+import { guardedRun, type AuditPort, type GuardedVerdict } from "@slashi/runtime";
 import { approvalStateIn, storeFor, type ApprovalStores } from "./approvals.js";
 import { findCallee, findCommand, groupOf, type Catalog, type CommandEntry } from "./catalog.js";
 import type { RunnerHost } from "./host.js";
 import type { Invocation } from "./invocation.js";
-import { decideTerminalStep, type LoadedPolicy } from "./policy.js";
+import { terminalStepRequest, type LoadedPolicy } from "./policy.js";
 import { promptCommand, type ApprovalPrompt } from "./prompt.js";
 
 /** Stable codes of outcomes the runner itself produces (core errors keep their own codes). */
@@ -91,7 +92,12 @@ export interface RunnerOptions {
   maxDepth?: number;
   /** Called with each step once it is expanded, just before it runs (for tests and tracing; never logged). */
   observe?: (entry: CommandEntry, index: number, step: Step) => void;
+  /** Where terminal steps are audited: the runtime's audit log, shared with the CLI and the MCP server. */
+  audit?: AuditPort;
 }
+
+/** The audit port of a runner given none. */
+const NO_AUDIT: AuditPort = { record: async () => undefined };
 
 class Stop extends Error {
   constructor(readonly outcome: Exclude<RunOutcome, { status: "done" }>) {
@@ -139,7 +145,9 @@ interface RunContext {
 }
 
 /** Formats a decision's counted reasons, one line each, with invisible characters shown. */
-export function reasonLines(reasons: readonly Reason[]): string[] {
+export function reasonLines(
+  reasons: readonly Pick<Reason, "code" | "severity" | "message" | "inactive">[],
+): string[] {
   return reasons
     .filter((r) => r.inactive === undefined && r.severity !== "allow")
     .map((r) => `${r.severity} ${r.code}: ${makeVisible(r.message)}`);
@@ -510,39 +518,70 @@ export class Runner {
       );
     }
     await this.#o.ensureParser();
-    const decision = decideTerminalStep(loaded.snapshot, {
-      command: step.command,
-      shell,
-      ...(cwd === undefined ? {} : { cwd }),
-    });
-    const reasons = reasonLines(decision.reasons);
-    host.log(
-      `/${entry.name} step ${index + 1}: ${rendered} → ${decision.decision} ${decision.reasons
-        .filter((r) => !r.inactive && r.severity !== "allow")
-        .map((r) => r.code)
-        .join(" ")}`.trimEnd(),
+    // The runtime's guarded run: the verdict (a remembered "Always allow" from any host answers an ask), the
+    // modal for an ask, the terminal, and the audit record every host writes.
+    const logVerdict = (verdict: GuardedVerdict): void =>
+      host.log(
+        `/${entry.name} step ${index + 1}: ${rendered} → ${verdict.verdict} ${verdict.reasons
+          .filter((r) => r.severity !== "allow")
+          .map((r) => r.code)
+          .join(" ")}`.trimEnd(),
+      );
+    let logged = false;
+    const run = await guardedRun(
+      {
+        ...terminalStepRequest(loaded, {
+          command: step.command,
+          shell,
+          ...(cwd === undefined ? {} : { cwd }),
+        }),
+        host: "vscode",
+        source: entry.source,
+        commandName: `/${entry.name}`,
+        auditText: rendered,
+        // A shared command the person approved: the policy's ask runs without another prompt.
+        ...(ctx.approved ? { preApproved: `approved:${entry.id}` } : {}),
+      },
+      {
+        snapshot: loaded.snapshot,
+        approvals: loaded.approvals,
+        audit: this.#o.audit ?? NO_AUDIT,
+        approver: {
+          approve: async ({ verdict }) => {
+            logVerdict(verdict);
+            logged = true;
+            const ok = await host.askTerminal({
+              command: entry.name,
+              step: rendered,
+              commandLine: makeVisible(step.command),
+              reasons: reasonLines(verdict.reasons),
+            });
+            return ok ? { run: "once" } : { run: false, answer: "cancel" };
+          },
+        },
+        executor: {
+          run: async () => {
+            this.#checkTrust(entry);
+            const outcome = await host.runInTerminal({
+              name,
+              ...(cwd === undefined ? {} : { cwd }),
+              commandLine: step.command,
+            });
+            return { exitCode: outcome.kind === "exit" ? outcome.code : null, outcome };
+          },
+        },
+      },
     );
-    if (decision.decision === "deny") {
+    if (!logged) logVerdict(run.verdict);
+    if (run.status === "denied") {
       throw refused(
         RunCode.POLICY_DENIED,
-        `/${entry.name} step ${index + 1} was refused by your policy and did not run: ${rendered}\n${reasons.join("\n")}`,
+        `/${entry.name} step ${index + 1} was refused by your policy and did not run: ${rendered}\n${reasonLines(run.verdict.reasons).join("\n")}`,
       );
     }
-    if (decision.decision === "ask" && !ctx.approved) {
-      const ok = await host.askTerminal({
-        command: entry.name,
-        step: rendered,
-        commandLine: makeVisible(step.command),
-        reasons,
-      });
-      if (!ok) throw cancelled(`/${entry.name} stopped before step ${index + 1}: ${rendered}`);
-    }
-    this.#checkTrust(entry);
-    const outcome = await host.runInTerminal({
-      name,
-      ...(cwd === undefined ? {} : { cwd }),
-      commandLine: step.command,
-    });
+    if (run.status === "refused")
+      throw cancelled(`/${entry.name} stopped before step ${index + 1}: ${rendered}`);
+    const { outcome } = run.result;
     if (outcome.kind === "exit" && outcome.code !== 0) {
       throw failed(
         RunCode.STEP_FAILED,

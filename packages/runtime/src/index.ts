@@ -37,6 +37,23 @@ export type { Binding, ExecutedContent, ReadText } from "./approval/binding.js";
 export { readTextOrUndefined, rememberedApproval } from "./approval/remembered.js";
 export type { RememberedApproval } from "./approval/remembered.js";
 
+// guard
+export { countedReasons, decideVerdict, REMEMBERED_REASON } from "./guard/verdict.js";
+export type { GuardedVerdict, VerdictReason, VerdictRequest } from "./guard/verdict.js";
+export { auditBase, guardedRun, textDigest } from "./guard/guarded-run.js";
+export type {
+  ApprovalAnswer,
+  ApprovalQuestion,
+  ApproverPort,
+  AuditPort,
+  ExecutionFacts,
+  ExecutionPlan,
+  ExecutorPort,
+  GuardedRunOutcome,
+  GuardedRunPorts,
+  GuardedRunRequest,
+} from "./guard/guarded-run.js";
+
 // session
 export {
   bundledParserFiles,
@@ -132,7 +149,8 @@ export type { CordonPolicy, HiddenPath, ResolvedCordon } from "./cordon/policy.j
 export { bwrapArgs, SECCOMP_FD } from "./cordon/bwrap.js";
 export { SECCOMP_DENIED, seccompFilter } from "./cordon/seccomp.js";
 export type { SeccompAction, SeccompArch, SeccompRule } from "./cordon/seccomp.js";
-export { AUTO_RUN_FILES } from "./cordon/guard.js";
+export { acquireGuard, AUTO_RUN_FILES, releaseGuard } from "./cordon/guard.js";
+export type { GuardSnapshot } from "./cordon/guard.js";
 export { proveCordon } from "./cordon/proof.js";
 export type { ProofOptions } from "./cordon/proof.js";
 export { sandboxExecProfile, sbplString } from "./cordon/sandbox-exec.js";

@@ -27,7 +27,8 @@ function stores(io: Io): { commands: ApprovalFileStore; shell: CommandApprovalFi
 /** What a command-approval record without an argv approves: a pack's policy or a workspace policy file. */
 function approvedPolicy(record: CommandApprovalRecord): string {
   if (record.key.startsWith(packPolicyApprovalKey(""))) {
-    const pack = typeof record.pack === "string" ? record.pack : record.key.slice(packPolicyApprovalKey("").length);
+    const pack =
+      typeof record.pack === "string" ? record.pack : record.key.slice(packPolicyApprovalKey("").length);
     const version = typeof record.version === "string" ? `@${record.version}` : "";
     return `(policy of the pack ${pack}${version})`;
   }

@@ -226,13 +226,16 @@ describe("detectForkBomb on long input", () => {
       `${"a".repeat(n / 2)}(){ ${"a".repeat(n / 2)} & ${"a".repeat(n / 2 - 1)} }`,
   };
 
-  it.each(Object.keys(shapes))("reads 256 KB of %s in linear time", (shape) => {
-    const make = shapes[shape]!;
-    const started = performance.now();
-    expect(detectForkBomb(make(256 * 1024))).toBeUndefined();
-    // the quadratic scan took seconds for 32 KB; a linear one needs milliseconds (generous bound for a busy machine)
-    expect(performance.now() - started).toBeLessThan(3000);
-  });
+  // The quadratic scan took seconds for 32 KB, so minutes for 256 KB; a linear one needs milliseconds. The
+  // test's timeout is the guard (generous for a busy machine), not a timing assertion.
+  it.each(Object.keys(shapes))(
+    "reads 256 KB of %s in linear time",
+    (shape) => {
+      const make = shapes[shape]!;
+      expect(detectForkBomb(make(256 * 1024))).toBeUndefined();
+    },
+    60_000,
+  );
 
   it("finds a fork bomb at the end of a long script", () => {
     expect(detectForkBomb(`${"echo 'a b'; ".repeat(20_000)}:(){ :|:& };:`)).toMatchObject({

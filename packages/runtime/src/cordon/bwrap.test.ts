@@ -63,6 +63,16 @@ describe("bwrapArgs", () => {
     );
   });
 
+  it("binds a read-only workspace read-only, and pins nothing writable in it", () => {
+    const args = bwrapArgs({ ...cordon, workspaceReadOnly: true }, { file: "ls", args: [] });
+    expect(indexOfPair(args, "--ro-bind", "/home/ada/app")).toBeGreaterThan(
+      indexOfPair(args, "--ro-bind", "/"),
+    );
+    expect(indexOfPair(args, "--bind", "/home/ada/app")).toBe(-1);
+    expect(indexOfPair(args, "--bind", "/home/ada/app/.git")).toBe(-1);
+    expect(indexOfPair(args, "--bind", "/home/ada/.cache/app")).toBeGreaterThan(0);
+  });
+
   it("keeps the network only when the policy allows it", () => {
     expect(bwrapArgs({ ...cordon, network: true }, { file: "curl", args: [] })).not.toContain(
       "--unshare-net",

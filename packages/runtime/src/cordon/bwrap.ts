@@ -21,8 +21,9 @@ export const PROC_READ_ONLY: readonly string[] = [
  *
  * 1. `--ro-bind / /`, a fresh `--dev /dev` and `--proc /proc` with {@link PROC_READ_ONLY} read-only, an empty
  *    private tmpfs over `/tmp` and `/run` (service sockets), the resolver config re-bound when network is on;
- * 2. the workspace and extra writable directories `--bind` read-write, then the pinned directories (`.git`)
- *    bound onto themselves, so they cannot be renamed or replaced;
+ * 2. the workspace and extra writable directories `--bind` read-write (the workspace `--ro-bind` when
+ *    `workspaceReadOnly`), then the pinned directories (`.git`) bound onto themselves, so they cannot be renamed
+ *    or replaced (not for a read-only workspace);
  * 3. secret paths hidden: an empty tmpfs remounted read-only over directories, `/dev/null` over files;
  * 4. protected workspace entries (`.vscode`, `.claude`, `.git/hooks`…) re-bound read-only;
  * 5. `--cap-drop ALL` (when Slashi runs as root, bubblewrap would otherwise keep every capability, and a
@@ -51,9 +52,10 @@ export function bwrapArgs(cordon: ResolvedCordon, command: Invocation): string[]
   for (const entry of PROC_READ_ONLY) args.push("--ro-bind-try", entry, entry);
   for (const dir of cordon.privateDirs) args.push("--tmpfs", dir);
   for (const entry of cordon.keepVisible) args.push("--ro-bind", entry, entry);
-  args.push("--bind", cordon.workspace, cordon.workspace);
+  args.push(cordon.workspaceReadOnly === true ? "--ro-bind" : "--bind", cordon.workspace, cordon.workspace);
   for (const dir of cordon.writable) args.push("--bind", dir, dir);
-  for (const dir of cordon.pinned) args.push("--bind", dir, dir);
+  // A read-only workspace needs no pinning, and a writable bind there would undo it.
+  if (cordon.workspaceReadOnly !== true) for (const dir of cordon.pinned) args.push("--bind", dir, dir);
   for (const hidden of cordon.hidden) {
     if (hidden.kind === "dir") args.push("--tmpfs", hidden.path, "--remount-ro", hidden.path);
     else args.push("--ro-bind", "/dev/null", hidden.path);

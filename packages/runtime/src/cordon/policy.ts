@@ -19,8 +19,13 @@ export const PRIVILEGED_SOCKETS: readonly string[] = [
 
 /** What the cordon allows one command. */
 export interface CordonPolicy {
-  /** The workspace: writable (except the protected entries). */
+  /** The workspace: writable (except the protected entries), or read-only with {@link workspaceReadOnly}. */
   workspace: string;
+  /**
+   * Mount the workspace read-only too: the command can read the project and write nothing in it (a wrapped MCP
+   * server that should only look). Default false.
+   */
+  workspaceReadOnly?: boolean;
   /** Working directory inside (default the workspace). */
   cwd?: string;
   /**
@@ -58,8 +63,10 @@ export interface HiddenPath {
 
 /** A {@link CordonPolicy} with every path resolved and only existing paths kept. */
 export interface ResolvedCordon {
-  /** Writable workspace (real path). */
+  /** The workspace (real path): writable unless {@link workspaceReadOnly}. */
   workspace: string;
+  /** The workspace is mounted read-only (nothing in it is pinned or writable). */
+  workspaceReadOnly?: boolean;
   /** Working directory (real path). */
   cwd: string;
   /** Network allowed. */
@@ -207,6 +214,7 @@ export async function resolveCordon(policy: CordonPolicy): Promise<ResolvedCordo
 
   return {
     workspace,
+    ...(policy.workspaceReadOnly === true ? { workspaceReadOnly: true } : {}),
     cwd,
     network,
     writable,

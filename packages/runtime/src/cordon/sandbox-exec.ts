@@ -33,7 +33,11 @@ export function sandboxExecProfile(
     const filter = hidden.kind === "dir" ? "subpath" : "literal";
     lines.push(`(deny file-read* (${filter} ${sbplString(hidden.path)}))`);
   }
-  const writable = [cordon.workspace, ...cordon.writable, ...tmpDirs];
+  const writable = [
+    ...(cordon.workspaceReadOnly === true ? [] : [cordon.workspace]),
+    ...cordon.writable,
+    ...tmpDirs,
+  ];
   lines.push(
     `(allow file-write* ${writable.map((dir) => `(subpath ${sbplString(dir)})`).join(" ")} (literal "/dev/null") (literal "/dev/tty"))`,
   );

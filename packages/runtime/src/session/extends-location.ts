@@ -3,13 +3,7 @@
  * which name goes away; the session knows which files name it and their text, so the person gets the file,
  * line and JSON path to change.
  */
-import {
-  isSlashiError,
-  parseJsonc,
-  SlashiError,
-  type PolicyLayer,
-  type SourceLocation,
-} from "@slashi/core";
+import { isSlashiError, parseJsonc, SlashiError, type PolicyLayer, type SourceLocation } from "@slashi/core";
 
 /** A policy layer and, when it came from a file, that file's text. */
 export interface ExtendsSource {
@@ -32,7 +26,9 @@ export function extendsLocations(entry: string, sources: readonly ExtendsSource[
     if (index < 0) continue;
     const jsonPath = `/extends/${index}`;
     out.push(
-      text === undefined ? { file: layer.source, jsonPath } : parseJsonc(text, layer.source).locationOf(jsonPath),
+      text === undefined
+        ? { file: layer.source, jsonPath }
+        : parseJsonc(text, layer.source).locationOf(jsonPath),
     );
   }
   return out;

@@ -162,7 +162,10 @@ describe("openPolicySession", () => {
 
   it("puts an extends entry no loader can resolve at its file, line and JSON path", async () => {
     const file = path.join(dirs.repo, ".vscode", "slashi-policy.json");
-    writeFileSync(file, '{\n  "version": 1,\n  "extends": [\n    "recommended",\n    "@acme/polcy"\n  ]\n}\n');
+    writeFileSync(
+      file,
+      '{\n  "version": 1,\n  "extends": [\n    "recommended",\n    "@acme/polcy"\n  ]\n}\n',
+    );
     const loader: PackLayerLoader = async (names) => {
       throw unknownExtendsError(names[0] as string, ["@acme/policy"]);
     };
