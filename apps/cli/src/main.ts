@@ -7,10 +7,9 @@ import { PACK_HANDLERS } from "./commands/pack-spec.js";
 import { CliError, ExitCode, formatError, toExitCode, UsageError } from "./errors.js";
 import { println, type Io } from "./io.js";
 import { commandHelp, findCommand, mainHelp, parseArgs, topLevelNames, type ParsedArgs } from "./options.js";
+import { VERSION } from "./version.js";
 
-/** The version printed by `slashi --version` (replaced at build time). */
-export const VERSION: string = typeof __SLASHI_VERSION__ === "string" ? __SLASHI_VERSION__ : "0.0.0-dev";
-declare const __SLASHI_VERSION__: string | undefined;
+export { VERSION } from "./version.js";
 
 type Handler = (args: ParsedArgs, io: Io) => Promise<number>;
 

@@ -17,7 +17,7 @@ import {
   type PolicySnapshot,
   type RunResult,
 } from "@slashi/runtime";
-import { ToolErrorCode, type ToolErrorCodeValue } from "./codes.js";
+import { ToolErrorCode, toolErrorCodeOf, type ToolErrorCodeValue } from "./codes.js";
 import { confineCwd } from "./cwd.js";
 import {
   confirmationMessage,
@@ -161,7 +161,10 @@ export async function prepare(
   try {
     state = await services.policy.current();
   } catch (error) {
-    return refuse(ToolErrorCode.CONFIG_ERROR, `the policy could not be loaded: ${(error as Error).message}`);
+    return refuse(
+      toolErrorCodeOf(error, ToolErrorCode.CONFIG_ERROR),
+      `the policy could not be loaded: ${(error as Error).message}`,
+    );
   }
   const decision = decideLine(state, request.command, cwd, config.shell);
   const reasons = countedReasons(decision);
@@ -409,7 +412,6 @@ async function executeApproved(
       }),
     );
   } catch (error) {
-    const code = (error as { code?: string }).code;
     await services.record({
       event: "run",
       ...base,
@@ -418,7 +420,7 @@ async function executeApproved(
       exitCode: null,
     });
     return toolError(
-      code === "CORDON_UNAVAILABLE" ? ToolErrorCode.CORDON_UNAVAILABLE : ToolErrorCode.RUN_FAILED,
+      toolErrorCodeOf(error, ToolErrorCode.RUN_FAILED),
       `the command could not be started: ${(error as Error).message}`,
     );
   } finally {

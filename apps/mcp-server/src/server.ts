@@ -7,7 +7,7 @@ import { McpServer, type CallToolResult, type RegisteredTool } from "@modelconte
 import { explainDecision, explanationOf, networkAllowed } from "@slashi/core";
 import { CommandApprovalFileStore, decideVerdict, REMEMBERED_REASON } from "@slashi/runtime";
 import * as z from "zod/v4";
-import { ToolErrorCode } from "./codes.js";
+import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
 import { Confirmer } from "./confirm.js";
 import { shellCommandDescription } from "./describe.js";
 import { decideLine, guardedRun, resolveCwd } from "./guarded.js";
@@ -146,7 +146,7 @@ export async function createServer(
         state = await services.policy.current();
       } catch (error) {
         return toolError(
-          ToolErrorCode.CONFIG_ERROR,
+          toolErrorCodeOf(error, ToolErrorCode.CONFIG_ERROR),
           `the policy could not be loaded: ${(error as Error).message}`,
         );
       }

@@ -30,7 +30,7 @@ import {
 } from "@slashi/core";
 import { ApprovalFileStore, readBoundedText, SLASHI_FILES } from "@slashi/runtime";
 import * as z from "zod/v4";
-import { ToolErrorCode } from "./codes.js";
+import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
 import type { Confirmer } from "./confirm.js";
 import { approve, execute, prepare, type Plan } from "./guarded.js";
 import { catchInternal, toolError } from "./results.js";
@@ -153,7 +153,7 @@ export function listCommandsTool(server: McpServer, services: Services): void {
         catalog = await loadCommands(services);
       } catch (error) {
         return toolError(
-          ToolErrorCode.CONFIG_ERROR,
+          toolErrorCodeOf(error, ToolErrorCode.CONFIG_ERROR),
           `the commands could not be loaded: ${(error as Error).message}`,
         );
       }
@@ -218,7 +218,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
           catalog = await loadCommands(services);
         } catch (error) {
           return toolError(
-            ToolErrorCode.CONFIG_ERROR,
+            toolErrorCodeOf(error, ToolErrorCode.CONFIG_ERROR),
             `the commands could not be loaded: ${(error as Error).message}`,
           );
         }

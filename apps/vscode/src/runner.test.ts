@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { SlashiErrorCategory } from "@slashi/core";
 import { CommandApprovalFileStore, commandBinding } from "@slashi/runtime";
 import { describe, expect, it } from "vitest";
 import { FOLDER, harness, teamFile } from "../test/fake-host.js";
-import { Runner } from "./runner.js";
+import { OUTCOME_BY_CATEGORY, Runner } from "./runner.js";
 
 const ship = {
   name: "ship",
@@ -421,5 +422,13 @@ describe("Runner: other steps", () => {
     h.host.answer = undefined;
     expect(await h.runner.run({ name: "s", args: "" })).toMatchObject({ status: "cancelled" });
     expect(h.host.approvals[0]?.canRemember).toBe(false);
+  });
+});
+
+describe("Runner: outcomes of core errors", () => {
+  it("has an outcome for every error category", () => {
+    expect(Object.keys(OUTCOME_BY_CATEGORY).sort()).toEqual(Object.values(SlashiErrorCategory).sort());
+    expect(OUTCOME_BY_CATEGORY.denied).toBe("refused");
+    expect(OUTCOME_BY_CATEGORY.internal).toBe("failed");
   });
 });

@@ -13,6 +13,7 @@ import {
   checkSharedCommand,
   coverageOf,
   dialectForShell,
+  errorCategoryOf,
   expandStep,
   findVariables,
   formatLocation,
@@ -30,6 +31,7 @@ import {
   type ExpansionContext,
   type QuoteDialect,
   type Reason,
+  type SlashiErrorCategory,
   type Step,
   type TerminalStep,
 } from "@slashi/core";
@@ -111,16 +113,21 @@ const failed = (code: string, message: string): Stop => new Stop({ status: "fail
 const cancelled = (message: string): Stop =>
   new Stop({ status: "cancelled", code: RunCode.CANCELLED, message });
 
-/** Core error codes that mean "this may not run" rather than "this broke". */
-const REFUSAL_CODES = new Set([
-  "VARIABLE_NOT_ALLOWED",
-  "STEP_NOT_ALLOWED",
-  "INVALID_VARIABLE",
-  "UNQUOTABLE_VALUE",
-  "UNKNOWN_SHELL",
-  "POLICY_DENIED",
-  "SLASH_CALL_INVALID",
-]);
+/**
+ * How a core error of each category ends a run: `refused` (this may not run as written) or `failed` (something
+ * broke). The one place a core error becomes an outcome; every category has an entry.
+ */
+export const OUTCOME_BY_CATEGORY: { readonly [K in SlashiErrorCategory]: "refused" | "failed" } = {
+  usage: "refused",
+  config: "refused",
+  refused: "refused",
+  denied: "refused",
+  "unsafe-file": "failed",
+  io: "failed",
+  unavailable: "failed",
+  remote: "failed",
+  internal: "failed",
+};
 
 /** Coverage reasons that make a command impossible to run, whatever the person answers. */
 const BROKEN_CALLS = new Set(["missing", "cycle", "too-deep", "invalid"]);
@@ -187,9 +194,11 @@ export class Runner {
     } catch (error) {
       if (error instanceof Stop) return error.outcome;
       if (isSlashiError(error)) {
-        return REFUSAL_CODES.has(error.code)
-          ? { status: "refused", code: error.code, message: error.message }
-          : { status: "failed", code: error.code, message: error.message };
+        return {
+          status: OUTCOME_BY_CATEGORY[errorCategoryOf(error)],
+          code: error.code,
+          message: error.message,
+        };
       }
       return {
         status: "failed",

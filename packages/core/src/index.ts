@@ -2,7 +2,15 @@
 // Each section belongs to one folder; keep exports grouped by the folder that owns them.
 
 // errors
-export { SlashiError, SlashiErrorCode, formatLocation, isSlashiError } from "./errors.js";
+export {
+  SLASHI_ERROR_CATEGORIES,
+  SlashiError,
+  SlashiErrorCategory,
+  SlashiErrorCode,
+  errorCategoryOf,
+  formatLocation,
+  isSlashiError,
+} from "./errors.js";
 export type { SlashiErrorData, SourceLocation } from "./errors.js";
 
 // steps
