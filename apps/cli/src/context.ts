@@ -103,7 +103,7 @@ function parserFiles(): ShellParserOptions | undefined {
 }
 
 /** The installed packs a policy extends; the registry client is loaded only when some policy names a pack. */
-const packLayers: PackLayerLoader = async (names, options) =>
+export const packLayers: PackLayerLoader = async (names, options) =>
   (await import("@slashi/registry-client")).loadInstalledPackLayers(names, options);
 
 /**

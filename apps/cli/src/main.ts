@@ -2,18 +2,11 @@
  * Dispatch: finds the command named on the command line, parses its flags and runs it. Returns the exit
  * status; throws what a command throws (bin.ts turns it into a message and a status).
  */
+import { closestName } from "@slashi/core";
 import { PACK_HANDLERS } from "./commands/pack-spec.js";
 import { CliError, ExitCode, formatError, toExitCode, UsageError } from "./errors.js";
 import { println, type Io } from "./io.js";
-import {
-  closest,
-  commandHelp,
-  findCommand,
-  mainHelp,
-  parseArgs,
-  topLevelNames,
-  type ParsedArgs,
-} from "./options.js";
+import { commandHelp, findCommand, mainHelp, parseArgs, topLevelNames, type ParsedArgs } from "./options.js";
 import { VERSION } from "./version.js";
 
 export { VERSION } from "./version.js";
@@ -85,7 +78,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         ),
       ];
       const given = argv[1];
-      const suggestion = given === undefined ? undefined : closest(given, subs as string[]);
+      const suggestion = given === undefined ? undefined : closestName(given, subs as string[]);
       throw new UsageError(
         given === undefined
           ? `"slashi ${first}" needs a subcommand: ${subs.join(", ")}`
@@ -93,7 +86,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         suggestion ? `did you mean "slashi ${first} ${suggestion}"?` : `subcommands: ${subs.join(", ")}`,
       );
     }
-    const suggestion = closest(first, names);
+    const suggestion = closestName(first, names);
     throw new UsageError(
       `unknown command "${first}"`,
       suggestion

@@ -101,7 +101,13 @@ export type {
   UncoveredCommand,
   UncoveredReason,
 } from "./fingerprint/coverage.js";
-export { diffCommand, diffSteps } from "./fingerprint/diff.js";
+export {
+  describeCommandChanges,
+  describeStepChanges,
+  diffCommand,
+  diffSteps,
+  diffText,
+} from "./fingerprint/diff.js";
 export type { CommandChanges, StepChange } from "./fingerprint/diff.js";
 export {
   fingerprintCommand,
@@ -249,6 +255,7 @@ export {
 } from "./policy/enkaidu.js";
 export type { EnkaiduImport, EnkaiduOs, EnkaiduShellSettings, EnkaiduSources } from "./policy/enkaidu.js";
 export { PolicyReasonCode, stricter } from "./policy/evaluate.js";
+export { closestName, isExtendsPath, unknownExtendsError } from "./policy/extends.js";
 export { explain, explainDecision, explainStructured, explanationOf } from "./policy/explain.js";
 export type { ExplainedCommand, Explanation } from "./policy/explain.js";
 export { parsePolicy, policySchema, validatePolicyDocument } from "./policy/parse.js";

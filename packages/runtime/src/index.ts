@@ -32,7 +32,7 @@ export { protectedPaths, WORKSPACE_PROTECTED_ENTRIES } from "./config/protected-
 export type { ProtectedPath, ProtectedPathOwner, ProtectedPathsOptions } from "./config/protected-paths.js";
 
 // approval
-export { commandBinding, executedContent } from "./approval/binding.js";
+export { commandBinding, executedContent, MAX_SHOWN_CONTENT } from "./approval/binding.js";
 export type { Binding, ExecutedContent, ReadText } from "./approval/binding.js";
 export { readTextOrUndefined, rememberApproval, rememberedApproval } from "./approval/remembered.js";
 export type { RememberedApproval } from "./approval/remembered.js";
@@ -63,6 +63,8 @@ export {
   PolicySession,
 } from "./session/policy-session.js";
 export { readLayersFile } from "./session/layers-file.js";
+export { extendsLocations, locateExtendsError } from "./session/extends-location.js";
+export type { ExtendsSource } from "./session/extends-location.js";
 export type {
   DecideAt,
   PackLayerLoader,

@@ -10,8 +10,10 @@ import {
   CommandApprovalFileStore,
   countedReasons,
   defaultShell,
+  packPolicyApprovalKey,
   rememberApproval,
   rememberedApproval,
+  type CommandApprovalRecord,
 } from "@slashi/runtime";
 import { ensureParser, loadSetup, resolveWorkspace, slashiPaths } from "../context.js";
 import { CliError, ExitCode, UsageError } from "../errors.js";
@@ -30,6 +32,17 @@ function stores(io: Io): { commands: ApprovalFileStore; shell: CommandApprovalFi
   };
 }
 
+/** What a command-approval record without an argv approves: a pack's policy or a workspace policy file. */
+function approvedPolicy(record: CommandApprovalRecord): string {
+  if (record.key.startsWith(packPolicyApprovalKey(""))) {
+    const pack =
+      typeof record.pack === "string" ? record.pack : record.key.slice(packPolicyApprovalKey("").length);
+    const version = typeof record.version === "string" ? `@${record.version}` : "";
+    return `(policy of the pack ${pack}${version})`;
+  }
+  return "(workspace policy file)";
+}
+
 /** `slashi approvals list`. */
 export async function approvalsList(args: ParsedArgs, io: Io): Promise<number> {
   const s = stores(io);
@@ -45,7 +58,7 @@ export async function approvalsList(args: ParsedArgs, io: Io): Promise<number> {
   for (const a of commands)
     println(io.stdout, `${a.key}\n  slash command ${a.identity}  ${a.fingerprint}  approved ${a.approvedAt}`);
   for (const a of shell) {
-    const what = a.argv ? JSON.stringify(a.argv) : "(workspace policy file)";
+    const what = a.argv ? JSON.stringify(a.argv) : approvedPolicy(a);
     println(
       io.stdout,
       `${a.key}\n  ${what}${a.cwd ? ` in ${a.cwd}` : ""}  ${a.digest}  approved ${a.approvedAt}`,

@@ -4,7 +4,7 @@
  * terminal; then the command runs (argv when it needs no shell feature, the user's shell otherwise, inside
  * the cordon with `--cordon`), is audited, and slashi exits with its status.
  */
-import { networkAllowed } from "@slashi/core";
+import { makeVisible, networkAllowed } from "@slashi/core";
 import {
   AuditLog,
   CommandApprovalFileStore,
@@ -120,8 +120,13 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
       }
       println(io.stderr, `${paint(io, "yellow", "approval needed")}: ${run.command}`);
       println(io.stderr, `  in ${cwd}${run.cordon ? " (inside the cordon)" : ""}`);
-      if (verdict.remembered.changed)
+      if (verdict.remembered.changed) {
         println(io.stderr, "  it was always-allowed before, but what it runs has changed since");
+        const { binding } = verdict.remembered;
+        const file = binding.ok && binding.content.file ? ` (${binding.content.file})` : "";
+        if (verdict.remembered.diff.length > 0) println(io.stderr, `  what changed${file}:`);
+        for (const line of verdict.remembered.diff) println(io.stderr, `    ${makeVisible(line)}`);
+      }
       showReasons(reasons, "ask");
       const choices = [
         { key: "r", label: "Run once", value: "once" },

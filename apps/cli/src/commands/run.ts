@@ -11,7 +11,7 @@ import {
   commandNameKey,
   coverageOf,
   dialectForShell,
-  diffCommand,
+  describeCommandChanges,
   expandStep,
   isSlashiError,
   makeApprovalRecord,
@@ -552,15 +552,12 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
         println(io.stderr, renderCommand(d));
         const state = approvalStateOf(d, identityOf(d, found, loaded.workspace), records);
         if (state.state === "changed") {
-          const changes = diffCommand(state.previous.canonical, d);
-          println(
-            io.stderr,
-            paint(
-              io,
-              "yellow",
-              `  changed since you approved it${changes.fields.length ? ` (fields: ${changes.fields.join(", ")})` : ""}: ${changes.steps.filter((c) => c.change !== "same").length} step change(s)`,
-            ),
-          );
+          const heading =
+            state.updatedFrom === undefined
+              ? "changed since you approved it:"
+              : `updated from version ${state.updatedFrom}, which you approved; changed since:`;
+          println(io.stderr, paint(io, "yellow", `  ${heading}`));
+          for (const line of describeCommandChanges(state.changes)) println(io.stderr, `    ${line}`);
         }
       }
       for (const u of coverage.uncovered) println(io.stderr, `  /${u.name}: ${u.reason}`);

@@ -206,6 +206,8 @@ export async function guardedRun<R extends ExecutionFacts>(
           ...(ports.workspaceKey === undefined ? {} : { workspaceKey: ports.workspaceKey }),
           content: binding.content.kind,
           ...(binding.content.file ? { file: binding.content.file } : {}),
+          // What it ran, bounded, so a change can be shown as a diff at the next prompt.
+          ...(binding.content.text === undefined ? {} : { shown: binding.content.text }),
         });
         await ports.audit.record({
           event: "approve",
