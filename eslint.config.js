@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import js from "@eslint/js";
 import prettier from "eslint-config-prettier";
 import tseslint from "typescript-eslint";
+import importCycles from "./eslint-rules/no-import-cycle.js";
 
 /** Modules the pure core must never import: it decides, it never runs, touches files or talks to an editor. */
 const coreForbiddenImports = JSON.parse(
@@ -45,6 +46,11 @@ export default tseslint.config(
       "no-console": "error",
       eqeqeq: ["error", "always"],
     },
+  },
+  {
+    // No module reaches itself again through relative value imports (see eslint-rules/no-import-cycle.js).
+    plugins: { slashi: importCycles },
+    rules: { "slashi/no-import-cycle": "error" },
   },
   {
     files: ["**/*.test.ts", "**/test/**", "**/scripts/**", "**/bench/**", "**/*.config.ts"],

@@ -20,6 +20,7 @@ import {
   workspaceAt,
   type PackLayerLoader,
   type PolicySession,
+  type PolicySnapshot,
   type SlashiPaths,
   type Workspace,
 } from "@slashi/runtime";
@@ -78,6 +79,8 @@ export interface Setup {
   warnings: string[];
   /** Slashi's files. */
   paths: Paths;
+  /** The policy session's snapshot the fields above come from (for the runtime's verdict and guarded run). */
+  snapshot: PolicySnapshot;
 }
 
 /** Finds the workspace of a directory, or builds it from an explicit root. */
@@ -100,7 +103,7 @@ function parserFiles(): ShellParserOptions | undefined {
 }
 
 /** The installed packs a policy extends; the registry client is loaded only when some policy names a pack. */
-const packLayers: PackLayerLoader = async (names, options) =>
+export const packLayers: PackLayerLoader = async (names, options) =>
   (await import("@slashi/registry-client")).loadInstalledPackLayers(names, options);
 
 /**
@@ -138,5 +141,6 @@ export async function loadSetup(io: Io, options: SetupOptions = {}): Promise<Set
     layers: snapshot.layers,
     warnings: snapshot.warnings,
     paths: slashiPaths(io),
+    snapshot,
   };
 }

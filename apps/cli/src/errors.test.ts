@@ -1,6 +1,6 @@
-import { SlashiError, SlashiErrorCode } from "@slashi/core";
+import { SLASHI_ERROR_CATEGORIES, SlashiError, SlashiErrorCategory, SlashiErrorCode } from "@slashi/core";
 import { describe, expect, it } from "vitest";
-import { CliError, ExitCode, formatError, toExitCode, UsageError } from "./errors.js";
+import { CliError, EXIT_CODE_BY_CATEGORY, ExitCode, formatError, toExitCode, UsageError } from "./errors.js";
 
 describe("toExitCode", () => {
   it("maps errors to stable statuses", () => {
@@ -17,6 +17,19 @@ describe("toExitCode", () => {
     );
     expect(toExitCode(new SlashiError(SlashiErrorCode.INTERNAL, "bug"))).toBe(ExitCode.FAILURE);
     expect(toExitCode(new TypeError("boom"))).toBe(ExitCode.FAILURE);
+  });
+
+  it("has a status for every error category, and every code's status is its category's", () => {
+    expect(Object.keys(EXIT_CODE_BY_CATEGORY).sort()).toEqual(Object.values(SlashiErrorCategory).sort());
+    for (const code of Object.values(SlashiErrorCode)) {
+      expect(toExitCode(new SlashiError(code, "x"))).toBe(
+        EXIT_CODE_BY_CATEGORY[SLASHI_ERROR_CATEGORIES[code]],
+      );
+    }
+    expect(toExitCode(new SlashiError(SlashiErrorCode.POLICY_DENIED, "no"))).toBe(ExitCode.RUN_DENIED);
+    expect(toExitCode(new SlashiError(SlashiErrorCode.REGISTRY_INSECURE, "http"))).toBe(
+      ExitCode.INVALID_INPUT,
+    );
   });
 });
 

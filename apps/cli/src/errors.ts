@@ -2,7 +2,8 @@
  * Exit codes and the one place where errors become exit codes and messages ({@link toExitCode},
  * {@link formatError}). Commands throw; only `bin.ts` turns what they throw into output and a status.
  */
-import { isSlashiError, SlashiErrorCode } from "@slashi/core";
+import { errorCategoryOf, isSlashiError, SlashiErrorCode } from "@slashi/core";
+import type { SlashiErrorCategory } from "@slashi/core";
 
 /**
  * Every exit status `slashi` itself chooses. Stable: scripts and agents may rely on them.
@@ -74,48 +75,29 @@ export class UsageError extends CliError {
 }
 Object.defineProperty(UsageError.prototype, "name", { value: "UsageError" });
 
-const INPUT_CODES: ReadonlySet<string> = new Set([
-  SlashiErrorCode.INVALID_JSON,
-  SlashiErrorCode.SCHEMA_INVALID,
-  SlashiErrorCode.FORBIDDEN_FIELD,
-  SlashiErrorCode.INVALID_STEP,
-  SlashiErrorCode.UNDEFINED_VARIABLE,
-  SlashiErrorCode.INVALID_VARIABLE,
-  SlashiErrorCode.VARIABLE_NOT_ALLOWED,
-  SlashiErrorCode.UNQUOTABLE_VALUE,
-  SlashiErrorCode.UNKNOWN_SHELL,
-  SlashiErrorCode.INVALID_FINGERPRINT,
-  SlashiErrorCode.INVALID_POLICY,
-  SlashiErrorCode.SLASH_CALL_INVALID,
-  SlashiErrorCode.STEP_NOT_ALLOWED,
-  SlashiErrorCode.RUN_INVALID,
-  SlashiErrorCode.PACK_NOT_FOUND,
-  SlashiErrorCode.PACK_INVALID,
-  SlashiErrorCode.PACK_UNSAFE,
-  SlashiErrorCode.PACK_INTEGRITY,
-  SlashiErrorCode.FILE_UNSAFE,
-]);
-
-const STORE_CODES: ReadonlySet<string> = new Set([
-  SlashiErrorCode.STORE_LOCKED,
-  SlashiErrorCode.STORE_CORRUPT,
-  SlashiErrorCode.IO_FAILED,
-]);
+/**
+ * The exit status of a `SlashiError` of each category: the one place a core error becomes a status. Every
+ * category has an entry, so a new category does not compile until it has one.
+ */
+export const EXIT_CODE_BY_CATEGORY: { readonly [K in SlashiErrorCategory]: ExitCode } = {
+  usage: ExitCode.INVALID_INPUT,
+  config: ExitCode.INVALID_INPUT,
+  refused: ExitCode.INVALID_INPUT,
+  "unsafe-file": ExitCode.INVALID_INPUT,
+  io: ExitCode.STORE,
+  denied: ExitCode.RUN_DENIED,
+  unavailable: ExitCode.CORDON_UNAVAILABLE,
+  remote: ExitCode.FAILURE,
+  internal: ExitCode.FAILURE,
+};
 
 /**
- * The exit status for anything a command threw: a {@link CliError}'s own status; a `SlashiError` by its code
- * (bad input 3, stores and files 4, policy denial 120, no cordon 123, anything else 1); 1 otherwise.
+ * The exit status for anything a command threw: a {@link CliError}'s own status; a `SlashiError` by its
+ * category ({@link EXIT_CODE_BY_CATEGORY}); 1 otherwise.
  */
 export function toExitCode(error: unknown): number {
   if (error instanceof CliError) return error.exitCode;
-  if (isSlashiError(error)) {
-    if (INPUT_CODES.has(error.code)) return ExitCode.INVALID_INPUT;
-    if (STORE_CODES.has(error.code)) return ExitCode.STORE;
-    if (error.code === SlashiErrorCode.POLICY_DENIED) return ExitCode.RUN_DENIED;
-    if (error.code === SlashiErrorCode.CORDON_UNAVAILABLE) return ExitCode.CORDON_UNAVAILABLE;
-    return ExitCode.FAILURE;
-  }
-  return ExitCode.FAILURE;
+  return EXIT_CODE_BY_CATEGORY[errorCategoryOf(error)];
 }
 
 /**

@@ -2,22 +2,14 @@
  * Dispatch: finds the command named on the command line, parses its flags and runs it. Returns the exit
  * status; throws what a command throws (bin.ts turns it into a message and a status).
  */
+import { closestName } from "@slashi/core";
 import { PACK_HANDLERS } from "./commands/pack-spec.js";
 import { CliError, ExitCode, formatError, toExitCode, UsageError } from "./errors.js";
 import { println, type Io } from "./io.js";
-import {
-  closest,
-  commandHelp,
-  findCommand,
-  mainHelp,
-  parseArgs,
-  topLevelNames,
-  type ParsedArgs,
-} from "./options.js";
+import { commandHelp, findCommand, mainHelp, parseArgs, topLevelNames, type ParsedArgs } from "./options.js";
+import { VERSION } from "./version.js";
 
-/** The version printed by `slashi --version` (replaced at build time). */
-export const VERSION: string = typeof __SLASHI_VERSION__ === "string" ? __SLASHI_VERSION__ : "0.0.0-dev";
-declare const __SLASHI_VERSION__: string | undefined;
+export { VERSION } from "./version.js";
 
 type Handler = (args: ParsedArgs, io: Io) => Promise<number>;
 
@@ -31,6 +23,7 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   trust: async () => (await import("./commands/trust.js")).trustCommand,
   untrust: async () => (await import("./commands/trust.js")).untrustCommand,
   "trust status": async () => (await import("./commands/trust.js")).trustStatusCommand,
+  "approvals add": async () => (await import("./commands/approvals.js")).approvalsAdd,
   "approvals list": async () => (await import("./commands/approvals.js")).approvalsList,
   "approvals revoke": async () => (await import("./commands/approvals.js")).approvalsRevoke,
   "approvals reset": async () => (await import("./commands/approvals.js")).approvalsReset,
@@ -85,7 +78,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         ),
       ];
       const given = argv[1];
-      const suggestion = given === undefined ? undefined : closest(given, subs as string[]);
+      const suggestion = given === undefined ? undefined : closestName(given, subs as string[]);
       throw new UsageError(
         given === undefined
           ? `"slashi ${first}" needs a subcommand: ${subs.join(", ")}`
@@ -93,7 +86,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         suggestion ? `did you mean "slashi ${first} ${suggestion}"?` : `subcommands: ${subs.join(", ")}`,
       );
     }
-    const suggestion = closest(first, names);
+    const suggestion = closestName(first, names);
     throw new UsageError(
       `unknown command "${first}"`,
       suggestion

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UsageError } from "./errors.js";
-import { closest, COMMANDS, commandHelp, findCommand, parseArgs } from "./options.js";
+import { COMMANDS, commandHelp, findCommand, parseArgs } from "./options.js";
 
 function spec(path: string) {
   const found = findCommand(path.split(" "));
@@ -77,12 +77,5 @@ describe("help", () => {
       expect(c.examples.length).toBeGreaterThan(0);
       expect(text).toMatch(/Examples:\n {2}slashi /);
     }
-  });
-});
-
-describe("closest", () => {
-  it("suggests only near misses", () => {
-    expect(closest("explian", ["check", "explain"])).toBe("explain");
-    expect(closest("zzzzzz", ["check", "explain"])).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@
  * The command line as data: every command, its flags, what it takes after them, and its help text. The
  * parser is small and strict: an unknown flag or command is an error with a suggestion, never ignored.
  */
+import { closestName } from "@slashi/core";
 import { PACK_COMMANDS } from "./commands/pack-spec.js";
 import { UsageError } from "./errors.js";
 
@@ -216,6 +217,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     operands: "none",
     examples: ["slashi trust status", "slashi trust status --json"],
     details: "Exit status: 0 trusted, 10 not trusted.",
+  },
+  {
+    path: ["approvals", "add"],
+    summary: "always allow one command in one directory, confirmed on this terminal",
+    usage: ["approvals add [--cwd D] [--shell S] -- COMMAND"],
+    flags: [CWD_FLAG, SHELL_FLAG],
+    operands: "command",
+    examples: ["slashi approvals add --cwd ~/src/app -- 'make test'"],
+    details:
+      "Exit status: 0 approved (or already allowed), 3 cannot be remembered, 120 denied by policy, 121 no terminal, 122 cancelled.",
   },
   {
     path: ["approvals", "list"],
@@ -485,39 +496,6 @@ export interface ParsedArgs {
   dashDash: boolean;
 }
 
-/** Edit distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0] as number;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const next = Math.min(
-        (row[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-        prev + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      prev = row[j] as number;
-      row[j] = next;
-    }
-  }
-  return row[b.length] as number;
-}
-
-/** The closest candidate to `word`, when it is close enough to be a typo. */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const d = distance(word, candidate);
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
-}
-
 /** Finds the command named by the leading words of argv; returns it and the rest. */
 export function findCommand(argv: readonly string[]): { spec: CommandSpec; rest: string[] } | undefined {
   let found: { spec: CommandSpec; rest: string[] } | undefined;
@@ -581,7 +559,7 @@ export function parseArgs(spec: CommandSpec, words: readonly string[]): ParsedAr
       flag = byShort.get(flagName);
     }
     if (!flag) {
-      const suggestion = closest(
+      const suggestion = closestName(
         flagName,
         all.map((f) => f.name),
       );

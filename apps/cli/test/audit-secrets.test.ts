@@ -1,9 +1,9 @@
 // Canary: a value from ${env:…} never reaches the audit log, an error or the screen, whichever way the step goes
 // (runs, asks without a terminal, is run once from the prompt, is denied, fails to start). The log keeps the
-// unexpanded template, the argv with the value as a placeholder, and a digest of what ran.
+// unexpanded template, the argv with the value replaced by a marker, and a digest of what ran.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { textDigest } from "@slashi/runtime";
+import { SECRET_MARKER, textDigest } from "@slashi/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/main.js";
 import { isolatedEnv, tempDir, scriptedIo } from "./helpers.js";
@@ -83,7 +83,7 @@ describe("no secret reaches the log, an error or the screen", () => {
     const run = log
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .find((r) => r.event === "run" && r.text === COMMANDS.runs);
-    expect(run?.argv).toEqual(["true", "--token", "⟪env:DEPLOY_TOKEN⟫"]);
+    expect(run?.argv).toEqual(["true", "--token", SECRET_MARKER]);
     expect(run?.expandedDigest).toBe(textDigest(`true --token '${CANARY} it'\\''s'`));
   });
 });

@@ -191,8 +191,22 @@ describe("slashi policy", () => {
     const result = await run(["check", "--policy", file, "--", "ls"]);
     expect(result.exitCode).toBe(3);
     expect(String(result.stderr)).toMatch(
-      /extends "@acme\/slashi-policy", which is not an installed pack[\s\S]*PACK_NOT_FOUND/,
+      /extends "@acme\/slashi-policy", which is not a built-in preset, an installed pack[\s\S]*slashi pack install @acme\/slashi-policy[\s\S]*PACK_NOT_FOUND/,
     );
+  });
+
+  it("refuses an extends typo with the preset it was meant to be, at its line", async () => {
+    const file = path.join(tmp.dir, "extends-typo.json");
+    writeFileSync(file, '{\n  "version": 1,\n  "extends": ["recommnded"]\n}\n');
+    const result = await run(["policy", "validate", "--json", file]);
+    expect(result.exitCode).toBe(3);
+    const [entry] = JSON.parse(String(result.stdout)) as { error: { message: string } }[];
+    expect(entry).toMatchObject({ error: { code: "PACK_NOT_FOUND", line: 3, jsonPath: "/extends/0" } });
+    expect(entry?.error.message).toMatch(/did you mean "recommended"\?/);
+    expect(entry?.error.message).not.toMatch(/pack install/);
+    const check = await run(["check", "--policy", file, "--", "ls"]);
+    expect(check.exitCode).toBe(3);
+    expect(String(check.stderr)).toMatch(/extends-typo\.json:3:\d+.*did you mean "recommended"/);
   });
 
   it("validates a named file and reports every problem with its location", async () => {

@@ -84,6 +84,20 @@ describe("exec: Always allow", () => {
     const prompt = io("c\n");
     expect(await main(["exec", "--", "./build.sh"], prompt)).toBe(122);
     expect(prompt.err()).toMatch(/what it runs has changed since/);
+    expect(prompt.err()).toContain(`what changed (${path.join(ws, "build.sh")}):`);
+    expect(prompt.err()).toContain(`    - touch "${marker}"\n    + touch "${marker}"; echo changed`);
+  });
+
+  it("shows a changed package.json script as a diff of the script bodies", async () => {
+    const pkg = (test: string): void =>
+      writeFileSync(path.join(ws, "package.json"), JSON.stringify({ scripts: { pretest: "true", test } }));
+    pkg("true");
+    expect(await main(["exec", "--", "npm test"], io("a\n"))).not.toBe(122);
+    pkg("true && echo changed");
+    const prompt = io("c\n");
+    expect(await main(["exec", "--", "npm test"], prompt)).toBe(122);
+    expect(prompt.err()).toContain("    - test: true\n    + test: true && echo changed");
+    expect(prompt.err()).toContain("      pretest: true");
   });
 
   it("does not offer Always allow for a shell running inline code, and runs once on request", async () => {

@@ -168,8 +168,10 @@ describe.skipIf(!installed)("pack commands in slashi run and list", () => {
     expect((await ok(["list"])).out()).toContain(`(pack ${PACK}@1.1.0)`);
     const session = io();
     expect(await main(["run", "/chain"], session)).toBe(121);
-    expect(session.err()).toMatch(/\/chain: new/);
-    expect(session.err()).toMatch(/\/hello: new \(via chain › hello\)/);
+    // An update is shown as a change of what was approved, not as a new command.
+    expect(session.err()).toMatch(/\/chain: changed/);
+    expect(session.err()).toMatch(/\/hello: changed \(via chain › hello\)/);
+    expect(session.err()).not.toMatch(/: new/);
     expect(existsSync(marker("hello-2"))).toBe(false);
   });
 });

@@ -2,7 +2,8 @@
  * Stable codes in the `structuredContent.code` of a refused or failed call, and the safety codes the core's
  * classifiers can raise (listed in the `shell_command` description).
  */
-import { SAFETY_CODES, type SafetyCodeInfo } from "@slashi/core";
+import { errorCategoryOf, isSlashiError, SAFETY_CODES, type SafetyCodeInfo } from "@slashi/core";
+import type { SlashiErrorCategory } from "@slashi/core";
 
 /** Why a tool call did not run its command (or could not answer). */
 export const ToolErrorCode = {
@@ -41,6 +42,31 @@ export const ToolErrorCode = {
 
 /** One of {@link ToolErrorCode}. */
 export type ToolErrorCodeValue = (typeof ToolErrorCode)[keyof typeof ToolErrorCode];
+
+/**
+ * The tool error code of a `SlashiError` of each category: the one place a core error becomes a tool error.
+ * Every category has an entry, so a new category does not compile until it has one.
+ */
+export const TOOL_ERROR_BY_CATEGORY: { readonly [K in SlashiErrorCategory]: ToolErrorCodeValue } = {
+  usage: ToolErrorCode.INVALID_ARGUMENT,
+  config: ToolErrorCode.CONFIG_ERROR,
+  refused: ToolErrorCode.SAFETY_DENIED,
+  denied: ToolErrorCode.SAFETY_DENIED,
+  "unsafe-file": ToolErrorCode.CONFIG_ERROR,
+  io: ToolErrorCode.CONFIG_ERROR,
+  unavailable: ToolErrorCode.CORDON_UNAVAILABLE,
+  remote: ToolErrorCode.CONFIG_ERROR,
+  internal: ToolErrorCode.INTERNAL_ERROR,
+};
+
+/**
+ * The tool error code for anything thrown: a `SlashiError` by its category ({@link TOOL_ERROR_BY_CATEGORY}),
+ * and `otherwise` for any other value (what the call site knows a plain failure there means, such as
+ * `RUN_FAILED` for a program that could not start).
+ */
+export function toolErrorCodeOf(error: unknown, otherwise: ToolErrorCodeValue): ToolErrorCodeValue {
+  return isSlashiError(error) ? TOOL_ERROR_BY_CATEGORY[errorCategoryOf(error)] : otherwise;
+}
 
 /** Every code the core's safety classifiers can raise. */
 export function safetyCodes(): readonly SafetyCodeInfo[] {

@@ -179,6 +179,16 @@ export class Confirmer {
   }
 
   /**
+   * Whether this client can show a form for this call: the elicitation capability it declared at `initialize`
+   * (2025 sessions) or in the request's capabilities (2026-07-28).
+   */
+  canAsk(ctx: ServerContext): boolean {
+    if (this.#era === "legacy") return hasFormElicitation(this.#legacyCapabilities());
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    return hasFormElicitation(envelope?.[CLIENT_CAPABILITIES_META_KEY]);
+  }
+
+  /**
    * Asks the person about a request.
    * @param ctx - the tool call's context
    * @param digest - {@link requestDigest} of what the call asks to run

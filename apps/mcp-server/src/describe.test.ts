@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { resolvePolicy, validatePolicyDocument } from "@slashi/core";
+import {
+  enkaiduPolicyDocument,
+  enkaiduSettingsFrom,
+  resolvePolicy,
+  validatePolicyDocument,
+} from "@slashi/core";
 import { patternText, policyPrefixes, reasonCodes, shellCommandDescription } from "./describe.js";
 
 function policy(document: unknown) {
@@ -79,5 +84,32 @@ describe("policyPrefixes in an untrusted workspace", () => {
     expect(trusted).toMatch(/^git \[status\|log\|/m);
     expect(untrusted).not.toMatch(/^git \[status\|log\|/m);
     expect(untrusted).toContain("ls|cat");
+  });
+});
+
+describe("shellCommandDescription: Enkaidu and skipped confirmations", () => {
+  it("says when lines run without a shell, lists the Enkaidu codes, and says when asks run in the cordon", () => {
+    const text = shellCommandDescription(
+      resolvePolicy([
+        {
+          kind: "user",
+          source: "enkaidu.yml",
+          document: enkaiduPolicyDocument(
+            enkaiduSettingsFrom({
+              config: { tool_settings: { shell_command: { skip_confirm_with_cordon: true } } },
+              os: "unix",
+            }),
+          ),
+        },
+      ]),
+      { cordon: false, shell: "bash" },
+    );
+    expect(text).toContain("commands run without a shell");
+    expect(text).toContain("enkaidu.needs-shell");
+    expect(text).toContain("runs inside the cordon without confirmation");
+    expect(text).toContain("CWD_OUTSIDE_WORKSPACE");
+    const plain = shellCommandDescription(policy({ version: 1 }), { cordon: false, shell: "bash" });
+    expect(plain).not.toContain("Enkaidu");
+    expect(plain).not.toContain("without confirmation");
   });
 });

@@ -3,7 +3,13 @@
  * without asking, which ask the person, which are refused, and the reason codes a refusal can carry, so the
  * agent can stay inside the policy instead of probing it (trust-model requirement 36).
  */
-import { PolicyReasonCode, ShellFindingCode, type Pattern, type ResolvedPolicy } from "@slashi/core";
+import {
+  EnkaiduReasonCode,
+  PolicyReasonCode,
+  ShellFindingCode,
+  type Pattern,
+  type ResolvedPolicy,
+} from "@slashi/core";
 import { safetyCodes } from "./codes.js";
 
 /** Longest list of prefixes per verdict written into the description. */
@@ -85,7 +91,7 @@ export function shellCommandDescription(
     `Every command of the line (pipes, lists, substitutions, bash -c payloads) is checked; the strictest verdict wins: deny > ask > allow. Analysed and run with ${options.shell}${options.cordon ? ", inside the cordon (sandbox: workspace writable, secrets hidden, network only where the policy grants it)" : ""}.`,
     "A rule matches whole words from the start of the command (after runners such as sudo, env or timeout are unwrapped): [a|b] is either word, * is any one word, $ means the command ends there. An allowed program does not allow every argument: safety findings (force pushes, find -delete, sed -i, writes to protected paths…) still apply.",
     "'ask' commands run only after the person confirms in a form; without that the call is refused. 'deny' commands never run.",
-    "Refusals are tool errors with structuredContent.code: SAFETY_DENIED (the policy refused; see reasons), PERMISSION_DENIED (the person declined or cancelled), APPROVAL_UNAVAILABLE (the client cannot ask the person). Use check_command to test a command first; do not retry a refused command with small variations.",
+    "Refusals are tool errors with structuredContent.code: SAFETY_DENIED (the policy refused; see reasons), PERMISSION_DENIED (the person declined or cancelled), APPROVAL_UNAVAILABLE (the client cannot ask the person; approveWith is a command line to show the person so they can approve it in their terminal), CWD_OUTSIDE_WORKSPACE (cwd must resolve to the workspace root or below). Use check_command to test a command first; do not retry a refused command with small variations.",
     `Allowed without asking: ${list(p.allow)}.`,
     `Asks first: ${list(p.ask)}.`,
     `Refused: ${list(p.deny)}.`,
@@ -96,6 +102,19 @@ export function shellCommandDescription(
     );
   }
   lines.push("Anything no rule covers asks.");
+  if (policy.skipConfirmInCordon) {
+    lines.push(
+      "When the person cannot be asked (or with the cordon on), an 'ask' command runs inside the cordon without confirmation, with a warning in the result.",
+    );
+  }
+  if (policy.enkaidu.length > 0) {
+    lines.push(
+      policy.enkaidu.some((s) => !s.executeThroughShell)
+        ? "An Enkaidu config applies: commands run without a shell, so send one plain command per call (no pipes, lists, redirections, variables or ~)."
+        : "An Enkaidu config applies: each part of the line is checked on its own.",
+    );
+    lines.push(`Enkaidu reason codes: ${Object.values(EnkaiduReasonCode).join(", ")}.`);
+  }
   lines.push(`Reason codes: ${reasonCodes().join(", ")}.`);
   return lines.join("\n");
 }

@@ -8,16 +8,17 @@ import type { CallToolResult, InputRequiredResult, ServerContext } from "@modelc
 import { decide, networkAllowed, type Decision } from "@slashi/core";
 import {
   CommandApprovalFileStore,
+  countedReasons,
   enkaiduShellRefusal,
-  probeCordon,
   redactSecrets,
   rememberedApproval,
   runCommand,
+  textDigest,
   type AuditEntry,
   type PolicySnapshot,
   type RunResult,
 } from "@slashi/runtime";
-import { ToolErrorCode, type ToolErrorCodeValue } from "./codes.js";
+import { ToolErrorCode, toolErrorCodeOf, type ToolErrorCodeValue } from "./codes.js";
 import { confineCwd } from "./cwd.js";
 import {
   confirmationMessage,
@@ -26,9 +27,9 @@ import {
   type ConfirmOutcome,
   type Confirmer,
 } from "./confirm.js";
-import { countedReasons, toolError, type ReasonOut } from "./results.js";
+import { toolError, type ReasonOut } from "./results.js";
+import { cordonProof, howToApprove, skippedWarning } from "./without-form.js";
 import type { Services } from "./services.js";
-import { digestOf } from "./setup.js";
 
 /** What to run. */
 export interface GuardedRequest {
@@ -49,8 +50,8 @@ export interface GuardedRequest {
   /** Text for the audit log when `command` is an expansion (the unexpanded step). */
   auditText?: string;
   /**
-   * Values the expansion read from `${env:…}` (and other secret-bearing sources): kept out of the audit log and
-   * the confirmation form.
+   * Values the expansion read from `${env:…}` (and other secret-bearing sources): kept out of the audit log, the
+   * confirmation form and the server's own log.
    */
   secrets?: readonly string[];
 }
@@ -116,6 +117,8 @@ export interface Plan {
   argv: string[] | undefined;
   /** The key of the remembered "Always allow" that answers its `ask`, when the person gave one. */
   remembered?: string;
+  /** Why an "Always allow" could not hold this line, when it could not. */
+  notRememberable?: string;
   /** The audit fields shared by its records. */
   base: AuditBase;
   /** Reasons that counted. */
@@ -166,7 +169,10 @@ export async function prepare(
   try {
     state = await services.policy.current();
   } catch (error) {
-    return refuse(ToolErrorCode.CONFIG_ERROR, `the policy could not be loaded: ${(error as Error).message}`);
+    return refuse(
+      toolErrorCodeOf(error, ToolErrorCode.CONFIG_ERROR),
+      `the policy could not be loaded: ${(error as Error).message}`,
+    );
   }
   const decision = decideLine(state, request.command, cwd, config.shell);
   const reasons = countedReasons(decision);
@@ -176,7 +182,7 @@ export async function prepare(
     source: request.source,
     ...(request.commandName === undefined ? {} : { command: request.commandName }),
     text,
-    ...(text === request.command ? {} : { expandedDigest: digestOf(request.command) }),
+    ...(text === request.command ? {} : { expandedDigest: textDigest(request.command) }),
     decision: decision.decision,
     reasons: reasons.map((r) => ({ code: r.code, severity: r.severity, message: r.message })),
     cwd,
@@ -189,7 +195,8 @@ export async function prepare(
       reasons,
     });
   }
-  const network = config.cordon && networkAllowed(decision.commands, state.policy);
+  // Only used when the line runs confined (--cordon, or an ask run in the cordon instead of a form).
+  const network = networkAllowed(decision.commands, state.policy);
   const store = new CommandApprovalFileStore({ file: config.paths.commandApprovals });
   const remembered = await rememberedApproval(decision, cwd, store);
   return {
@@ -202,6 +209,7 @@ export async function prepare(
       network,
       argv: remembered.argv,
       ...(remembered.approved && remembered.binding.ok ? { remembered: remembered.binding.key } : {}),
+      ...(remembered.binding.ok ? {} : { notRememberable: remembered.binding.reason }),
       base,
       reasons,
       policySignature: state.signature,
@@ -232,9 +240,10 @@ export async function approve(
     options.force === undefined
       ? plans.filter((p) => p.decision.decision === "ask" && p.remembered === undefined)
       : [...plans];
-  const recordAll = async (answer?: string): Promise<void> => {
+  const recordAll = async (answer?: string, warningOf?: (p: Plan) => string | undefined): Promise<void> => {
     await Promise.all(
       plans.map((p) => {
+        const warning = warningOf?.(p);
         const remembered =
           answer === undefined && p.remembered !== undefined
             ? { answer: "remembered", fingerprint: p.remembered }
@@ -244,6 +253,7 @@ export async function approve(
           ...p.base,
           ...(answer === undefined ? {} : { answer }),
           ...remembered,
+          ...(warning === undefined ? {} : { warning }),
         });
       }),
     );
@@ -253,10 +263,39 @@ export async function approve(
     return { ok: true, answer: undefined, recorded: recordAll() };
   }
   const reasons = asking.flatMap((p) => p.reasons);
-  if (options.force === undefined && config.cordon) {
+  const canAsk = confirmer.canAsk(ctx);
+  let unproven: string | undefined;
+  if (options.force === undefined) {
+    // skipConfirmInCordon: with --cordon, or for a client that cannot show a form, an ask runs confined instead.
     const state = await services.policy.current();
-    if (state.policy.skipConfirmInCordon && (await probeCordon({ env: config.env })).ok) {
-      return { ok: true, answer: "cordon", recorded: recordAll("cordon") };
+    if (state.policy.skipConfirmInCordon && (config.cordon || !canAsk)) {
+      const proof = await cordonProof(config.env);
+      if (proof.ok) {
+        const skipped = new Map(asking.map((p) => [p, skippedWarning(p.request.command, p.reasons)]));
+        for (const [p, warning] of skipped)
+          services.log(`warning: ${redactSecrets(warning, p.request.secrets ?? [])}`);
+        return { ok: true, answer: "cordon", recorded: recordAll("cordon", (p) => skipped.get(p)) };
+      }
+      unproven = proof.why;
+    }
+    if (!canAsk) {
+      await recordAll("unavailable");
+      const how = asking.map((p) =>
+        howToApprove({
+          command: p.request.command,
+          cwd: p.cwd,
+          ...(p.notRememberable === undefined ? {} : { notRememberable: p.notRememberable }),
+        }),
+      );
+      const cordonNote =
+        unproven === undefined
+          ? ""
+          : ` The policy skips confirmations inside the cordon, but the cordon is not proven on this host: ${unproven}.`;
+      return refuse(
+        ToolErrorCode.APPROVAL_UNAVAILABLE,
+        `this command needs the person's approval, and this MCP client does not support elicitation (forms), so it cannot ask; nothing ran.${cordonNote} ${how.map((h) => h.text).join(" ")}`,
+        { reasons, approveWith: how.map((h) => h.command) },
+      );
     }
   }
   const digest = requestDigest({
@@ -367,6 +406,12 @@ async function executeApproved(
 ): Promise<CallToolResult> {
   const { config } = services;
   const { request, decision, cwd, timeoutMs, network, argv, base, reasons } = plan;
+  // An ask approved by the cordon (skipConfirmInCordon) runs confined even without --cordon, with a warning.
+  const confined = config.cordon || answer === "cordon";
+  const warning =
+    answer === "cordon" && decision.decision === "ask" && plan.remembered === undefined
+      ? skippedWarning(request.command, reasons)
+      : undefined;
   const how = answer
     ? { answer }
     : plan.remembered === undefined
@@ -414,22 +459,22 @@ async function executeApproved(
         timeoutMs,
         maxOutputBytes: config.maxOutputBytes,
         signal,
-        ...(config.cordon
+        ...(confined
           ? { cordon: { workspace: config.workspace.root, cwd, network, home: config.home } }
           : {}),
       }),
     );
   } catch (error) {
-    const code = (error as { code?: string }).code;
     await services.record({
       event: "run",
       ...base,
       ...how,
-      cordon: config.cordon,
+      cordon: confined,
       exitCode: null,
+      ...(warning === undefined ? {} : { warning }),
     });
     return toolError(
-      code === "CORDON_UNAVAILABLE" ? ToolErrorCode.CORDON_UNAVAILABLE : ToolErrorCode.RUN_FAILED,
+      toolErrorCodeOf(error, ToolErrorCode.RUN_FAILED),
       `the command could not be started: ${(error as Error).message}`,
     );
   } finally {
@@ -441,7 +486,8 @@ async function executeApproved(
     event: "run",
     ...base,
     ...(answer ? { answer } : {}),
-    cordon: config.cordon,
+    cordon: confined,
+    ...(warning === undefined ? {} : { warning }),
     exitCode: result.exitCode,
     ...(result.signal ? { signal: result.signal } : {}),
     durationMs: result.durationMs,
@@ -457,7 +503,9 @@ async function executeApproved(
     stderrTruncated: result.stderrTruncated,
     timedOut: result.timedOut,
     durationMs: result.durationMs,
-    cordon: config.cordon,
+    cordon: confined,
+    ...(confined ? { network } : {}),
+    ...(warning === undefined ? {} : { warning }),
     mode: argv ? "argv" : "shell",
     decision: decision.decision,
     ...(how.answer ? { approval: how.answer } : {}),
@@ -488,8 +536,9 @@ async function executeApproved(
       structured,
     );
   }
+  const text = outputText(result, config.maxOutputBytes);
   return {
-    content: [{ type: "text", text: outputText(result, config.maxOutputBytes) }],
+    content: [{ type: "text", text: warning === undefined ? text : `warning: ${warning}\n${text}` }],
     structuredContent: structured,
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { Decision, Reason } from "@slashi/core";
-import type { ToolErrorCodeValue } from "./codes.js";
+import { ToolErrorCode, toolErrorCodeOf, type ToolErrorCodeValue } from "./codes.js";
 
 /** A reason as it goes to the client. */
 export interface ReasonOut {
@@ -16,11 +16,6 @@ export interface ReasonOut {
   message: string;
   /** The command it is about. */
   command?: string;
-}
-
-/** The reasons that counted, in the wire shape. */
-export function countedReasons(decision: Decision): ReasonOut[] {
-  return decision.reasons.filter((r: Reason) => r.inactive === undefined).map(reasonOut);
 }
 
 function reasonOut(r: Reason): ReasonOut {
@@ -76,7 +71,7 @@ export function catchInternal<A extends unknown[], R>(
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log(`error in ${tool}: ${error instanceof Error ? (error.stack ?? message) : message}`);
-      return toolError("INTERNAL_ERROR", `${tool} failed: ${message}`);
+      return toolError(toolErrorCodeOf(error, ToolErrorCode.INTERNAL_ERROR), `${tool} failed: ${message}`);
     }
   };
 }

@@ -5,12 +5,13 @@
  */
 import { McpServer, type CallToolResult, type RegisteredTool } from "@modelcontextprotocol/server";
 import { explainDecision, explanationOf, networkAllowed } from "@slashi/core";
+import { CommandApprovalFileStore, decideVerdict, REMEMBERED_REASON } from "@slashi/runtime";
 import * as z from "zod/v4";
-import { ToolErrorCode } from "./codes.js";
+import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
 import { Confirmer } from "./confirm.js";
 import { shellCommandDescription } from "./describe.js";
 import { decideLine, guardedRun, resolveCwd } from "./guarded.js";
-import { allReasons, catchInternal, countedReasons, toolError } from "./results.js";
+import { allReasons, catchInternal, toolError } from "./results.js";
 import type { Services } from "./services.js";
 import { listCommandsTool, runCommandTool } from "./slash-commands.js";
 
@@ -145,18 +146,34 @@ export async function createServer(
         state = await services.policy.current();
       } catch (error) {
         return toolError(
-          ToolErrorCode.CONFIG_ERROR,
+          toolErrorCodeOf(error, ToolErrorCode.CONFIG_ERROR),
           `the policy could not be loaded: ${(error as Error).message}`,
         );
       }
       const cwd = resolveCwd(services, args.cwd);
-      const decision = decideLine(state, args.command, cwd, config.shell);
+      // The verdict shell_command would act on: an ask answered by a remembered "Always allow" is an allow.
+      const verdict = await decideVerdict(
+        { command: args.command, cwd, shell: config.shell },
+        state,
+        new CommandApprovalFileStore({ file: config.paths.commandApprovals }),
+        undefined,
+        (request) => decideLine(state, request.command, request.cwd, config.shell),
+      );
+      const { decision } = verdict;
       const explanation = explanationOf(decision);
       return {
-        content: [{ type: "text", text: explainDecision(decision) }],
+        content: [
+          {
+            type: "text",
+            text:
+              verdict.rememberedKey === undefined
+                ? explainDecision(decision)
+                : `allow: ${REMEMBERED_REASON.message}. The policy alone says:\n${explainDecision(decision)}`,
+          },
+        ],
         structuredContent: {
-          decision: decision.decision,
-          reasons: countedReasons(decision),
+          decision: verdict.verdict,
+          reasons: verdict.reasons,
           allReasons: allReasons(decision),
           commands: explanation.commands.map((c) => ({
             text: c.text,

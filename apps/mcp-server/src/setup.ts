@@ -5,7 +5,6 @@
  * packs they extend. Nothing a tool call sends can change any of this: the files are read from the user's own
  * directories and the workspace the server was started in, and re-read when they change.
  */
-import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,11 +15,6 @@ import {
   type PackLayerLoader,
   type PolicySession,
 } from "@slashi/runtime";
-
-/** `sha256:` + hex. */
-export function digestOf(text: string | Buffer): string {
-  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
-}
 
 /** The parser's wasm files shipped next to the bundle, when there. */
 function parserFiles(): ShellParserOptions | undefined {

@@ -36,7 +36,7 @@ import {
 } from "@slashi/core";
 import { ApprovalFileStore, readBoundedText, redactValue, SLASHI_FILES } from "@slashi/runtime";
 import * as z from "zod/v4";
-import { ToolErrorCode } from "./codes.js";
+import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
 import type { Confirmer } from "./confirm.js";
 import { approve, execute, prepare, type Plan } from "./guarded.js";
 import { catchInternal, toolError } from "./results.js";
@@ -200,7 +200,7 @@ async function catalogOrError(
   } catch (error) {
     return {
       error: toolError(
-        ToolErrorCode.CONFIG_ERROR,
+        toolErrorCodeOf(error, ToolErrorCode.CONFIG_ERROR),
         `the commands could not be loaded: ${(error as Error).message}`,
       ),
     };

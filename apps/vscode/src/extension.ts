@@ -6,7 +6,7 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
 import { canonicalWorkspaceKey, loadShellParser, makeVisible, type SlashiError } from "@slashi/core";
-import { SLASHI_FILES } from "@slashi/runtime";
+import { AuditLog, SLASHI_FILES, slashiPaths } from "@slashi/runtime";
 import { loadInstalledPackLayers } from "@slashi/registry-client";
 import { MementoApprovalStore, type ApprovalStores } from "./approvals.js";
 import {
@@ -192,6 +192,7 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
     return loaded;
   };
 
+  const auditLog = new AuditLog({ file: slashiPaths({ env: process.env }).audit });
   const runner = new Runner({
     host,
     stores,
@@ -204,6 +205,14 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
       })),
     confirmBeforeRunning: () => securitySettings().confirmBeforeRunning,
     home: process.env.HOME ?? process.env.USERPROFILE ?? "",
+    // The audit log the CLI and the MCP server write, in the runtime's state dir; a failed write is reported
+    // in the output channel and never stops a step.
+    audit: {
+      record: async (entry) => {
+        const written = await auditLog.append(entry);
+        if (!written.written) output.appendLine(`audit: ${written.warning}`);
+      },
+    },
   });
 
   const run = async (invocation: Invocation): Promise<RunOutcome> => {

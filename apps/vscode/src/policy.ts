@@ -5,16 +5,13 @@
  * `slashi.policyFile` user setting and VS Code's Workspace Trust. Any error loads no policy at all, and terminal
  * steps are then refused (fail closed). Nothing here imports `vscode`.
  */
+import { isSlashiError, SlashiError, SlashiErrorCode, type ShellParserOptions } from "@slashi/core";
 import {
-  decide,
-  isSlashiError,
-  SlashiError,
-  SlashiErrorCode,
-  type Decision,
-  type ShellParserOptions,
-} from "@slashi/core";
-import {
+  CommandApprovalFileStore,
+  decideVerdict,
   openPolicySession,
+  type GuardedVerdict,
+  type VerdictRequest,
   type PackLayerLoader,
   type PathEnvironment,
   type PolicyFileReader,
@@ -22,8 +19,13 @@ import {
   type PolicySnapshot,
 } from "@slashi/runtime";
 
-/** A loaded policy, or why there is none. */
-export type LoadedPolicy = { ok: true; snapshot: PolicySnapshot } | { ok: false; error: SlashiError };
+/**
+ * A loaded policy with the person's remembered "Always allow" approvals (the store every host shares), or why
+ * there is none.
+ */
+export type LoadedPolicy =
+  | { ok: true; snapshot: PolicySnapshot; approvals: CommandApprovalFileStore }
+  | { ok: false; error: SlashiError };
 
 /** What the extension gives the policy sessions. */
 export interface ExtensionPolicyOptions extends PathEnvironment {
@@ -79,7 +81,12 @@ export class ExtensionPolicy {
         this.#sessions.set(key, session);
         session.catch(() => this.#sessions.delete(key));
       }
-      return { ok: true, snapshot: await (await session).current() };
+      const open = await session;
+      return {
+        ok: true,
+        snapshot: await open.current(),
+        approvals: new CommandApprovalFileStore({ file: open.paths.commandApprovals }),
+      };
     } catch (error) {
       const e = isSlashiError(error)
         ? error
@@ -99,14 +106,25 @@ export interface TerminalStepCall {
   cwd?: string;
 }
 
-/** The verdict for one terminal step under a loaded policy (the host-independent part of the extension's run). */
-export function decideTerminalStep(snapshot: PolicySnapshot, step: TerminalStepCall): Decision {
-  return decide(
-    step.command,
-    snapshot.policy,
-    snapshot.context({
-      shell: step.shell ?? "unknown-shell",
-      ...(step.cwd === undefined ? {} : { cwd: step.cwd }),
-    }),
-  );
+/** The runtime's request for a terminal step: its directory (default the session's) and the terminal's shell. */
+export function terminalStepRequest(
+  loaded: { snapshot: PolicySnapshot },
+  step: TerminalStepCall,
+): VerdictRequest {
+  return {
+    command: step.command,
+    cwd: step.cwd ?? loaded.snapshot.context().cwd ?? process.cwd(),
+    shell: step.shell ?? "unknown-shell",
+  };
+}
+
+/**
+ * The verdict for one terminal step under a loaded policy (the host-independent part of the extension's run):
+ * the runtime's verdict, so an ask the person answered with "Always allow" (in any host) runs without a prompt.
+ */
+export function decideTerminalStep(
+  loaded: { snapshot: PolicySnapshot; approvals: CommandApprovalFileStore },
+  step: TerminalStepCall,
+): Promise<GuardedVerdict> {
+  return decideVerdict(terminalStepRequest(loaded, step), loaded.snapshot, loaded.approvals);
 }

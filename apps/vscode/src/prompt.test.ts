@@ -1,3 +1,4 @@
+import { approvalStateOf, makeApprovalRecord } from "@slashi/core";
 import { describe, expect, it } from "vitest";
 import { buildCatalog } from "./catalog.js";
 import { formatApprovalPrompt, promptCommand } from "./prompt.js";
@@ -46,5 +47,24 @@ describe("approval prompt", () => {
     expect(text.message).toContain("changed since you approved it");
     expect(text.detail).toContain("step 2 changed: x");
     expect(text.detail).toContain("Always Allow is not offered");
+  });
+
+  it("says a command of an updated pack was updated, with each changed step old and new", () => {
+    const old = makeApprovalRecord(
+      { name: "ship", steps: [{ type: "terminal", command: "npm test" }] },
+      { source: "pack", name: "ship", packId: "@acme/p", packVersion: "1.0.0" },
+      { now: () => 0 },
+    );
+    const state = approvalStateOf(
+      entry.definition,
+      { source: "pack", name: "ship", packId: "@acme/p", packVersion: "1.1.0" },
+      [old],
+    );
+    const c = promptCommand(entry, state);
+    expect(c).toMatchObject({ status: "changed", updatedFrom: "1.0.0" });
+    expect(c.changes).toContain("step 2 added: Terminal: npm test⟨U+200B⟩ && git push");
+    const text = formatApprovalPrompt({ root: "ship", commands: [c], canRemember: true, notes: [] });
+    expect(text.message).toContain("updated pack");
+    expect(text.detail).toContain("Updated from version 1.0.0");
   });
 });

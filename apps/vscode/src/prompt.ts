@@ -4,12 +4,11 @@
  * person approved it, which steps changed. Pure data and text; the extension shows it in a modal.
  */
 import {
+  describeCommandChanges,
   makeVisible,
   renderStep,
   stepNeedsApproval,
   type ApprovalState,
-  type CommandChanges,
-  type Step,
 } from "@slashi/core";
 import { sourceLabel, type CommandEntry } from "./catalog.js";
 
@@ -27,6 +26,8 @@ export interface PromptCommand {
   harmless: number;
   /** For a changed command: what changed, one line each. */
   changes: string[];
+  /** For a pack command approved only in an earlier version of its pack: that version. */
+  updatedFrom?: string;
 }
 
 /** An approval prompt. */
@@ -55,29 +56,6 @@ export interface TerminalPrompt {
   reasons: string[];
 }
 
-function describeChanges(changes: CommandChanges): string[] {
-  if (changes.formatChanged)
-    return ["Slashi's approval format changed since you approved it; review it as new."];
-  const out = changes.fields.map((f) => `${f} changed`);
-  for (const c of changes.steps) {
-    const render = (s: unknown): string => renderStep(s as Step);
-    switch (c.change) {
-      case "added":
-        out.push(`step ${c.newIndex + 1} added: ${render(c.step)}`);
-        break;
-      case "removed":
-        out.push(`step ${c.oldIndex + 1} removed (was: ${render(c.step)})`);
-        break;
-      case "changed":
-        out.push(`step ${c.newIndex + 1} changed: ${render(c.step)} (was: ${render(c.old)})`);
-        break;
-      default:
-        break;
-    }
-  }
-  return out;
-}
-
 /** Builds the prompt entry for one command in its approval state. */
 export function promptCommand(entry: CommandEntry, state: ApprovalState): PromptCommand {
   const steps: string[] = [];
@@ -92,20 +70,30 @@ export function promptCommand(entry: CommandEntry, state: ApprovalState): Prompt
     status: state.state,
     steps,
     harmless,
-    changes: state.state === "changed" ? describeChanges(state.changes) : [],
+    changes: state.state === "changed" ? describeCommandChanges(state.changes) : [],
+    ...(state.state === "changed" && state.updatedFrom !== undefined
+      ? { updatedFrom: state.updatedFrom }
+      : {}),
   };
 }
 
 /** The modal's message (one line) and detail (the rest), as VS Code's modal message box shows them. */
 export function formatApprovalPrompt(prompt: ApprovalPrompt): { message: string; detail: string } {
   const changed = prompt.commands.some((c) => c.status === "changed");
-  const message = changed
-    ? `/${prompt.root} changed since you approved it. Run it?`
-    : `/${prompt.root} is a shared command. Run it?`;
+  const updated = prompt.commands.some((c) => c.updatedFrom !== undefined);
+  const message = updated
+    ? `/${prompt.root} comes from an updated pack and changed since you approved it. Run it?`
+    : changed
+      ? `/${prompt.root} changed since you approved it. Run it?`
+      : `/${prompt.root} is a shared command. Run it?`;
   const blocks = prompt.commands.map((c) => {
     const lines = [`/${c.name} (${c.from})`];
     if (c.status === "changed") {
-      lines.push("Changed since you approved it:");
+      lines.push(
+        c.updatedFrom === undefined
+          ? "Changed since you approved it:"
+          : `Updated from version ${c.updatedFrom}, which you approved; changed since:`,
+      );
       lines.push(...c.changes.map((l) => `  ${l}`));
       lines.push("Steps now:");
     }

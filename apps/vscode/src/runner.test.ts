@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { SlashiErrorCategory } from "@slashi/core";
+import { CommandApprovalFileStore, commandBinding, textDigest } from "@slashi/runtime";
 import { describe, expect, it } from "vitest";
 import { FOLDER, harness, teamFile } from "../test/fake-host.js";
-import { Runner } from "./runner.js";
+import { OUTCOME_BY_CATEGORY, Runner } from "./runner.js";
 
 const ship = {
   name: "ship",
@@ -243,6 +248,52 @@ describe("Runner: terminal steps under the policy", () => {
     expect(h.host.terminalPrompts).toHaveLength(1);
   });
 
+  it("audits each terminal step in the runtime's record format: the template, the argv that ran, a digest", async () => {
+    const h = harness(teamFile([{ name: "wipe", steps: [{ type: "terminal", command: "rm -rf /" }] }]), {
+      userValue: [{ name: "list", steps: [{ type: "terminal", command: "ls ${q:args}" }] }],
+    });
+    h.host.exitCodes = [{ kind: "exit", code: 3 }];
+    await h.runner.run({ name: "list", args: "some-dir" });
+    await h.runner.run({ name: "wipe", args: "" });
+    expect(h.audit.map((r) => [r.event, r.host, r.source, r.command, r.decision, r.exitCode])).toEqual([
+      ["decision", "vscode", "user", "/list", "allow", undefined],
+      ["run", "vscode", "user", "/list", "allow", 3],
+      ["decision", "vscode", "workspace", "/wipe", "deny", undefined],
+    ]);
+    expect(h.audit.map((r) => r.text)).toEqual(["ls ${q:args}", "ls ${q:args}", "rm -rf /"]);
+    expect(h.audit[1]?.argv).toEqual(["ls", "some-dir"]);
+    expect(h.audit[0]?.expandedDigest).toBe(textDigest("ls 'some-dir'"));
+  });
+
+  it("runs a step the person answered with Always allow in any host, without asking", async () => {
+    const state = mkdtempSync(path.join(tmpdir(), "slashi-vscode-state-"));
+    try {
+      const h = harness(
+        undefined,
+        {
+          userValue: [{ name: "fetch", steps: [{ type: "terminal", command: "curl https://example.com" }] }],
+        },
+        undefined,
+        state,
+      );
+      h.host.values = { workspaceFolder: FOLDER };
+      h.host.terminalAnswer = false;
+      expect(await h.runner.run({ name: "fetch", args: "" })).toMatchObject({ status: "cancelled" });
+      const binding = commandBinding(["curl", "https://example.com"], FOLDER, () => undefined);
+      if (!binding.ok) throw new Error(binding.reason);
+      await new CommandApprovalFileStore({ file: path.join(state, "command-approvals.json") }).put({
+        key: binding.key,
+        digest: binding.digest,
+        approvedAt: "2026-11-29T12:00:00Z",
+      });
+      expect(await h.runner.run({ name: "fetch", args: "" })).toEqual({ status: "done" });
+      expect(h.host.terminalPrompts).toHaveLength(1);
+      expect(h.audit.filter((r) => r.event === "run").map((r) => r.answer)).toEqual(["remembered"]);
+    } finally {
+      rmSync(state, { recursive: true, force: true });
+    }
+  });
+
   it("stops at a non-zero exit code and names the step unexpanded", async () => {
     const h = harness(undefined, {
       userValue: [
@@ -372,5 +423,13 @@ describe("Runner: other steps", () => {
     h.host.answer = undefined;
     expect(await h.runner.run({ name: "s", args: "" })).toMatchObject({ status: "cancelled" });
     expect(h.host.approvals[0]?.canRemember).toBe(false);
+  });
+});
+
+describe("Runner: outcomes of core errors", () => {
+  it("has an outcome for every error category", () => {
+    expect(Object.keys(OUTCOME_BY_CATEGORY).sort()).toEqual(Object.values(SlashiErrorCategory).sort());
+    expect(OUTCOME_BY_CATEGORY.denied).toBe("refused");
+    expect(OUTCOME_BY_CATEGORY.internal).toBe("failed");
   });
 });

@@ -13,16 +13,19 @@ import {
   checkSharedCommand,
   coverageOf,
   dialectForShell,
+  errorCategoryOf,
   expandStep,
   findVariables,
   formatLocation,
   isSlashiError,
   makeApprovalRecord,
   makeVisible,
+  redactedExpansionContext,
   renderStep,
   sourceCapabilities,
   sourceIsShared,
   stepNeedsApproval,
+  trackSecretReads,
   validateVariables,
   type ApprovalState,
   type Clock,
@@ -30,14 +33,16 @@ import {
   type ExpansionContext,
   type QuoteDialect,
   type Reason,
+  type SlashiErrorCategory,
   type Step,
   type TerminalStep,
 } from "@slashi/core";
+import { guardedRun, redactSecrets, type AuditPort, type GuardedVerdict } from "@slashi/runtime";
 import { approvalStateIn, storeFor, type ApprovalStores } from "./approvals.js";
 import { findCallee, findCommand, groupOf, type Catalog, type CommandEntry } from "./catalog.js";
 import type { RunnerHost } from "./host.js";
 import type { Invocation } from "./invocation.js";
-import { decideTerminalStep, type LoadedPolicy } from "./policy.js";
+import { terminalStepRequest, type LoadedPolicy } from "./policy.js";
 import { promptCommand, type ApprovalPrompt } from "./prompt.js";
 
 /** Stable codes of outcomes the runner itself produces (core errors keep their own codes). */
@@ -91,7 +96,12 @@ export interface RunnerOptions {
   maxDepth?: number;
   /** Called with each step once it is expanded, just before it runs (for tests and tracing; never logged). */
   observe?: (entry: CommandEntry, index: number, step: Step) => void;
+  /** Where terminal steps are audited: the runtime's audit log, shared with the CLI and the MCP server. */
+  audit?: AuditPort;
 }
+
+/** The audit port of a runner given none. */
+const NO_AUDIT: AuditPort = { record: async () => undefined };
 
 class Stop extends Error {
   constructor(readonly outcome: Exclude<RunOutcome, { status: "done" }>) {
@@ -105,16 +115,21 @@ const failed = (code: string, message: string): Stop => new Stop({ status: "fail
 const cancelled = (message: string): Stop =>
   new Stop({ status: "cancelled", code: RunCode.CANCELLED, message });
 
-/** Core error codes that mean "this may not run" rather than "this broke". */
-const REFUSAL_CODES = new Set([
-  "VARIABLE_NOT_ALLOWED",
-  "STEP_NOT_ALLOWED",
-  "INVALID_VARIABLE",
-  "UNQUOTABLE_VALUE",
-  "UNKNOWN_SHELL",
-  "POLICY_DENIED",
-  "SLASH_CALL_INVALID",
-]);
+/**
+ * How a core error of each category ends a run: `refused` (this may not run as written) or `failed` (something
+ * broke). The one place a core error becomes an outcome; every category has an entry.
+ */
+export const OUTCOME_BY_CATEGORY: { readonly [K in SlashiErrorCategory]: "refused" | "failed" } = {
+  usage: "refused",
+  config: "refused",
+  refused: "refused",
+  denied: "refused",
+  "unsafe-file": "failed",
+  io: "failed",
+  unavailable: "failed",
+  remote: "failed",
+  internal: "failed",
+};
 
 /** Coverage reasons that make a command impossible to run, whatever the person answers. */
 const BROKEN_CALLS = new Set(["missing", "cycle", "too-deep", "invalid"]);
@@ -138,11 +153,17 @@ interface RunContext {
   approved: boolean;
 }
 
-/** Formats a decision's counted reasons, one line each, with invisible characters shown. */
-export function reasonLines(reasons: readonly Reason[]): string[] {
+/**
+ * Formats a decision's counted reasons, one line each, with invisible characters shown and the given secret
+ * values replaced by a marker.
+ */
+export function reasonLines(
+  reasons: readonly Pick<Reason, "code" | "severity" | "message" | "inactive">[],
+  secrets: readonly string[] = [],
+): string[] {
   return reasons
     .filter((r) => r.inactive === undefined && r.severity !== "allow")
-    .map((r) => `${r.severity} ${r.code}: ${makeVisible(r.message)}`);
+    .map((r) => `${r.severity} ${r.code}: ${makeVisible(redactSecrets(r.message, secrets))}`);
 }
 
 /** Commands reachable from an entry through `slash` steps with a plain callee name (the entry first). */
@@ -179,9 +200,11 @@ export class Runner {
     } catch (error) {
       if (error instanceof Stop) return error.outcome;
       if (isSlashiError(error)) {
-        return REFUSAL_CODES.has(error.code)
-          ? { status: "refused", code: error.code, message: error.message }
-          : { status: "failed", code: error.code, message: error.message };
+        return {
+          status: OUTCOME_BY_CATEGORY[errorCategoryOf(error)],
+          code: error.code,
+          message: error.message,
+        };
       }
       return {
         status: "failed",
@@ -399,8 +422,10 @@ export class Runner {
           break;
         }
         case "notify": {
-          const step = this.#seen(entry, index, expandStep(raw, context, options));
-          host.notify(step.level ?? "info", step.message);
+          const reads = trackSecretReads(context);
+          const step = this.#seen(entry, index, expandStep(raw, reads.context, options));
+          // A notification shows no value of ${env:…}, ${config:…} or ${clipboard}.
+          host.notify(step.level ?? "info", redactSecrets(step.message, reads.values()));
           break;
         }
         case "wait":
@@ -491,14 +516,12 @@ export class Runner {
     } catch {
       dialect = undefined;
     }
-    const step = this.#seen(
-      entry,
-      index,
-      expandStep(raw, dialect === undefined ? context : { ...context, dialect }, {
-        index,
-        where: entry.where,
-      }),
-    );
+    const quoted = dialect === undefined ? context : { ...context, dialect };
+    const reads = trackSecretReads(quoted);
+    const step = this.#seen(entry, index, expandStep(raw, reads.context, { index, where: entry.where }));
+    // What the modal, the log and the errors show: secret values as placeholders (`⟪env:TOKEN⟫`).
+    const secrets = reads.values();
+    const display = expandStep(raw, redactedExpansionContext(quoted), { index, where: entry.where }).command;
     // The user's own commands run in the first workspace folder, when there is one.
     const root = entry.folder ?? context.values.workspaceFolder;
     const cwd = step.cwd !== undefined ? path.resolve(root ?? this.#o.home, step.cwd) : root;
@@ -510,39 +533,71 @@ export class Runner {
       );
     }
     await this.#o.ensureParser();
-    const decision = decideTerminalStep(loaded.snapshot, {
-      command: step.command,
-      shell,
-      ...(cwd === undefined ? {} : { cwd }),
-    });
-    const reasons = reasonLines(decision.reasons);
-    host.log(
-      `/${entry.name} step ${index + 1}: ${rendered} → ${decision.decision} ${decision.reasons
-        .filter((r) => !r.inactive && r.severity !== "allow")
-        .map((r) => r.code)
-        .join(" ")}`.trimEnd(),
+    // The runtime's guarded run: the verdict (a remembered "Always allow" from any host answers an ask), the
+    // modal for an ask, the terminal, and the audit record every host writes.
+    const logVerdict = (verdict: GuardedVerdict): void =>
+      host.log(
+        `/${entry.name} step ${index + 1}: ${rendered} → ${verdict.verdict} ${verdict.reasons
+          .filter((r) => r.severity !== "allow")
+          .map((r) => r.code)
+          .join(" ")}`.trimEnd(),
+      );
+    let logged = false;
+    const run = await guardedRun(
+      {
+        ...terminalStepRequest(loaded, {
+          command: step.command,
+          shell,
+          ...(cwd === undefined ? {} : { cwd }),
+        }),
+        host: "vscode",
+        source: entry.source,
+        commandName: `/${entry.name}`,
+        auditText: raw.command,
+        secrets,
+        // A shared command the person approved: the policy's ask runs without another prompt.
+        ...(ctx.approved ? { preApproved: `approved:${entry.id}` } : {}),
+      },
+      {
+        snapshot: loaded.snapshot,
+        approvals: loaded.approvals,
+        audit: this.#o.audit ?? NO_AUDIT,
+        approver: {
+          approve: async ({ verdict }) => {
+            logVerdict(verdict);
+            logged = true;
+            const ok = await host.askTerminal({
+              command: entry.name,
+              step: rendered,
+              commandLine: makeVisible(redactSecrets(display, secrets)),
+              reasons: reasonLines(verdict.reasons, secrets),
+            });
+            return ok ? { run: "once" } : { run: false, answer: "cancel" };
+          },
+        },
+        executor: {
+          run: async () => {
+            this.#checkTrust(entry);
+            const outcome = await host.runInTerminal({
+              name,
+              ...(cwd === undefined ? {} : { cwd }),
+              commandLine: step.command,
+            });
+            return { exitCode: outcome.kind === "exit" ? outcome.code : null, outcome };
+          },
+        },
+      },
     );
-    if (decision.decision === "deny") {
+    if (!logged) logVerdict(run.verdict);
+    if (run.status === "denied") {
       throw refused(
         RunCode.POLICY_DENIED,
-        `/${entry.name} step ${index + 1} was refused by your policy and did not run: ${rendered}\n${reasons.join("\n")}`,
+        `/${entry.name} step ${index + 1} was refused by your policy and did not run: ${rendered}\n${reasonLines(run.verdict.reasons, secrets).join("\n")}`,
       );
     }
-    if (decision.decision === "ask" && !ctx.approved) {
-      const ok = await host.askTerminal({
-        command: entry.name,
-        step: rendered,
-        commandLine: makeVisible(step.command),
-        reasons,
-      });
-      if (!ok) throw cancelled(`/${entry.name} stopped before step ${index + 1}: ${rendered}`);
-    }
-    this.#checkTrust(entry);
-    const outcome = await host.runInTerminal({
-      name,
-      ...(cwd === undefined ? {} : { cwd }),
-      commandLine: step.command,
-    });
+    if (run.status === "refused")
+      throw cancelled(`/${entry.name} stopped before step ${index + 1}: ${rendered}`);
+    const { outcome } = run.result;
     if (outcome.kind === "exit" && outcome.code !== 0) {
       throw failed(
         RunCode.STEP_FAILED,

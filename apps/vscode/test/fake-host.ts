@@ -11,6 +11,7 @@ import type {
   TerminalRequest,
 } from "../src/host.js";
 import { ExtensionPolicy } from "../src/policy.js";
+import type { AuditEntry } from "@slashi/runtime";
 import type { ApprovalPrompt, TerminalPrompt } from "../src/prompt.js";
 import { Runner } from "../src/runner.js";
 
@@ -131,6 +132,8 @@ export interface Harness {
   catalog(): Catalog;
   policyText?: string;
   confirmBeforeRunning: boolean;
+  /** The audit records the runner wrote, in order. */
+  audit: AuditEntry[];
 }
 
 export const FOLDER = "/code/app";
@@ -141,6 +144,8 @@ export function harness(
   teamText?: string,
   extra: Partial<CatalogInput> = {},
   observe?: (entry: CommandEntry, index: number, step: Step) => void,
+  /** The runtime's state dir (command approvals); default a path on this fake machine that does not exist. */
+  stateDir?: string,
 ): Harness {
   const host = new FakeHost();
   const stores = { workspace: new MemoryState(), global: new MemoryState() };
@@ -167,11 +172,12 @@ export function harness(
     catalog: () => buildCatalog({ ...h.input, trusted: h.input.trusted && host.trusted }),
     confirmBeforeRunning: false,
     runner: undefined as unknown as Runner,
+    audit: [],
   };
   // The person's policy file holds `h.policyText`; no other policy file exists on this fake machine.
   const userPolicy = "/home/ada/.config/slashi/policy.json";
   const policy = new ExtensionPolicy({
-    env: { HOME: "/home/ada" },
+    env: { HOME: "/home/ada", ...(stateDir === undefined ? {} : { SLASHI_STATE_DIR: stateDir }) },
     home: "/home/ada",
     platform: "linux",
     managedPolicyPath: "/nonexistent/slashi/policy.json",
@@ -192,6 +198,7 @@ export function harness(
     home: "/home/ada",
     clock: { now: () => Date.parse("2026-11-29T12:00:00Z") },
     ...(observe ? { observe } : {}),
+    audit: { record: async (entry) => void h.audit.push(entry) },
   });
   return h;
 }

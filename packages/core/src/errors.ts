@@ -67,6 +67,80 @@ export const SlashiErrorCode = {
 /** One of the stable {@link SlashiErrorCode} strings. */
 export type SlashiErrorCode = (typeof SlashiErrorCode)[keyof typeof SlashiErrorCode];
 
+/**
+ * What kind of failure an error is, and so what the person can do about it. Each adapter turns a category (never
+ * a single code) into its own answer: the CLI's exit status, the MCP server's tool error code, the editor's
+ * refusal or failure. A category says nothing about the message: that stays the code's own.
+ */
+export const SlashiErrorCategory = {
+  /** The request cannot be carried out as asked (no command, an unknown shell, a pack that is not there): change the request. */
+  USAGE: "usage",
+  /** A file a person or team wrote is malformed or contradicts itself (policy, team file, manifest, registries): fix the file. */
+  CONFIG: "config",
+  /** Shared content tries what its source may never do (a protected setting, a secret variable): no answer lifts it. */
+  REFUSED: "refused",
+  /** The policy decided `deny`: nothing ran. */
+  DENIED: "denied",
+  /** Bytes from outside were not trusted (a file that is not a regular file, a pack archive or digest that fails): nothing was read or installed. */
+  UNSAFE_FILE: "unsafe-file",
+  /** A file Slashi keeps (store, audit log) is locked, corrupt or cannot be read or written. */
+  IO: "io",
+  /** A safeguard the host must provide (the cordon) cannot be enforced here: nothing ran. */
+  UNAVAILABLE: "unavailable",
+  /** A registry request failed (network, TLS, HTTP status): trying again later may help. */
+  REMOTE: "remote",
+  /** A bug in Slashi or a broken installation (the parser cannot load). */
+  INTERNAL: "internal",
+} as const;
+
+/** One of the {@link SlashiErrorCategory} strings. */
+export type SlashiErrorCategory = (typeof SlashiErrorCategory)[keyof typeof SlashiErrorCategory];
+
+/**
+ * The category of every {@link SlashiErrorCode}: one entry per code, so a new code does not compile until it has
+ * one. Adapters read it through {@link errorCategoryOf}.
+ */
+export const SLASHI_ERROR_CATEGORIES: { readonly [C in SlashiErrorCode]: SlashiErrorCategory } = {
+  RUN_INVALID: SlashiErrorCategory.USAGE,
+  UNKNOWN_SHELL: SlashiErrorCategory.USAGE,
+  UNQUOTABLE_VALUE: SlashiErrorCategory.USAGE,
+  PACK_NOT_FOUND: SlashiErrorCategory.USAGE,
+  INVALID_JSON: SlashiErrorCategory.CONFIG,
+  SCHEMA_INVALID: SlashiErrorCategory.CONFIG,
+  FORBIDDEN_FIELD: SlashiErrorCategory.CONFIG,
+  INVALID_STEP: SlashiErrorCategory.CONFIG,
+  UNDEFINED_VARIABLE: SlashiErrorCategory.CONFIG,
+  INVALID_VARIABLE: SlashiErrorCategory.CONFIG,
+  INVALID_FINGERPRINT: SlashiErrorCategory.CONFIG,
+  INVALID_POLICY: SlashiErrorCategory.CONFIG,
+  SLASH_CALL_INVALID: SlashiErrorCategory.CONFIG,
+  PACK_INVALID: SlashiErrorCategory.CONFIG,
+  REGISTRY_INSECURE: SlashiErrorCategory.CONFIG,
+  VARIABLE_NOT_ALLOWED: SlashiErrorCategory.REFUSED,
+  STEP_NOT_ALLOWED: SlashiErrorCategory.REFUSED,
+  POLICY_DENIED: SlashiErrorCategory.DENIED,
+  FILE_UNSAFE: SlashiErrorCategory.UNSAFE_FILE,
+  PACK_UNSAFE: SlashiErrorCategory.UNSAFE_FILE,
+  PACK_INTEGRITY: SlashiErrorCategory.UNSAFE_FILE,
+  STORE_LOCKED: SlashiErrorCategory.IO,
+  STORE_CORRUPT: SlashiErrorCategory.IO,
+  IO_FAILED: SlashiErrorCategory.IO,
+  CORDON_UNAVAILABLE: SlashiErrorCategory.UNAVAILABLE,
+  REGISTRY_FAILED: SlashiErrorCategory.REMOTE,
+  INTERNAL: SlashiErrorCategory.INTERNAL,
+  PARSER_UNAVAILABLE: SlashiErrorCategory.INTERNAL,
+};
+
+/**
+ * The category of anything thrown: a {@link SlashiError}'s (from its code), and `internal` for every other value,
+ * since an error Slashi did not name is a bug. It does not look at messages or at `cause`.
+ */
+export function errorCategoryOf(error: unknown): SlashiErrorCategory {
+  return isSlashiError(error)
+    ? (SLASHI_ERROR_CATEGORIES[error.code] ?? SlashiErrorCategory.INTERNAL)
+    : SlashiErrorCategory.INTERNAL;
+}
+
 /** Where in a document an error points: file, 1-based line and column, and the JSON path (`/steps/0/run`). */
 export interface SourceLocation {
   /** File path or label (`.vscode/slashi.json`, `<stdin>`). */

@@ -2,7 +2,15 @@
 // Each section belongs to one folder; keep exports grouped by the folder that owns them.
 
 // errors
-export { SlashiError, SlashiErrorCode, formatLocation, isSlashiError } from "./errors.js";
+export {
+  SLASHI_ERROR_CATEGORIES,
+  SlashiError,
+  SlashiErrorCategory,
+  SlashiErrorCode,
+  errorCategoryOf,
+  formatLocation,
+  isSlashiError,
+} from "./errors.js";
 export type { SlashiErrorData, SourceLocation } from "./errors.js";
 
 // steps
@@ -93,7 +101,13 @@ export type {
   UncoveredCommand,
   UncoveredReason,
 } from "./fingerprint/coverage.js";
-export { diffCommand, diffSteps } from "./fingerprint/diff.js";
+export {
+  describeCommandChanges,
+  describeStepChanges,
+  diffCommand,
+  diffSteps,
+  diffText,
+} from "./fingerprint/diff.js";
 export type { CommandChanges, StepChange } from "./fingerprint/diff.js";
 export {
   fingerprintCommand,
@@ -243,6 +257,7 @@ export {
 } from "./policy/enkaidu.js";
 export type { EnkaiduImport, EnkaiduOs, EnkaiduShellSettings, EnkaiduSources } from "./policy/enkaidu.js";
 export { PolicyReasonCode, stricter } from "./policy/evaluate.js";
+export { closestName, isExtendsPath, unknownExtendsError } from "./policy/extends.js";
 export { explain, explainDecision, explainStructured, explanationOf } from "./policy/explain.js";
 export type { ExplainedCommand, Explanation } from "./policy/explain.js";
 export { parsePolicy, policySchema, validatePolicyDocument } from "./policy/parse.js";

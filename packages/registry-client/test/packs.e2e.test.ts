@@ -12,6 +12,7 @@ import {
   SlashiErrorCode,
   approvalStateOf,
   decide,
+  describeCommandChanges,
   isSlashiError,
   loadShellParser,
   makeApprovalRecord,
@@ -177,7 +178,8 @@ describe.skipIf(!available).each(kinds)("a pack over %s", (kind) => {
       status: "updated",
       plan: { from: "1.0.0", to: "1.1.0", needsConfirmation: true },
     });
-    const plan = (results[0] as { plan: { changes: { name: string; change: string }[] } }).plan;
+    const plan = (results[0] as { plan: { changes: { name: string; change: string; details?: string[] }[] } })
+      .plan;
     expect(plan.changes).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: "say", change: "changed" }),
@@ -188,14 +190,21 @@ describe.skipIf(!available).each(kinds)("a pack over %s", (kind) => {
     expect(tree.some((p) => p.startsWith(`@e2e-${kind}+tools@1.1.0/`))).toBe(true);
     expect(tree.some((p) => p.startsWith(`@e2e-${kind}+tools@1.0.0`))).toBe(false);
 
-    // The approval of 1.0.0 does not cover 1.1.0: approvals bind pack id, exact version and fingerprint.
+    // The approval of 1.0.0 does not cover 1.1.0: approvals bind pack id, exact version and fingerprint. The
+    // first run says the pack was updated from the approved version, with the changed step.
     const say = (await manager.installedCommands()).find((c) => c.command.name === "say")!;
     const state = approvalStateOf(
       say.command,
       { source: "pack", name: "say", packId: name, packVersion: say.version, packIntegrity: say.integrity },
       approvals,
     );
-    expect(state.state).toBe("new");
+    expect(state).toMatchObject({ state: "changed", updatedFrom: "1.0.0" });
+    expect(state.state === "changed" && describeCommandChanges(state.changes)).toEqual([
+      "step 1 changed: Terminal: echo pack-ran-2 (was: Terminal: echo pack-ran-1)",
+    ]);
+    expect(plan.changes.find((c) => c.name === "say")).toMatchObject({
+      details: ["step 1 changed: Terminal: echo pack-ran-2 (was: Terminal: echo pack-ran-1)"],
+    });
     expect((await manager.update([name]))[0]).toMatchObject({ status: "current", version: "1.1.0" });
   });
 

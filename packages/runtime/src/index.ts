@@ -32,10 +32,27 @@ export { protectedPaths, WORKSPACE_PROTECTED_ENTRIES } from "./config/protected-
 export type { ProtectedPath, ProtectedPathOwner, ProtectedPathsOptions } from "./config/protected-paths.js";
 
 // approval
-export { commandBinding, executedContent } from "./approval/binding.js";
+export { commandBinding, executedContent, MAX_SHOWN_CONTENT } from "./approval/binding.js";
 export type { Binding, ExecutedContent, ReadText } from "./approval/binding.js";
-export { readTextOrUndefined, rememberedApproval } from "./approval/remembered.js";
+export { readTextOrUndefined, rememberApproval, rememberedApproval } from "./approval/remembered.js";
 export type { RememberedApproval } from "./approval/remembered.js";
+
+// guard
+export { countedReasons, decideVerdict, REMEMBERED_REASON } from "./guard/verdict.js";
+export type { GuardedVerdict, VerdictReason, VerdictRequest } from "./guard/verdict.js";
+export { auditBase, guardedRun } from "./guard/guarded-run.js";
+export type {
+  ApprovalAnswer,
+  ApprovalQuestion,
+  ApproverPort,
+  AuditPort,
+  ExecutionFacts,
+  ExecutionPlan,
+  ExecutorPort,
+  GuardedRunOutcome,
+  GuardedRunPorts,
+  GuardedRunRequest,
+} from "./guard/guarded-run.js";
 
 // session
 export {
@@ -46,6 +63,8 @@ export {
   PolicySession,
 } from "./session/policy-session.js";
 export { readLayersFile } from "./session/layers-file.js";
+export { extendsLocations, locateExtendsError } from "./session/extends-location.js";
+export type { ExtendsSource } from "./session/extends-location.js";
 export type {
   DecideAt,
   PackLayerLoader,
@@ -116,7 +135,7 @@ export {
 } from "./runner/shell.js";
 export type { Invocation, ShellFamily } from "./runner/shell.js";
 export { enkaiduShellRefusal, plainArgv } from "./runner/plain-argv.js";
-export { runCommand } from "./runner/run-command.js";
+export { runCommand } from "./runner/run.js";
 export type { RunRequest, RunResult } from "./runner/run-command.js";
 
 // fs

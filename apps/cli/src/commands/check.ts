@@ -2,7 +2,13 @@
  * `slashi check`: the verdict for one command line, or for a stream of JSON lines (`--jsonl`), one answer per
  * input in input order. A malformed line gets an error line with its line number; the others are answered.
  */
-import { decide, isSlashiError, type Decision, type Reason } from "@slashi/core";
+import { isSlashiError, type Decision } from "@slashi/core";
+import {
+  CommandApprovalFileStore,
+  decideVerdict,
+  type GuardedVerdict,
+  type VerdictReason,
+} from "@slashi/runtime";
 import { loadSetup, ensureParser, type Setup, type SetupOptions } from "../context.js";
 import { CliError, ExitCode, UsageError } from "../errors.js";
 import { paintVerdict, println, type Io } from "../io.js";
@@ -18,11 +24,21 @@ export interface ReasonOut {
   message: string;
 }
 
-/** The reasons that counted (inactive ones are left out; `explain` shows them). */
-export function countedReasons(decision: Decision): ReasonOut[] {
-  return decision.reasons
-    .filter((r: Reason) => r.inactive === undefined)
-    .map((r) => ({ code: r.code, severity: r.severity, message: r.message }));
+/** Reasons as `check` prints them (code, severity, message). */
+export function reasonsOut(reasons: readonly VerdictReason[]): ReasonOut[] {
+  return reasons.map((r) => ({ code: r.code, severity: r.severity, message: r.message }));
+}
+
+/**
+ * The verdict of a command line at the setup's directory: the policy's decision, then a remembered "Always
+ * allow" that answers its ask, as every host decides it.
+ */
+export function verdictOf(setup: Setup, command: string, shell?: string): Promise<GuardedVerdict> {
+  return decideVerdict(
+    { command, cwd: setup.context.cwd ?? process.cwd(), ...(shell === undefined ? {} : { shell }) },
+    setup.snapshot,
+    new CommandApprovalFileStore({ file: setup.paths.commandApprovals }),
+  );
 }
 
 /** The note shown when an allow rule did not count because the workspace is not trusted. */
@@ -32,6 +48,11 @@ export const UNTRUSTED_NOTE =
 /** True when an allow rule would have spoken in a trusted workspace. */
 export function blockedByTrust(decision: Decision): boolean {
   return decision.decision !== "allow" && decision.reasons.some((r) => r.inactive === "untrusted-workspace");
+}
+
+/** {@link blockedByTrust} of a host's verdict: never when a remembered approval allowed it. */
+export function verdictBlockedByTrust(verdict: GuardedVerdict): boolean {
+  return verdict.verdict !== "allow" && blockedByTrust(verdict.decision);
 }
 
 /** Exit status of a verdict: 0 allow, 10 ask, 20 deny. */
@@ -88,16 +109,16 @@ export async function checkCommand(args: ParsedArgs, io: Io): Promise<number> {
   const setup = await loadSetup(io, options);
   await parser;
   warn(io, setup);
-  const decision = decide(command, setup.policy, setup.context);
-  const reasons = countedReasons(decision);
+  const verdict = await verdictOf(setup, command);
+  const reasons = reasonsOut(verdict.reasons);
   if (args.flags.json === true) {
-    println(io.stdout, JSON.stringify({ command, decision: decision.decision, reasons }));
+    println(io.stdout, JSON.stringify({ command, decision: verdict.verdict, reasons }));
   } else {
-    println(io.stdout, paintVerdict(io, decision.decision));
+    println(io.stdout, paintVerdict(io, verdict.verdict));
     for (const r of reasons) println(io.stdout, `  ${r.severity.padEnd(5)} ${r.code}: ${r.message}`);
-    if (blockedByTrust(decision)) println(io.stdout, `  note: ${UNTRUSTED_NOTE}`);
+    if (verdictBlockedByTrust(verdict)) println(io.stdout, `  note: ${UNTRUSTED_NOTE}`);
   }
-  return verdictExitCode(decision.decision);
+  return verdictExitCode(verdict.verdict);
 }
 
 /** One input line of `check --jsonl`. */
@@ -179,9 +200,8 @@ async function checkJsonl(io: Io, options: SetupOptions): Promise<number> {
     try {
       const input = parseLine(line, lineNumber);
       const setup = input.cwd === undefined ? base : await setupFor(input.cwd);
-      const context = input.shell === undefined ? setup.context : { ...setup.context, shell: input.shell };
-      const decision = decide(input.command, setup.policy, context);
-      out = { command: input.command, decision: decision.decision, reasons: countedReasons(decision) };
+      const verdict = await verdictOf(setup, input.command, input.shell);
+      out = { command: input.command, decision: verdict.verdict, reasons: reasonsOut(verdict.reasons) };
     } catch (error) {
       failed = true;
       const message = error instanceof Error ? error.message : String(error);

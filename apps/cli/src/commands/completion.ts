@@ -1,15 +1,16 @@
 /** `slashi completion bash|zsh|fish`: prints the completion script for that shell. */
+import { closestName } from "@slashi/core";
 import { completionScript, COMPLETION_SHELLS, type CompletionShell } from "../completion.js";
 import { UsageError } from "../errors.js";
 import type { Io } from "../io.js";
-import { closest, type ParsedArgs } from "../options.js";
+import type { ParsedArgs } from "../options.js";
 
 /** Runs `slashi completion`. */
 export async function completionCommand(args: ParsedArgs, io: Io): Promise<number> {
   const [shell, extra] = args.operands;
   const shells: readonly string[] = COMPLETION_SHELLS;
   if (shell === undefined || !shells.includes(shell) || extra !== undefined) {
-    const suggestion = shell === undefined ? undefined : closest(shell, shells);
+    const suggestion = shell === undefined ? undefined : closestName(shell, shells);
     throw new UsageError(
       shell === undefined
         ? `slashi completion needs a shell: ${shells.join(", ")}`

@@ -18,7 +18,7 @@ import { loadSetup, resolveWorkspace, slashiPaths } from "../context.js";
 import { ExitCode, formatError } from "../errors.js";
 import { readTextIfPresent } from "../files.js";
 import { println, type Io } from "../io.js";
-import { VERSION } from "../main.js";
+import { VERSION } from "../version.js";
 import type { ParsedArgs } from "../options.js";
 import { hookStates } from "./hook-install.js";
 

@@ -4,26 +4,28 @@
  * terminal; then the command runs (argv when it needs no shell feature, the user's shell otherwise, inside
  * the cordon with `--cordon`), is audited, and slashi exits with its status.
  */
-import { decide, makeVisible, networkAllowed } from "@slashi/core";
+import { makeVisible, networkAllowed } from "@slashi/core";
 import {
   AuditLog,
   CommandApprovalFileStore,
+  countedReasons,
+  decideVerdict,
   defaultShell,
-  plainArgv,
+  guardedRun as runtimeGuardedRun,
   probeCordon,
   redactSecrets,
-  rememberedApproval,
   runCommand,
-  textDigest,
-  type Binding,
+  type ApproverPort,
+  type ExecutorPort,
   type RunResult,
+  type VerdictReason,
 } from "@slashi/runtime";
 import { ensureParser, loadSetup, type Setup } from "../context.js";
 import { ExitCode, UsageError } from "../errors.js";
 import { paint, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { choose } from "../prompt.js";
-import { commandText, countedReasons, setupOptions } from "./check.js";
+import { commandText, setupOptions } from "./check.js";
 
 /** Options of one run under the policy (shared by `exec` and `run`). */
 export interface GuardedRun {
@@ -78,183 +80,171 @@ function exitStatusOf(result: RunResult): number {
   return 128 + (SIGNAL_NUMBERS[result.signal ?? ""] ?? 15);
 }
 
+/** A run's result as the audit and the exit status need it. */
+type ExecResult = RunResult & { cordoned: boolean; interruptedBy: NodeJS.Signals | undefined };
+
 /**
- * Decides and runs one command line under the policy. Returns the exit status (the command's own, or one of
- * the 12x codes when it did not run).
+ * Decides and runs one command line under the policy, through the runtime's guarded run: this host's approver
+ * is the terminal prompt (Run once / Always allow / Cancel; refused without a terminal), its executor a child
+ * process on this terminal, its audit the shared log. Returns the exit status (the command's own, or one of the
+ * 12x codes when it did not run).
  */
 export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
   const { setup } = run;
-  const context = { ...setup.context, shell: run.shell };
-  const decision = decide(run.command, setup.policy, context);
-  const reasons = countedReasons(decision);
-  const audit = new AuditLog({ file: setup.paths.audit });
+  const cwd = setup.context.cwd as string;
+  const approvals = new CommandApprovalFileStore({ file: setup.paths.commandApprovals });
+  const request = { command: run.command, cwd, shell: run.shell };
   const secrets = run.expansion?.secrets ?? [];
-  const record = async (entry: Parameters<AuditLog["append"]>[0]): Promise<void> => {
-    const result = await audit.append({ ...entry, secrets });
-    if (!result.written) println(io.stderr, `slashi: warning: ${result.warning}`);
-  };
-  // Everything printed about the command: secret values hidden, control characters and bidi marks visible.
+  // Everything printed about the command: secret values hidden, control characters, escapes and bidi marks visible.
   const visible = (text: string): string => makeVisible(redactSecrets(text, secrets));
-  const shown = makeVisible(run.expansion?.display ?? run.command, { edges: true });
-  const text = run.expansion?.template ?? run.command;
-  const base = {
-    host: "cli" as const,
-    source: run.source,
-    ...(run.commandName ? { command: run.commandName } : {}),
-    text,
-    ...(run.expansion ? { expandedDigest: textDigest(run.command) } : {}),
-    decision: decision.decision,
-    reasons,
-    cwd: context.cwd,
-  };
-  const showReasons = (verdict: string): void => {
+  const shown = makeVisible(redactSecrets(run.expansion?.display ?? run.command, secrets), { edges: true });
+  const showReasons = (reasons: readonly VerdictReason[], verdict: string): void => {
     for (const r of reasons.filter((x) => x.severity === verdict))
       println(io.stderr, `  ${r.code}: ${visible(r.message)}`);
   };
 
-  if (decision.decision === "deny") {
-    await record({ event: "decision", ...base });
-    println(io.stderr, `${paint(io, "red", "denied")} by policy: ${shown}`);
-    showReasons("deny");
-    return ExitCode.RUN_DENIED;
-  }
-
-  const cwd = context.cwd as string;
-  const store = new CommandApprovalFileStore({ file: setup.paths.commandApprovals });
-  const remembered = await rememberedApproval(decision, cwd, store);
-  const { argv } = remembered;
-  let binding: Binding | undefined;
-  let answer: string | undefined;
-  let approvedBy: string | undefined;
-  if (decision.decision === "ask") {
-    binding = remembered.binding;
-    if (run.preApproved !== undefined) {
-      approvedBy = run.preApproved;
-    } else if (remembered.approved && binding.ok) {
-      approvedBy = binding.key;
-    } else if (run.cordon && setup.policy.skipConfirmInCordon && (await probeCordon({ env: io.env })).ok) {
-      approvedBy = "cordon";
-    } else if (run.dryRun) {
-      approvedBy = "dry-run";
-    } else if (!io.interactive) {
-      await record({ event: "decision", ...base, answer: "no-terminal" });
-      println(
-        io.stderr,
-        `slashi: "${shown}" needs approval, and there is no terminal to ask on; nothing ran`,
-      );
-      showReasons("ask");
-      println(
-        io.stderr,
-        "Run it from a terminal, or allow it in your policy (slashi explain shows which rule to add).",
-      );
-      return ExitCode.RUN_NEEDS_APPROVAL;
-    } else {
-      const { changed } = remembered;
-      println(io.stderr, `${paint(io, "yellow", "approval needed")}: ${shown}`);
-      println(io.stderr, `  in ${cwd}${run.cordon ? " (inside the cordon)" : ""}`);
-      if (changed) println(io.stderr, "  it was always-allowed before, but what it runs has changed since");
-      showReasons("ask");
-      const choices = [
-        { key: "r", label: "Run once", value: "once" },
-        ...(binding.ok ? [{ key: "a", label: "Always allow", value: "always" }] : []),
-        { key: "c", label: "Cancel", value: "cancel" },
-      ] as const;
-      if (!binding.ok) println(io.stderr, `  (Always allow is not offered: ${visible(binding.reason)})`);
-      answer = await choose(io, "Run it?", choices);
-      if (answer === "cancel") {
-        await record({ event: "decision", ...base, answer });
-        println(io.stderr, "cancelled; nothing ran");
-        return ExitCode.RUN_CANCELLED;
-      }
-      if (answer === "always" && binding.ok) {
-        await store.put({
-          key: binding.key,
-          digest: binding.digest,
-          argv: binding.argv,
-          cwd: binding.cwd,
-          approvedAt: new Date().toISOString(),
-          workspaceKey: setup.workspace.key,
-          content: binding.content.kind,
-          ...(binding.content.file ? { file: binding.content.file } : {}),
-        });
-        await record({
-          event: "approve",
-          host: "cli",
-          source: run.source,
-          text,
-          fingerprint: binding.key,
-          workspaceKey: setup.workspace.key,
-        });
-        approvedBy = binding.key;
-      }
-    }
-  }
-
   if (run.dryRun) {
+    const verdict = await decideVerdict(request, setup.snapshot, approvals);
+    if (verdict.verdict === "deny") {
+      println(io.stderr, `${paint(io, "red", "denied")} by policy: ${shown}`);
+      showReasons(verdict.reasons, "deny");
+      return ExitCode.RUN_DENIED;
+    }
+    const argv = verdict.remembered.argv;
+    const approved = verdict.rememberedKey !== undefined || run.preApproved !== undefined;
     println(
       io.stdout,
-      `would run (${decision.decision}${approvedBy && approvedBy !== "dry-run" ? ", approved" : ""}): ${visible(argv ? JSON.stringify(argv) : `${run.shell} -c ${JSON.stringify(run.command)}`)}`,
+      `would run (${verdict.decision.decision}${approved ? ", approved" : ""}): ${visible(argv ? JSON.stringify(argv) : `${run.shell} -c ${JSON.stringify(run.command)}`)}`,
     );
     return ExitCode.OK;
   }
 
-  const cordonPolicy = run.cordon
-    ? {
-        workspace: setup.workspace.root,
-        cwd,
-        network: networkAllowed(run.command, setup.policy, { shell: run.shell }),
+  const log = new AuditLog({ file: setup.paths.audit });
+  const approver: ApproverPort = {
+    async approve({ verdict, canRemember, cannotRemember }) {
+      const reasons = countedReasons(verdict.decision);
+      if (!io.interactive) {
+        println(
+          io.stderr,
+          `slashi: "${shown}" needs approval, and there is no terminal to ask on; nothing ran`,
+        );
+        showReasons(reasons, "ask");
+        println(
+          io.stderr,
+          "Run it from a terminal, or allow it in your policy (slashi explain shows which rule to add).",
+        );
+        return { run: false, answer: "no-terminal" };
       }
-    : undefined;
-  // The command leads its own process group, so Ctrl-C at the terminal reaches slashi only: pass it on by
-  // aborting the run, which kills the command's whole group.
-  const controller = new AbortController();
-  let interruptedBy: NodeJS.Signals | undefined;
-  const forward = (signal: NodeJS.Signals): void => {
-    interruptedBy ??= signal;
-    controller.abort();
+      println(io.stderr, `${paint(io, "yellow", "approval needed")}: ${shown}`);
+      println(io.stderr, `  in ${visible(cwd)}${run.cordon ? " (inside the cordon)" : ""}`);
+      if (verdict.remembered.changed) {
+        println(io.stderr, "  it was always-allowed before, but what it runs has changed since");
+        const { binding } = verdict.remembered;
+        const file = binding.ok && binding.content.file ? ` (${visible(binding.content.file)})` : "";
+        if (verdict.remembered.diff.length > 0) println(io.stderr, `  what changed${file}:`);
+        for (const line of verdict.remembered.diff) println(io.stderr, `    ${visible(line)}`);
+      }
+      showReasons(reasons, "ask");
+      const choices = [
+        { key: "r", label: "Run once", value: "once" },
+        ...(canRemember ? [{ key: "a", label: "Always allow", value: "always" }] : []),
+        { key: "c", label: "Cancel", value: "cancel" },
+      ] as const;
+      if (!canRemember)
+        println(io.stderr, `  (Always allow is not offered: ${visible(cannotRemember ?? "")})`);
+      const answer = await choose(io, "Run it?", choices);
+      if (answer === "cancel") {
+        println(io.stderr, "cancelled; nothing ran");
+        return { run: false, answer };
+      }
+      return { run: answer === "always" ? "always" : "once" };
+    },
   };
-  const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
-  for (const signal of signals) process.on(signal, forward);
-  let result: RunResult;
-  try {
-    result = await runCommand({
-      ...(argv ? { argv } : { script: run.command, shell: run.shell }),
-      cwd,
-      env: io.env,
-      stdio: "inherit",
-      signal: controller.signal,
-      ...(cordonPolicy ? { cordon: cordonPolicy } : {}),
-      ...(run.timeoutMs !== undefined ? { timeoutMs: run.timeoutMs } : {}),
-    });
-  } finally {
-    for (const signal of signals) process.off(signal, forward);
+  const executor: ExecutorPort<ExecResult> = {
+    async run({ argv }) {
+      const cordonPolicy = run.cordon
+        ? {
+            workspace: setup.workspace.root,
+            cwd,
+            network: networkAllowed(run.command, setup.policy, { shell: run.shell }),
+          }
+        : undefined;
+      // The command leads its own process group, so Ctrl-C at the terminal reaches slashi only: pass it on by
+      // aborting the run, which kills the command's whole group.
+      const controller = new AbortController();
+      let interruptedBy: NodeJS.Signals | undefined;
+      const forward = (signal: NodeJS.Signals): void => {
+        interruptedBy ??= signal;
+        controller.abort();
+      };
+      const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+      for (const signal of signals) process.on(signal, forward);
+      try {
+        const result = await runCommand({
+          ...(argv ? { argv } : { script: run.command, shell: run.shell }),
+          cwd,
+          env: io.env,
+          stdio: "inherit",
+          signal: controller.signal,
+          ...(cordonPolicy ? { cordon: cordonPolicy } : {}),
+          ...(run.timeoutMs !== undefined ? { timeoutMs: run.timeoutMs } : {}),
+        });
+        return { ...result, cordoned: run.cordon, interruptedBy };
+      } finally {
+        for (const signal of signals) process.off(signal, forward);
+      }
+    },
+  };
+  const outcome = await runtimeGuardedRun(
+    {
+      ...request,
+      host: "cli",
+      source: run.source,
+      ...(run.commandName ? { commandName: run.commandName } : {}),
+      ...(run.preApproved !== undefined ? { preApproved: run.preApproved } : {}),
+      ...(run.expansion ? { auditText: run.expansion.template, secrets } : {}),
+      cordon: run.cordon,
+    },
+    {
+      snapshot: setup.snapshot,
+      approvals,
+      approver,
+      executor,
+      audit: {
+        async record(entry) {
+          const result = await log.append(entry);
+          if (!result.written) println(io.stderr, `slashi: warning: ${result.warning}`);
+        },
+      },
+      cordonWorks: async () => (await probeCordon({ env: io.env })).ok,
+      workspaceKey: setup.workspace.key,
+    },
+  );
+  if (outcome.status === "denied") {
+    println(io.stderr, `${paint(io, "red", "denied")} by policy: ${shown}`);
+    showReasons(outcome.verdict.reasons, "deny");
+    return ExitCode.RUN_DENIED;
   }
-  const status =
-    interruptedBy !== undefined ? 128 + (SIGNAL_NUMBERS[interruptedBy] ?? 15) : exitStatusOf(result);
-  // The argv as the audit may hold it: that of the shown expansion, where secret values are placeholders.
-  const shownArgv = run.expansion ? plainArgv(decide(run.expansion.display, setup.policy, context)) : argv;
-  await record({
-    event: "run",
-    ...base,
-    ...(argv && shownArgv ? { argv: shownArgv } : {}),
-    ...(answer ? { answer } : {}),
-    ...(approvedBy && approvedBy !== "cordon" ? { fingerprint: approvedBy } : {}),
-    cordon: run.cordon,
-    exitCode: result.exitCode,
-    ...(result.signal ? { signal: result.signal } : {}),
-    durationMs: result.durationMs,
-  });
+  if (outcome.status === "refused")
+    return outcome.answer === "cancel" ? ExitCode.RUN_CANCELLED : ExitCode.RUN_NEEDS_APPROVAL;
+  const { result } = outcome;
+  const argv = outcome.verdict.remembered.argv;
   if (result.spawnError !== undefined)
     println(io.stderr, `slashi: could not start ${visible(argv?.[0] ?? run.shell)}: ${result.spawnError}`);
   if (result.timedOut) println(io.stderr, `slashi: killed after the ${run.timeoutMs} ms timeout`);
   for (const entry of result.restoredProtected ?? [])
-    println(io.stderr, `slashi: warning: the command changed ${entry} inside the cordon; it was put back`);
+    println(
+      io.stderr,
+      `slashi: warning: the command changed ${visible(entry)} inside the cordon; it was put back`,
+    );
   for (const entry of result.createdProtected ?? [])
     println(
       io.stderr,
-      `slashi: warning: the command created ${entry} inside the cordon; check it before use`,
+      `slashi: warning: the command created ${visible(entry)} inside the cordon; check it before use`,
     );
-  return status;
+  return result.interruptedBy !== undefined
+    ? 128 + (SIGNAL_NUMBERS[result.interruptedBy] ?? 15)
+    : exitStatusOf(result);
 }
 
 /** Runs `slashi exec`. */

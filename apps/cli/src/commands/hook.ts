@@ -4,8 +4,7 @@
  * blocks the call (exit 2 with the reason on stderr; Cursor also gets a deny answer on stdout).
  */
 import path from "node:path";
-import { decide } from "@slashi/core";
-import { AuditLog, CommandApprovalFileStore, readStreamBounded, rememberedApproval } from "@slashi/runtime";
+import { AuditLog, countedReasons, readStreamBounded } from "@slashi/runtime";
 import { ensureParser, loadSetup } from "../context.js";
 import { CliError, ExitCode, formatError } from "../errors.js";
 import {
@@ -18,7 +17,7 @@ import {
 } from "../hooks/formats.js";
 import { println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
-import { blockedByTrust, countedReasons, UNTRUSTED_NOTE } from "./check.js";
+import { reasonsOut, UNTRUSTED_NOTE, verdictBlockedByTrust, verdictOf } from "./check.js";
 
 /** The largest hook payload read from stdin (a shell call is a few kilobytes; 1 MiB leaves room). */
 export const HOOK_INPUT_LIMIT = 1024 * 1024;
@@ -34,14 +33,6 @@ function deadlineOf(env: NodeJS.ProcessEnv): number {
   const given = Number(env.SLASHI_HOOK_DEADLINE_MS);
   return Number.isInteger(given) && given >= 1 && given <= 25_000 ? given : HOOK_DEADLINE_MS;
 }
-
-/** The reason a hook gives when a remembered "Always allow" answered the policy's ask. */
-const REMEMBERED_REASON = {
-  code: "approval.remembered",
-  severity: "allow",
-  message:
-    "you chose Always allow for this exact command in this directory, and what it runs has not changed",
-};
 
 /** What the hook prints and its exit status; printed only by the winner of decision and deadline. */
 interface HookOutcome {
@@ -72,36 +63,23 @@ async function decideCall(agent: Agent, io: Io): Promise<HookOutcome> {
     const cwd = call.dir !== undefined ? path.resolve(base, call.dir) : base;
     const setup = await loadSetup(io, { cwd });
     await parser;
-    const decision = decide(call.command, setup.policy, setup.context);
     // An ask the person answered with "Always allow" for this exact argv, cwd and content is allowed, as in exec.
-    const remembered =
-      decision.decision === "ask"
-        ? await rememberedApproval(
-            decision,
-            cwd,
-            new CommandApprovalFileStore({ file: setup.paths.commandApprovals }),
-          )
-        : undefined;
-    const allowedBy = remembered?.approved && remembered.binding.ok ? remembered.binding.key : undefined;
-    const reasons = countedReasons(decision);
-    const answer = hookAnswer(
-      agent,
-      allowedBy === undefined
-        ? {
-            decision: decision.decision,
-            reasons,
-            ...(blockedByTrust(decision) ? { note: UNTRUSTED_NOTE } : {}),
-          }
-        : { decision: "allow", reasons: [REMEMBERED_REASON] },
-    );
+    const verdict = await verdictOf(setup, call.command);
+    const answer = hookAnswer(agent, {
+      decision: verdict.verdict,
+      reasons: reasonsOut(verdict.reasons),
+      ...(verdictBlockedByTrust(verdict) ? { note: UNTRUSTED_NOTE } : {}),
+    });
     const audit = await new AuditLog({ file: setup.paths.audit }).append({
       event: "decision",
       host: "cli",
       source: `agent:${agent}`,
       text: call.command,
-      decision: decision.decision,
-      reasons,
-      ...(allowedBy === undefined ? {} : { answer: "remembered", fingerprint: allowedBy }),
+      decision: verdict.decision.decision,
+      reasons: reasonsOut(countedReasons(verdict.decision)),
+      ...(verdict.rememberedKey === undefined
+        ? {}
+        : { answer: "remembered", fingerprint: verdict.rememberedKey }),
       cwd,
     });
     return {

@@ -85,10 +85,18 @@ export const PACK_COMMANDS: readonly CommandSpec[] = [
   {
     path: ["pack", "remove"],
     summary: "remove an installed pack",
-    usage: ["pack remove NAME..."],
-    flags: [],
+    usage: ["pack remove NAME... [--force]"],
+    flags: [
+      {
+        name: "force",
+        type: "boolean",
+        description: "remove a pack even though your policy extends it (every decision then fails)",
+      },
+    ],
     operands: "words",
     examples: ["slashi pack remove @acme/slashi-pack"],
+    details:
+      "A pack that your policy extends is not removed: the command names the policy file and line of the extends entry to change first.",
   },
   {
     path: ["pack", "approve"],

@@ -3,7 +3,6 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import {
   startRegistry,
   stopRegistry,
@@ -16,9 +15,11 @@ import { decide } from "@slashi/core";
 import { loadSetup } from "../context.js";
 import { formatError, toExitCode } from "../errors.js";
 import type { Io } from "../io.js";
-import { parseArgs } from "../options.js";
+import { findCommand, parseArgs } from "../options.js";
+import { approvalsList } from "./approvals.js";
 import { PACK_COMMANDS, PACK_HANDLERS } from "./pack-spec.js";
 import { splitSpec } from "./pack.js";
+import { scriptedIo } from "../../test/helpers.js";
 
 const installed = verdaccioUnavailable() === undefined;
 
@@ -40,30 +41,18 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function io(answers?: string): Io & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (c: Buffer) => (out += c.toString()));
-  stderr.on("data", (c: Buffer) => (err += c.toString()));
-  return {
-    stdout,
-    stderr,
-    stdin: Readable.from(answers === undefined ? [] : [answers]),
-    env: {
+function io(answers?: string): ReturnType<typeof scriptedIo> {
+  return scriptedIo(
+    {
       PATH: process.env.PATH ?? "",
       HOME: path.join(root, "home"),
       SLASHI_CONFIG_DIR: root,
       SLASHI_STATE_DIR: path.join(root, "state"),
       PACK_TOKEN: registry?.token ?? "",
     },
-    cwd: root,
-    interactive: answers !== undefined,
-    color: false,
-    out: () => out,
-    err: () => err,
-  };
+    root,
+    answers,
+  );
 }
 
 async function pack(
@@ -142,6 +131,9 @@ describe.skipIf(!installed)("slashi pack", () => {
     const skipped = await pack(["pack", "update"]);
     expect(skipped.status).toBe(122);
     expect(skipped.out).toContain("/status: changed (needs approval again)");
+    expect(skipped.out).toContain(
+      "    step 1 changed: Terminal: git status (was: Terminal: git status --short)",
+    );
     expect(skipped.out).toContain("not updated");
     const declined = await pack(["pack", "update"], "n\n");
     expect(declined.status).toBe(122);
@@ -163,6 +155,12 @@ describe.skipIf(!installed)("slashi pack", () => {
       expect(approve.status).toBe(0);
       expect(approve.out).toContain("deny  git push --force");
       expect((await packLayer())?.approved).toBe(true);
+      const listed = io();
+      const found = findCommand(["approvals", "list"]);
+      if (!found) throw new Error("no approvals list command");
+      expect(await approvalsList(parseArgs(found.spec, found.rest), listed)).toBe(0);
+      expect(listed.out()).toMatch(new RegExp(`\\(policy of the pack ${name}@0\\.2\\.0\\)`));
+      expect(listed.out()).not.toContain("workspace policy file");
       expect((await pack(["pack", "approve", name, "--revoke"])).status).toBe(0);
       expect((await packLayer())?.approved).toBe(false);
       await writeFile(policyFile, JSON.stringify({ version: 1, extends: ["@cli/absent"] }));
@@ -189,6 +187,28 @@ describe.skipIf(!installed)("slashi pack", () => {
       );
     } finally {
       await rm(path.join(root, "policy.json"));
+    }
+  });
+
+  it("refuses to remove a pack the policy extends, naming the line, and removes it with --force", async () => {
+    const policyFile = path.join(root, "policy.json");
+    await writeFile(
+      policyFile,
+      `{\n  "version": 1,\n  "extends": [\n    "recommended",\n    "${name}"\n  ]\n}\n`,
+    );
+    try {
+      const refused = await pack(["pack", "remove", name]);
+      expect(refused.status).toBe(3);
+      expect(refused.err).toContain(`${policyFile}:5:`);
+      expect(refused.err).toContain("(at /extends/1)");
+      expect((await pack(["pack", "list", "--json"])).out).toContain(name);
+      const forced = await pack(["pack", "remove", name, "--force"]);
+      expect(forced.status).toBe(0);
+      expect(forced.err).toMatch(/warning: .*policy\.json:5:.*every decision fails/);
+      expect(forced.out).toContain(`removed ${name}`);
+      expect((await pack(["pack", "install", name])).status).toBe(0);
+    } finally {
+      await rm(policyFile);
     }
   });
 

@@ -9,13 +9,13 @@ import {
   type PackDescription,
   type UpdatePlan,
 } from "@slashi/registry-client";
-import { formatPattern } from "@slashi/core";
-import { CommandApprovalFileStore, packPolicyApprovalKey } from "@slashi/runtime";
+import { formatLocation, formatPattern, type SourceLocation } from "@slashi/core";
+import { CommandApprovalFileStore, extendsLocations, packPolicyApprovalKey } from "@slashi/runtime";
 import { CliError, ExitCode, UsageError } from "../errors.js";
 import { paint, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { choose } from "../prompt.js";
-import { slashiPaths } from "../context.js";
+import { openSession, slashiPaths } from "../context.js";
 
 /** The pack manager for this process: registries from the config dir, packs in `<state dir>/packs`. */
 export async function packManager(io: Io): Promise<PackManager> {
@@ -250,6 +250,7 @@ function printPlan(io: Io, plan: UpdatePlan): void {
     if (change.change === "same") continue;
     const asks = change.needsApproval && change.change !== "removed" ? " (needs approval again)" : "";
     println(io.stdout, `  /${change.name}: ${change.change}${asks}`);
+    for (const line of change.details ?? []) println(io.stdout, `    ${line}`);
   }
   if (plan.policyChanged) println(io.stdout, "  policy: changed");
 }
@@ -289,11 +290,51 @@ export async function packUpdate(args: ParsedArgs, io: Io): Promise<number> {
   return results.some((r) => r.status === "declined") ? ExitCode.RUN_CANCELLED : ExitCode.OK;
 }
 
-/** `slashi pack remove NAME...`. */
+/**
+ * Where the policy in force here extends each pack: the user, managed and workspace files and the other
+ * installed packs' policies. `undefined` when the policy cannot be loaded (then nothing can be said).
+ */
+async function extendedAt(
+  io: Io,
+  names: readonly string[],
+): Promise<Map<string, SourceLocation[]> | undefined> {
+  let snapshot;
+  try {
+    snapshot = await (await openSession(io)).current();
+  } catch {
+    return undefined;
+  }
+  const sources = snapshot.layers.map((layer) => ({ layer, text: snapshot.texts.get(layer.source) }));
+  return new Map(
+    names.map((name) => [name, extendsLocations(name, sources).filter((at) => at.file !== name)]),
+  );
+}
+
+/**
+ * `slashi pack remove NAME... [--force]`: refuses to remove a pack that the policy in force extends (every
+ * later decision would fail on the missing pack) and names the file and line to change; `--force` removes it
+ * anyway and says the same.
+ */
 export async function packRemove(args: ParsedArgs, io: Io): Promise<number> {
+  const names = needOperands(args, "a pack name");
+  const force = args.flags.force === true;
+  const extended = await extendedAt(io, names);
+  const blocked = names.filter((name) => (extended?.get(name)?.length ?? 0) > 0);
+  for (const name of blocked) {
+    const where = (extended?.get(name) ?? []).map((at) => formatLocation(at).replace(/: $/, ""));
+    println(
+      io.stderr,
+      `${force ? "warning: " : ""}${name} is extended by the policy at ${where.join(", ")}; ${
+        force
+          ? "every decision fails until that entry is removed"
+          : "remove that entry first, or add --force to remove the pack anyway"
+      }`,
+    );
+  }
+  if (blocked.length > 0 && !force) return ExitCode.INVALID_INPUT;
   const manager = await packManager(io);
   let missing = false;
-  for (const name of needOperands(args, "a pack name")) {
+  for (const name of names) {
     if (await manager.remove(name)) println(io.stdout, `removed ${name}`);
     else {
       println(io.stderr, `${name} is not installed`);

@@ -6,6 +6,7 @@ import {
   isSlashiError,
   formatPattern,
   parsePolicy,
+  PRESETS,
   RECOMMENDED_POLICY,
   type PolicyDocument,
   type Verdict,
@@ -13,11 +14,12 @@ import {
 import {
   checkManagedPolicy,
   defaultManagedPolicyPath,
+  locateExtendsError,
   readBoundedText,
   SLASHI_FILES,
   writeFileAtomic,
 } from "@slashi/runtime";
-import { ensureParser, loadSetup, resolveWorkspace, slashiPaths } from "../context.js";
+import { ensureParser, loadSetup, packLayers, resolveWorkspace, slashiPaths } from "../context.js";
 import { CliError, ExitCode, formatError, toExitCode } from "../errors.js";
 import { readIfPresent } from "../files.js";
 import { paintVerdict, println, type Io } from "../io.js";
@@ -75,6 +77,20 @@ async function applicableFiles(io: Io, cwd: string): Promise<string[]> {
   return out;
 }
 
+/**
+ * Every `extends` entry of a parsed file resolves to a preset or an installed pack, as a policy load checks it.
+ * @throws SlashiError `PACK_NOT_FOUND` at the entry's line, with the closest preset or installed pack
+ */
+async function checkExtends(file: string, text: string, document: PolicyDocument, io: Io): Promise<void> {
+  const names = (document.extends ?? []).filter((name) => !PRESETS.has(name));
+  if (names.length === 0) return;
+  try {
+    await packLayers(names, { packsDir: slashiPaths(io).packs, approved: async () => false });
+  } catch (error) {
+    throw locateExtendsError(error, [{ layer: { kind: "user", source: file, document }, text }]);
+  }
+}
+
 /** `slashi policy validate [FILE...]`: every file is checked; exit 3 when any is invalid. */
 export async function policyValidate(args: ParsedArgs, io: Io): Promise<number> {
   await ensureParser();
@@ -101,7 +117,7 @@ export async function policyValidate(args: ParsedArgs, io: Io): Promise<number> 
           ExitCode.INVALID_INPUT,
         );
       }
-      parsePolicy(text, file);
+      await checkExtends(file, text, parsePolicy(text, file), io);
       results.push({ file, ok: true });
     } catch (error) {
       const code = toExitCode(error);

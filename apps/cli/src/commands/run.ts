@@ -11,7 +11,7 @@ import {
   commandNameKey,
   coverageOf,
   dialectForShell,
-  diffCommand,
+  describeCommandChanges,
   expandStep,
   isSlashiError,
   makeApprovalRecord,
@@ -33,6 +33,7 @@ import {
   AuditLog,
   defaultShell,
   readBoundedText,
+  redactSecrets,
   TrustFileStore,
   type Workspace,
 } from "@slashi/runtime";
@@ -406,14 +407,14 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
       case "notify":
         println(
           io.stderr,
-          `${step.level === "error" ? paint(io, "red", "error") : step.level === "warning" ? paint(io, "yellow", "warning") : "info"}: ${step.message}`,
+          `${step.level === "error" ? paint(io, "red", "error") : step.level === "warning" ? paint(io, "yellow", "warning") : "info"}: ${redactSecrets(step.message, secretReads.values())}`,
         );
         break;
       case "wait":
         if (!state.dryRun) await new Promise((resolve) => setTimeout(resolve, step.ms));
         break;
       case "open":
-        println(io.stdout, `open in your browser: ${step.target}`);
+        println(io.stdout, `open in your browser: ${redactSecrets(step.target, secretReads.values())}`);
         break;
       default:
         // insert, setting and command steps are refused before anything runs.
@@ -562,15 +563,12 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
         println(io.stderr, renderCommand(d));
         const state = approvalStateOf(d, identityOf(d, found, loaded.workspace), records);
         if (state.state === "changed") {
-          const changes = diffCommand(state.previous.canonical, d);
-          println(
-            io.stderr,
-            paint(
-              io,
-              "yellow",
-              `  changed since you approved it${changes.fields.length ? ` (fields: ${changes.fields.join(", ")})` : ""}: ${changes.steps.filter((c) => c.change !== "same").length} step change(s)`,
-            ),
-          );
+          const heading =
+            state.updatedFrom === undefined
+              ? "changed since you approved it:"
+              : `updated from version ${state.updatedFrom}, which you approved; changed since:`;
+          println(io.stderr, paint(io, "yellow", `  ${heading}`));
+          for (const line of describeCommandChanges(state.changes)) println(io.stderr, `    ${line}`);
         }
       }
       for (const u of coverage.uncovered) println(io.stderr, `  /${u.name}: ${u.reason}`);

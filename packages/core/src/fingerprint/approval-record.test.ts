@@ -70,6 +70,27 @@ describe("approval records", () => {
     expect(approvalStateOf(def, { ...identity, workspaceKey: "/other" }, [record]).state).toBe("new");
   });
 
+  it("says a pack command approved only in an older version of the pack was updated, with its changes", () => {
+    const v1: CommandIdentity = { source: "pack", name: "ship", packId: "@acme/p", packVersion: "1.0.0" };
+    const v2: CommandIdentity = { ...v1, packVersion: "1.1.0" };
+    const old = makeApprovalRecord(def, v1, clock);
+    const changedDef: CommandDefinition = {
+      ...def,
+      steps: [def.steps[0], { type: "terminal", command: "git push -f" }],
+    } as CommandDefinition;
+    const state = approvalStateOf(changedDef, v2, [old]);
+    expect(state).toMatchObject({ state: "changed", updatedFrom: "1.0.0", previous: { key: old.key } });
+    expect(state.state === "changed" && state.changes.steps.map((c) => c.change)).toEqual([
+      "same",
+      "changed",
+    ]);
+    expect(approvalStateOf(def, v2, [old])).toMatchObject({ state: "changed", updatedFrom: "1.0.0" });
+    const otherPack = makeApprovalRecord(def, { ...v1, packId: "@other/p" }, clock);
+    const otherName = makeApprovalRecord({ ...def, name: "deploy" }, { ...v1, name: "deploy" }, clock);
+    expect(approvalStateOf(def, v2, [otherPack, otherName])).toEqual({ state: "new" });
+    expect(approvalStateOf(def, v1, [old])).toMatchObject({ state: "approved" });
+  });
+
   it("ignores invalid records when looking up a command", () => {
     const record = makeApprovalRecord(def, identity, clock);
     const forged = { ...record, fingerprint: "slashi-fp-1:sha256:" + "0".repeat(64) };

@@ -68,12 +68,39 @@ export function isApprovalRecordValid(record: unknown): record is ApprovalRecord
 /** The state of one command against the approvals a host holds. */
 export type ApprovalState =
   | { state: "approved"; record: ApprovalRecord }
-  | { state: "changed"; previous: ApprovalRecord; changes: CommandChanges }
+  | {
+      state: "changed";
+      previous: ApprovalRecord;
+      changes: CommandChanges;
+      /**
+       * For a pack command approved only in another version of its pack: that version. The pack was updated
+       * since the approval; hosts say so instead of calling the command new.
+       */
+      updatedFrom?: string;
+    }
   | { state: "new" };
+
+/** The newest approval of the same pack command (pack id and name) in another version of the pack. */
+function earlierVersion(
+  identity: CommandIdentity,
+  records: readonly ApprovalRecord[],
+): { record: ApprovalRecord; version: string } | undefined {
+  if (identity.source !== "pack") return undefined;
+  const name = identity.name.replace(/^\//, "");
+  let best: { record: ApprovalRecord; version: string } | undefined;
+  for (const record of records) {
+    const parsed = parseApprovalKey(record.key);
+    if (parsed.source !== "pack" || parsed.packId !== identity.packId || parsed.name !== name) continue;
+    if (parsed.packVersion === identity.packVersion) continue;
+    if (!best || record.approvedAt > best.record.approvedAt) best = { record, version: parsed.packVersion };
+  }
+  return best;
+}
 
 /**
  * Looks a command up in a list of stored records: `approved` when a valid record has its exact key, `changed`
- * when only an earlier approval of the same identity exists (with the step-by-step changes for the prompt),
+ * when only an earlier approval of the same identity exists (with the step-by-step changes for the prompt), or,
+ * for a pack command, only an approval in another version of the pack (`updatedFrom` names that version),
  * `new` otherwise. Invalid records and records of unknown formats are ignored.
  * @param def - the definition as loaded now
  * @param identity - who the command is
@@ -94,5 +121,13 @@ export function approvalStateOf(
     .filter((r) => r.identity === id)
     .sort((x, y) => (x.approvedAt < y.approvedAt ? 1 : -1))[0];
   if (earlier) return { state: "changed", previous: earlier, changes: diffCommand(earlier.canonical, def) };
+  const update = identity.source === "pack" ? earlierVersion(identity, valid) : undefined;
+  if (update)
+    return {
+      state: "changed",
+      previous: update.record,
+      changes: diffCommand(update.record.canonical, def),
+      updatedFrom: update.version,
+    };
   return { state: "new" };
 }

@@ -1,7 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Step } from "../steps/types.js";
 import { canonicalCommand } from "./canonical.js";
-import { diffCommand, diffSteps } from "./diff.js";
+import { describeCommandChanges, describeStepChanges, diffCommand, diffSteps, diffText } from "./diff.js";
 
 const s = (command: string): Step => ({ type: "terminal", command });
 
@@ -73,5 +74,66 @@ describe("diffCommand", () => {
       steps: [],
     });
     expect(diffCommand("{", { name: "x", steps: [] }).formatChanged).toBe(true);
+  });
+});
+
+describe("describeCommandChanges", () => {
+  it("gives each changed step old and new, and each changed field, one line each", () => {
+    const old = canonicalCommand({ name: "x", description: "a", steps: [s("a"), s("b"), s("gone")] });
+    const lines = describeCommandChanges(
+      diffCommand(old, { name: "x", description: "b", steps: [s("a"), s("B"), s("gone"), s("new")] }),
+    );
+    expect(lines).toEqual([
+      "description changed",
+      "step 2 changed: Terminal: B (was: Terminal: b)",
+      "step 4 added: Terminal: new",
+    ]);
+    expect(
+      describeCommandChanges(diffCommand(old, { name: "x", description: "a", steps: [s("a")] })),
+    ).toEqual(["step 2 removed (was: Terminal: b)", "step 3 removed (was: Terminal: gone)"]);
+  });
+
+  it("makes hidden characters of a changed step visible", () => {
+    const old = canonicalCommand({ name: "x", steps: [s("ls")] });
+    const [line] = describeCommandChanges(diffCommand(old, { name: "x", steps: [s("ls\u202e")] }));
+    expect(line).toMatch(/^step 1 changed: /);
+    expect(line).not.toContain("\u202e");
+  });
+
+  it("says to review as new when the stored format is unknown", () => {
+    expect(describeCommandChanges(diffCommand("{", { name: "x", steps: [] }))).toEqual([
+      "Slashi's approval format changed since you approved it; review it as new.",
+    ]);
+  });
+});
+
+describe("describeStepChanges", () => {
+  it("renders with the given function and skips same steps", () => {
+    expect(describeStepChanges(diffSteps(["a", "b"], ["a", "c"]), String)).toEqual([
+      "step 2 changed: c (was: b)",
+    ]);
+  });
+});
+
+describe("diffText", () => {
+  it("shows changed lines old and new with context, and leaves out the rest", () => {
+    const old = ["a", "b", "c", "d", "e", "f", "g", "h"].join("\n");
+    const now = ["a", "b", "c", "D", "e", "f", "g", "h", "i"].join("\n");
+    expect(diffText(old, now, 1)).toEqual(["…", "  c", "- d", "+ D", "  e", "…", "  h", "+ i"]);
+    expect(diffText(old, old)).toEqual([]);
+  });
+
+  it("gives back every line of either text, marked, when context covers all", () => {
+    const lines = fc.array(fc.constantFrom("x", "y", "z", ""), { maxLength: 12 });
+    fc.assert(
+      fc.property(lines, lines, (a, b) => {
+        const out = diffText(a.join("\n"), b.join("\n"), 1000);
+        const old = out.filter((l) => !l.startsWith("+")).map((l) => l.slice(2));
+        const now = out.filter((l) => !l.startsWith("-")).map((l) => l.slice(2));
+        return a.join("\n") === b.join("\n")
+          ? out.length === 0
+          : old.join("\n") === a.join("\n") && now.join("\n") === b.join("\n");
+      }),
+    );
   });
 });

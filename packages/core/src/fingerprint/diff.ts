@@ -1,4 +1,5 @@
-import type { CommandDefinition } from "../steps/types.js";
+import { renderStep } from "../steps/render.js";
+import type { CommandDefinition, Step } from "../steps/types.js";
 import { FINGERPRINT_FORMAT, canonicalize } from "./canonical.js";
 
 /** How one step differs between an approved definition and the current one. */
@@ -133,4 +134,72 @@ export function diffCommand(approvedCanonical: string, current: CommandDefinitio
     steps.some((s) => s.change !== "same") ||
     Array.isArray(old.steps) !== Array.isArray(cur.steps);
   return { changed, formatChanged: false, fields, steps };
+}
+
+/**
+ * One line per step that differs, old and new: `step 2 changed: Terminal: git status (was: Terminal: git
+ * status --short)`, `step 3 added: …`, `step 1 removed (was: …)`. Unchanged steps give no line. It does not
+ * make text visible: `render` must (core's `renderStep` does).
+ * @param changes - from {@link diffSteps}
+ * @param render - a step in plain words
+ */
+export function describeStepChanges(
+  changes: readonly StepChange[],
+  render: (step: unknown) => string,
+): string[] {
+  const out: string[] = [];
+  for (const c of changes) {
+    if (c.change === "added") out.push(`step ${c.newIndex + 1} added: ${render(c.step)}`);
+    else if (c.change === "removed") out.push(`step ${c.oldIndex + 1} removed (was: ${render(c.step)})`);
+    else if (c.change === "changed")
+      out.push(`step ${c.newIndex + 1} changed: ${render(c.step)} (was: ${render(c.old)})`);
+  }
+  return out;
+}
+
+/**
+ * What changed in a command since its approval, one line each, for every host's "changed since you approved
+ * it" prompt: the changed top-level fields, then each changed step old and new ({@link describeStepChanges}
+ * with `renderStep`). A different approval format gives one line saying to review the command as new.
+ * @param changes - from {@link diffCommand}
+ */
+export function describeCommandChanges(changes: CommandChanges): string[] {
+  if (changes.formatChanged)
+    return ["Slashi's approval format changed since you approved it; review it as new."];
+  return [
+    ...changes.fields.map((f) => `${f} changed`),
+    ...describeStepChanges(changes.steps, (s) => renderStep(s as Step)),
+  ];
+}
+
+/**
+ * A line diff of two texts for a prompt: changed lines as `- old` / `+ new`, with `context` unchanged lines
+ * around each change (`  line`) and `…` where unchanged lines are left out. Empty when the texts are equal. It
+ * does not make hidden characters visible; the caller does, as for any text it prints.
+ * @param oldText - the text as approved
+ * @param newText - the text now
+ * @param context - unchanged lines kept on each side of a change (default 2)
+ */
+export function diffText(oldText: string, newText: string, context = 2): string[] {
+  if (oldText === newText) return [];
+  const changes = diffSteps(oldText.split("\n"), newText.split("\n"));
+  const lines: { text: string; same: boolean }[] = [];
+  for (const c of changes) {
+    if (c.change === "same") lines.push({ text: `  ${String(c.step)}`, same: true });
+    else if (c.change === "added") lines.push({ text: `+ ${String(c.step)}`, same: false });
+    else if (c.change === "removed") lines.push({ text: `- ${String(c.step)}`, same: false });
+    else
+      lines.push({ text: `- ${String(c.old)}`, same: false }, { text: `+ ${String(c.step)}`, same: false });
+  }
+  const keep = lines.map((l) => !l.same);
+  lines.forEach((l, i) => {
+    if (l.same) return;
+    for (let k = Math.max(0, i - context); k <= Math.min(lines.length - 1, i + context); k++) keep[k] = true;
+  });
+  const out: string[] = [];
+  lines.forEach((l, i) => {
+    if (keep[i]) out.push(l.text);
+    else if (out.at(-1) !== "…") out.push("…");
+  });
+  return out;
 }

@@ -224,6 +224,32 @@ describe("combining verdicts", () => {
     expect(d.reasons).toEqual([expect.objectContaining({ code: "policy.no-rule", severity: "ask" })]);
   });
 
+  it("names the rule that does not count yet, and what makes it count, instead of no rule", () => {
+    const allowGit = { rules: [{ match: [["git"], "*"], decision: "allow" as const }] };
+    const noRule = (layers: PolicyLayer[]) =>
+      run([cmd("git status")], layers).reasons.find((r) => r.code === "policy.no-rule")?.message;
+    const workspace: PolicyLayer = {
+      kind: "workspace",
+      source: "ws.json",
+      document: { version: 1, ...allowGit },
+    };
+    expect(noRule([workspace])).toMatch(
+      /^no rule that counts covers "git": rule \/rules\/0 of workspace ws\.json would allow it once .*\(slashi trust\)$/,
+    );
+    const pack: PolicyLayer = { kind: "pack", source: "@acme/p", document: { version: 1, ...allowGit } };
+    expect(noRule([pack])).toMatch(/rule \/rules\/0 of pack @acme\/p .*\(slashi pack approve @acme\/p\)$/);
+    const onlyTrusted: PolicyLayer = user({
+      rules: [{ match: ["git", "*"], decision: "allow", trustedWorkspaceOnly: true }],
+    });
+    const untrusted = run([cmd("git status")], [onlyTrusted], { context: { workspaceTrusted: false } });
+    expect(untrusted.decision).toBe("ask");
+    expect(untrusted.reasons.find((r) => r.code === "policy.no-rule")?.message).toMatch(
+      /of user .* once you trust this workspace \(slashi trust\)$/,
+    );
+    expect(noRule([{ ...workspace, approved: true }])).toBeUndefined();
+    expect(noRule([])).toBe('no rule covers "git"');
+  });
+
   it("allows a lookup-only command when nothing else speaks", () => {
     const d = run([cmd("command -v git", { effective: ["git"], lookupOnly: true })], []);
     expect(d.decision).toBe("allow");

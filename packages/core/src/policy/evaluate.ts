@@ -241,14 +241,30 @@ function namesSubject(
   return !seen && rule.tokens.every((t) => t.kind === "literal");
 }
 
+/**
+ * What would make an inactive rule count, in words a person can act on: the approval its layer needs (the
+ * workspace policy file through `slashi trust`, a pack's policy through `slashi pack approve`) or trusting the
+ * workspace. `undefined` for a rule outside the workspace, which nothing the person approves can make count.
+ */
+function whatMakesItCount(rule: CompiledRule, inactive: Reason["inactive"]): string | undefined {
+  if (inactive === "unapproved") {
+    if (rule.pendingApproval !== undefined)
+      return `${rule.pendingApproval.join(" or ")} is approved, which extends it (slashi trust)`;
+    if (rule.layer === "pack")
+      return `you approve the policy of the pack ${rule.source} (slashi pack approve ${rule.source})`;
+    if (rule.layer === "workspace")
+      return "you trust this workspace and approve its policy file as it is now (slashi trust)";
+    return "this file is approved";
+  }
+  if (inactive === "untrusted-workspace") return "you trust this workspace (slashi trust)";
+  return undefined;
+}
+
 function ruleReason(rule: CompiledRule, command: string, inactive?: Reason["inactive"]): Reason {
   let message = ruleMessage(rule);
-  if (inactive === "unapproved")
-    message +=
-      rule.pendingApproval === undefined
-        ? " — not counted until this file is approved"
-        : ` — not counted until ${rule.pendingApproval.join(" or ")} is approved, which extends it`;
-  if (inactive === "untrusted-workspace") message += " — not counted: the workspace is not trusted";
+  const needed = whatMakesItCount(rule, inactive);
+  if (inactive === "unapproved") message += ` — not counted until ${needed}`;
+  if (inactive === "untrusted-workspace") message += ` — not counted until ${needed}`;
   if (inactive === "outside-workspace")
     message += " — not counted: the command runs outside the workspace, or where only the running line knows";
   return {
@@ -372,21 +388,21 @@ export function evaluateCommand(
   const open = command.appendsArguments === true;
   const matched = matchingRules(policy, argv, dynamic, open, windows);
   const active: CompiledRule[] = [];
+  let waiting: { rule: CompiledRule; inactive: Reason["inactive"] } | undefined;
   for (const rule of matched) {
-    if (rule.inactive) reasons.push(ruleReason(rule, text, rule.inactive));
-    else if (
+    let inactive: Reason["inactive"] = rule.inactive;
+    if (
+      inactive === undefined &&
       rule.decision === "allow" &&
       rule.trustedWorkspaceOnly &&
       !runsInTrustedWorkspace(command, safety)
-    ) {
-      reasons.push(
-        ruleReason(
-          rule,
-          text,
-          context.workspaceTrusted === false ? "untrusted-workspace" : "outside-workspace",
-        ),
-      );
-    } else active.push(rule);
+    )
+      inactive = context.workspaceTrusted === false ? "untrusted-workspace" : "outside-workspace";
+    if (inactive === undefined) active.push(rule);
+    else {
+      reasons.push(ruleReason(rule, text, inactive));
+      if (rule.decision === "allow") waiting ??= { rule, inactive };
+    }
   }
   const lifter = active.find(
     (r) => r.decision === "allow" && r.exact && LIFTING_LAYERS.has(r.layer) && liftable(command, dynamic),
@@ -433,10 +449,19 @@ export function evaluateCommand(
   }
 
   if (active.length === 0) {
+    // A rule that matches but does not count yet is named, with what would make it count.
+    const needed = waiting && whatMakesItCount(waiting.rule, waiting.inactive);
     reasons.push({
       code: PolicyReasonCode.NO_RULE,
       severity: "ask",
-      message: `no rule covers "${argv[0]}"`,
+      message:
+        waiting === undefined
+          ? `no rule covers "${argv[0]}"`
+          : `no rule that counts covers "${argv[0]}": rule ${waiting.rule.jsonPath} of ${waiting.rule.layer} ${waiting.rule.source} would allow it ${
+              needed === undefined
+                ? "only where every directory it runs in is known to be inside the trusted workspace"
+                : `once ${needed}`
+            }`,
       command: text,
     });
   }

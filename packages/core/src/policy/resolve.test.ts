@@ -235,8 +235,26 @@ describe("layering", () => {
       isSlashiError,
     );
     expect(error).toMatchObject({
-      code: "INVALID_POLICY",
-      data: { file: "user.json", jsonPath: "/extends/1" },
+      code: "PACK_NOT_FOUND",
+      data: { file: "user.json", jsonPath: "/extends/1", extends: "@acme/missing" },
+    });
+  });
+
+  it("suggests the preset or loaded pack an extends name is a typo of", () => {
+    const attempt = (layers: PolicyLayer[]): unknown => {
+      try {
+        return resolvePolicy(layers);
+      } catch (e) {
+        return e;
+      }
+    };
+    expect(attempt([layer("user", { extends: ["recommnded"] })])).toMatchObject({
+      code: "PACK_NOT_FOUND",
+      data: { suggestion: "recommended", jsonPath: "/extends/0" },
+    });
+    const pack: PolicyLayer = { kind: "pack", source: "@acme/policy", document: { version: 1 } };
+    expect(attempt([layer("user", { extends: ["@acme/polcy"] }), pack])).toMatchObject({
+      data: { suggestion: "@acme/policy" },
     });
   });
 

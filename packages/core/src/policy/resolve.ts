@@ -4,6 +4,7 @@
  */
 import { SlashiError, SlashiErrorCode } from "../errors.js";
 import type { EnkaiduShellSettings } from "./enkaidu.js";
+import { unknownExtendsError } from "./extends.js";
 import { parsePolicy } from "./parse.js";
 import type { ParsePolicyOptions } from "./parse.js";
 import { compilePattern, patternProblem, prefixWords } from "./pattern.js";
@@ -133,13 +134,8 @@ function expandLayers(layers: readonly PolicyLayer[], options: ResolvePolicyOpti
     const layer = out[i] as PolicyLayer;
     (layer.document.extends ?? []).forEach((name, j) => {
       if (PRESETS.has(name)) addPreset(name);
-      else if (!packSources.has(name)) {
-        throw invalid(
-          `extends names "${name}", which is neither a built-in preset (${[...PRESETS.keys()].join(", ")}) nor a loaded pack`,
-          layer.source,
-          `/extends/${j}`,
-        );
-      }
+      else if (!packSources.has(name))
+        throw unknownExtendsError(name, [...packSources], { file: layer.source, jsonPath: `/extends/${j}` });
     });
   }
   const preset = options.defaultPreset === undefined ? RECOMMENDED_PRESET_NAME : options.defaultPreset;
@@ -252,7 +248,8 @@ function compileLayer(layer: PolicyLayer, trusted: boolean, pending: readonly st
  *
  * Resolution is pure and all-or-nothing: on error it throws and the caller keeps its previous policy (see
  * {@link reloadPolicy}).
- * @throws SlashiError `INVALID_POLICY` for an `extends` name that resolves to nothing or a malformed rule
+ * @throws SlashiError `PACK_NOT_FOUND` for an `extends` name that resolves to nothing (with the closest preset
+ *   or loaded pack), `INVALID_POLICY` for a malformed rule
  */
 export function resolvePolicy(
   layers: readonly PolicyLayer[],

@@ -71,6 +71,13 @@ describe("the directory each command runs in", () => {
     expect(directories("cd src && bash -c 'cd .. && ls'")["ls"]).toBe("src > ..");
   });
 
+  it("follows cd -P .. from where the line starts, and cd -L (the default) by name", () => {
+    expect(directories("cd -P .. && cat y")["cat y"]).toBe("..");
+    expect(directories("cd -P ../.. && cat y")["cat y"]).toBe("../..");
+    expect(directories("cd -PL src/.. && cat y")["cat y"]).toBe("src/..");
+    expect(directories("cd src/.. && cat y")["cat y"]).toBe("src/..");
+  });
+
   it("follows pushd and popd", () => {
     expect(directories("pushd /tmp && ls && popd && cat x")).toMatchObject({ ls: "/tmp", "cat x": "-" });
   });
@@ -93,6 +100,13 @@ describe("the directory each command runs in", () => {
     ["f() { cd /; }; f; cat y", "cat y"],
     ["f() { cat y; }; cd /; f", "cat y"],
     ["pushd a; popd; cat y", "cat y"],
+    ["cd -P /proc/self/cwd/.. && cat y", "cat y"],
+    ["cd /proc/self/cwd/.. && cat y", "cat y"],
+    ["cd //proc/1/root && cat y", "cat y"],
+    ["cd /dev/fd/3 && cat y", "cat y"],
+    ["cd -P src/.. && cat y", "cat y"],
+    ["cd src && cd -P .. && cat y", "cat y"],
+    ["cd -LP link/../.. && cat y", "cat y"],
   ])("does not know where the line %j runs %s", (script, text) => {
     expect(directories(script)[text]).toBe("unknown");
   });

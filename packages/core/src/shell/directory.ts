@@ -180,6 +180,8 @@ export class DirectoryTracker {
     const operands: DirectoryStep[] = [];
     let option: string | undefined;
     let ended = false;
+    // `cd -P` (the last of -L/-P counts) resolves links before `..`.
+    let physical = false;
     for (let i = 0; i < args.length; i++) {
       const word = args[i]!;
       const dynamic = dynamicAt.has(i + 1);
@@ -188,7 +190,11 @@ export class DirectoryTracker {
         continue;
       }
       if (!ended && !dynamic && word.length > 1 && (word[0] === "-" || word[0] === "+")) {
-        if (program === "cd" && /^-[LPe@]+$/.test(word)) continue;
+        if (program === "cd" && /^-[LPe@]+$/.test(word)) {
+          const last = word.replace(/[^LP]/g, "").slice(-1);
+          if (last !== "") physical = last === "P";
+          continue;
+        }
         option = word;
         continue;
       }
@@ -230,7 +236,7 @@ export class DirectoryTracker {
       this.setUnknown("pushd without a directory swaps with a directory the line may not have pushed");
       return;
     }
-    const reason = this.unknownTarget(target, prefixed);
+    const reason = this.unknownTarget(target, prefixed, physical);
     if (program === "pushd") this.stack = [...this.stack, this.state];
     if (reason !== undefined) {
       this.setUnknown(reason);
@@ -251,9 +257,22 @@ export class DirectoryTracker {
   }
 
   /** Why a `cd` operand cannot be followed, or `undefined` when it can be resolved later. */
-  private unknownTarget(target: DirectoryStep, prefixed: boolean): string | undefined {
+  private unknownTarget(target: DirectoryStep, prefixed: boolean, physical: boolean): string | undefined {
     const word = target.word;
     if (!target.dynamic && word === "-") return "cd - returns to a directory only the shell knows";
+    // /proc/*/cwd, /proc/*/root and /dev/fd/* are the kernel's links to other places: no name tells where.
+    if (!target.dynamic && /^\/+(proc|dev\/+fd)(\/|$)/.test(word))
+      return `cd ${word} goes through the kernel's links, which do not resolve by name`;
+    if (physical && !target.dynamic) {
+      const parts = word.split("/").filter((part) => part !== "" && part !== ".");
+      const fromStart =
+        !word.startsWith("/") &&
+        !word.startsWith("~") &&
+        this.current.unknown === undefined &&
+        this.current.candidates.every((c) => c.length === 0);
+      if (parts.includes("..") && !(fromStart && parts.every((part) => part === "..")))
+        return `cd -P ${word} resolves links before "..", so where it leads depends on the file system`;
+    }
     const steeredBy = (name: string): boolean => prefixed || this.steered.has(name);
     if (word.startsWith("~") && steeredBy("HOME"))
       return `the line sets HOME, so cd ${word} goes where that value says`;

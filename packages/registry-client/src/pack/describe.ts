@@ -6,6 +6,8 @@ import {
   approvalKey,
   canonicalize,
   checkSharedCommand,
+  describeStepChanges,
+  diffSteps,
   fingerprintCommand,
   fingerprintOfCanonical,
   renderStep,
@@ -144,6 +146,20 @@ export interface CommandChange {
   before?: string;
   /** Fingerprint after. */
   after?: string;
+  /**
+   * For a changed command: what changed, one line each, old and new (`step 2 changed: Terminal: git status
+   * (was: Terminal: git status --short)`); steps compared in plain words, as core's `describeStepChanges` says.
+   */
+  details?: string[];
+}
+
+/** What changed between two versions of one command, one line each. */
+function changeDetails(before: DescribedCommand, after: DescribedCommand): string[] {
+  const text = (c: DescribedCommand): string[] => c.steps.map((step) => step.text);
+  return [
+    ...(before.description === after.description ? [] : ["description changed"]),
+    ...describeStepChanges(diffSteps(text(before), text(after)), String),
+  ];
 }
 
 /**
@@ -164,6 +180,9 @@ export function compareCommands(
       needsApproval: c.needsApproval,
       ...(previous === undefined ? {} : { before: previous.fingerprint }),
       after: c.fingerprint,
+      ...(previous !== undefined && previous.fingerprint !== c.fingerprint
+        ? { details: changeDetails(previous, c) }
+        : {}),
     };
   });
   for (const c of old.values())

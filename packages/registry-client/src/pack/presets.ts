@@ -3,8 +3,8 @@
  * into the layered policy as a `pack` layer. Its deny and ask rules always apply; its allow rules and loosening
  * settings count only when the person approved that policy (bound to pack id, exact version and integrity).
  */
-import { PRESETS, SlashiError, SlashiErrorCode } from "@slashi/core";
-import type { PolicyLayer } from "@slashi/core";
+import { PRESETS, SlashiError, SlashiErrorCode, unknownExtendsError } from "@slashi/core";
+import type { PolicyLayer, SourceLocation } from "@slashi/core";
 import type { PackLayerLoader } from "@slashi/runtime";
 import { packPolicyFingerprint } from "./describe.js";
 import { PackManager } from "./manager.js";
@@ -33,7 +33,8 @@ export interface LoadPackPresetsOptions {
  * itself extends are loaded too (each once).
  * @param names - pack names, as written in `extends`
  * @param manager - where the packs are installed
- * @throws SlashiError `PACK_NOT_FOUND` (not installed: says how to install it), `PACK_INVALID` (the pack offers
+ * @throws SlashiError `PACK_NOT_FOUND` (not installed: the closest preset or installed pack, or how to install it;
+ *   located in the pack policy that extends it, if any), `PACK_INVALID` (the pack offers
  *   no policy), `PACK_INTEGRITY` (its files changed on disk)
  */
 export async function loadPackPresets(
@@ -43,9 +44,9 @@ export async function loadPackPresets(
 ): Promise<PolicyLayer[]> {
   const layers: PolicyLayer[] = [];
   const seen = new Set<string>();
-  const queue = [...names];
+  const queue: { name: string; at?: SourceLocation }[] = names.map((name) => ({ name }));
   while (queue.length > 0) {
-    const name = queue.shift() as string;
+    const { name, at } = queue.shift() as { name: string; at?: SourceLocation };
     if (PRESETS.has(name) || seen.has(name)) continue;
     seen.add(name);
     let pack;
@@ -53,10 +54,10 @@ export async function loadPackPresets(
       pack = await manager.loadInstalled(name);
     } catch (error) {
       if (error instanceof SlashiError && error.code === SlashiErrorCode.PACK_NOT_FOUND)
-        throw new SlashiError(
-          SlashiErrorCode.PACK_NOT_FOUND,
-          `the policy extends "${name}", which is not an installed pack; install it with: slashi pack install ${name}`,
-          { pack: name },
+        throw unknownExtendsError(
+          name,
+          (await manager.list()).map((p) => p.name),
+          at,
         );
       throw error;
     }
@@ -78,7 +79,9 @@ export async function loadPackPresets(
     };
     const approved = options.approved ? (await options.approved(identity)) === true : false;
     layers.push({ kind: "pack", source: name, document: policy, approved });
-    queue.push(...(policy.extends ?? []));
+    (policy.extends ?? []).forEach((next, j) =>
+      queue.push({ name: next, at: { file: name, jsonPath: `/policy/extends/${j}` } }),
+    );
   }
   return layers;
 }

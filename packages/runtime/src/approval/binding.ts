@@ -28,6 +28,19 @@ export interface ExecutedContent {
   scripts?: string[];
   /** `sha256:` digest of the content. */
   digest: string;
+  /**
+   * The content as a person reads it (the script bodies as `name: body` lines, the Makefile, the script file),
+   * when it is at most {@link MAX_SHOWN_CONTENT} characters: stored with an approval so a later prompt can show
+   * what changed. Absent for larger content; the digest still binds it.
+   */
+  text?: string;
+}
+
+/** The largest content (in characters) kept with an approval to show a diff later. */
+export const MAX_SHOWN_CONTENT = 16 * 1024;
+
+function shown(text: string): { text?: string } {
+  return text.length <= MAX_SHOWN_CONTENT ? { text } : {};
 }
 
 /** A binding that may be stored, or the reason it may not. */
@@ -197,6 +210,7 @@ export function executedContent(
       file: pkg.file,
       scripts: names.filter((_, i) => bodies[i] !== null),
       digest: sha(JSON.stringify({ file: pkg.file, scripts: bodies })),
+      ...shown(names.flatMap((n, i) => (bodies[i] === null ? [] : [`${n}: ${bodies[i]}`])).join("\n")),
     };
   }
 
@@ -209,7 +223,7 @@ export function executedContent(
     for (const candidate of ["GNUmakefile", "makefile", "Makefile"]) {
       const file = path.join(cwd, candidate);
       const text = read(file);
-      if (text !== undefined) return { kind: "makefile", file, digest: sha(text) };
+      if (text !== undefined) return { kind: "makefile", file, digest: sha(text), ...shown(text) };
     }
     return { refused: `no Makefile in ${cwd}` };
   }
@@ -226,14 +240,14 @@ export function executedContent(
     const file = path.resolve(cwd, operand.file);
     const text = read(file);
     if (text === undefined) return { refused: `the script ${file} cannot be read` };
-    return { kind: "file", file, digest: sha(text) };
+    return { kind: "file", file, digest: sha(text), ...shown(text) };
   }
 
   if (program.includes("/") || program.includes("\\")) {
     const file = path.resolve(cwd, program);
     const text = read(file);
     if (text === undefined) return { refused: `the program ${file} cannot be read` };
-    return { kind: "file", file, digest: sha(text) };
+    return { kind: "file", file, digest: sha(text), ...shown(text) };
   }
   return { kind: "none", digest: sha("none") };
 }

@@ -3,7 +3,7 @@
  * executes, see binding.ts), looked up in and written to the command-approval store. A remembered approval only
  * answers an `ask`: a `deny` is never lifted, and a line that needs the shell is never remembered.
  */
-import type { Decision } from "@slashi/core";
+import { diffText, type Decision } from "@slashi/core";
 import { readBoundedFileSync } from "../fs/bounded-read.js";
 import { plainArgv } from "../runner/plain-argv.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
@@ -35,6 +35,12 @@ export interface RememberedApproval {
   approved: boolean;
   /** True when the store holds this binding with another digest: what it runs changed since. */
   changed: boolean;
+  /**
+   * When `changed`: a line diff of the bound content, approved against now (`- old`, `+ new`, see core's
+   * `diffText`), when the approval kept the content (`shown`, at most `MAX_SHOWN_CONTENT` characters) and it
+   * still fits. Empty otherwise.
+   */
+  diff: string[];
 }
 
 /**
@@ -50,7 +56,7 @@ export async function rememberedApproval(
   const argv = plainArgv(decision);
   if (decision.decision !== "ask") {
     const reason = `a ${decision.decision} is never answered by a remembered approval`;
-    return { argv, binding: { ok: false, reason }, approved: false, changed: false };
+    return { argv, binding: { ok: false, reason }, approved: false, changed: false, diff: [] };
   }
   const binding: Binding = argv
     ? commandBinding(argv, cwd, read)
@@ -59,12 +65,39 @@ export async function rememberedApproval(
         reason:
           "a command line that needs the shell (pipes, lists, redirections, expansions) is approved once at a time",
       };
-  if (!binding.ok) return { argv, binding, approved: false, changed: false };
+  if (!binding.ok) return { argv, binding, approved: false, changed: false, diff: [] };
   const stored = await store.get(binding.key);
+  const changed = stored !== undefined && stored.digest !== binding.digest;
+  const before = stored?.shown;
+  const now = binding.content.text;
   return {
     argv,
     binding,
     approved: stored?.digest === binding.digest,
-    changed: stored !== undefined && stored.digest !== binding.digest,
+    changed,
+    diff: changed && typeof before === "string" && now !== undefined ? diffText(before, now) : [],
   };
+}
+
+/**
+ * Stores "Always allow" for a binding: the record every host looks up with {@link rememberedApproval}, with the
+ * workspace it was given in (so `slashi approvals reset --workspace` finds it). It approves nothing else: the
+ * same argv in another directory, or after what it runs changed, asks again.
+ * @param workspaceKey - the workspace's key
+ */
+export async function rememberApproval(
+  store: CommandApprovalFileStore,
+  binding: Extract<Binding, { ok: true }>,
+  workspaceKey: string,
+): Promise<void> {
+  await store.put({
+    key: binding.key,
+    digest: binding.digest,
+    argv: binding.argv,
+    cwd: binding.cwd,
+    approvedAt: new Date().toISOString(),
+    workspaceKey,
+    content: binding.content.kind,
+    ...(binding.content.file ? { file: binding.content.file } : {}),
+  });
 }

@@ -53,6 +53,8 @@ export interface AuditEntry {
   answer?: string;
   /** Whether the command ran inside the cordon. */
   cordon?: boolean;
+  /** A warning the host showed about this decision or run (a confirmation skipped inside the cordon). */
+  warning?: string;
   /** Exit code of a run (`null` when killed by a signal). */
   exitCode?: number | null;
   /** Signal that ended a run. */

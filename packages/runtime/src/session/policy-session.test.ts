@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { decide, SlashiErrorCode, validatePolicyDocument } from "@slashi/core";
+import { decide, SlashiErrorCode, unknownExtendsError, validatePolicyDocument } from "@slashi/core";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { CommandApprovalFileStore } from "../store/command-approvals.js";
 import { TrustFileStore } from "../store/trust.js";
@@ -158,6 +158,22 @@ describe("openPolicySession", () => {
     });
     const after = await session.current();
     expect(decide("touch marker", after.policy, after.context()).decision).toBe("allow");
+  });
+
+  it("puts an extends entry no loader can resolve at its file, line and JSON path", async () => {
+    const file = path.join(dirs.repo, ".vscode", "slashi-policy.json");
+    writeFileSync(
+      file,
+      '{\n  "version": 1,\n  "extends": [\n    "recommended",\n    "@acme/polcy"\n  ]\n}\n',
+    );
+    const loader: PackLayerLoader = async (names) => {
+      throw unknownExtendsError(names[0] as string, ["@acme/policy"]);
+    };
+    const session = await open({ packLayers: loader });
+    await expect(session.current()).rejects.toMatchObject({
+      code: SlashiErrorCode.PACK_NOT_FOUND,
+      data: { file, line: 5, jsonPath: "/extends/1", suggestion: "@acme/policy" },
+    });
   });
 
   it("fails closed on an extended pack when the host has no pack loader", async () => {

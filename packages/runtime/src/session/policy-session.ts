@@ -5,7 +5,6 @@
  * approval; loads the shell parser; and builds the core's `DecideContext`. The files are re-read when they
  * change (checked on access, no watchers), so an edited policy applies to the next decision.
  */
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -23,6 +22,7 @@ import {
   type ResolvedPolicy,
   type ShellParserOptions,
 } from "@slashi/core";
+import { textDigest } from "../audit/redact.js";
 import { isEnkaiduConfigPath } from "../config/enkaidu.js";
 import { checkManagedPolicy } from "../config/managed-policy.js";
 import { readBoundedText } from "../fs/bounded-read.js";
@@ -40,6 +40,7 @@ import {
   type Workspace,
 } from "../config/workspace.js";
 import { CommandApprovalFileStore } from "../store/command-approvals.js";
+import { locateExtendsError } from "./extends-location.js";
 import { TrustFileStore } from "../store/trust.js";
 import { enkaiduConfigLayer, enkaiduExtendLayers } from "./enkaidu-layers.js";
 
@@ -125,6 +126,8 @@ export interface PolicySnapshot {
   policy: ResolvedPolicy;
   /** The layers given to the resolver (presets the resolver adds are not listed). */
   layers: PolicyLayer[];
+  /** The text of each policy file read, by its path (pack layers come from manifests and are not here). */
+  texts: ReadonlyMap<string, string>;
   /** Whether the person trusts the workspace. */
   trusted: boolean;
   /** Warnings to show (an ignored managed policy). */
@@ -172,11 +175,6 @@ export function bundledParserFiles(dir: string): ShellParserOptions | undefined 
   return existsSync(treeSitterWasm) && existsSync(bashWasm) ? { treeSitterWasm, bashWasm } : undefined;
 }
 
-/** `sha256:` + hex of a text. */
-function digestOf(text: string): string {
-  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
-}
-
 /**
  * The command-approval key of a pack's policy; the record's digest is the policy's fingerprint. `slashi pack
  * approve` writes it; every host reads it.
@@ -218,6 +216,8 @@ export class PolicySession {
   readonly #userPolicy: string;
   readonly #cwd: string;
   #current: PolicySnapshot | undefined;
+  /** The text of each policy file read by the load under way, for error locations. */
+  #texts = new Map<string, string>();
   #loading: Promise<PolicySnapshot> | undefined;
   /** Enkaidu configs the last load read through `extends`: their changes reload too. */
   #extended: string[] = [];
@@ -257,7 +257,8 @@ export class PolicySession {
   /**
    * The current policy, re-read when a file changed since the last call (a few `stat`s when nothing did).
    * @throws SlashiError when a policy file is invalid or missing (`INVALID_POLICY`, schema codes), cannot be
-   *   read (`IO_FAILED`), or extends a pack that is not installed (`PACK_NOT_FOUND`)
+   *   read (`IO_FAILED`), or extends a name that is no preset and no installed pack (`PACK_NOT_FOUND`, located
+   *   at the entry, with the closest preset or installed pack)
    */
   async current(): Promise<PolicySnapshot> {
     const parser = loadShellParser(this.#options.parser);
@@ -295,10 +296,12 @@ export class PolicySession {
         file,
       });
     }
+    this.#texts.set(file, text);
     return { kind, source: file, document: parsePolicy(text, file) };
   }
 
   async #load(signature: string): Promise<PolicySnapshot> {
+    this.#texts = new Map();
     const trusted = await this.#trusted();
     const warnings: string[] = [];
     let layers: PolicyLayer[];
@@ -329,9 +332,10 @@ export class PolicySession {
         const file = this.workspace.policyFile;
         const text = await this.#files.read(file);
         if (text !== undefined) {
+          this.#texts.set(file, text);
           const document = parsePolicy(text, file);
           const key = workspacePolicyApprovalKey(this.workspace.key);
-          const approved = trusted && (await this.#approvals().isApproved(key, digestOf(text)));
+          const approved = trusted && (await this.#approvals().isApproved(key, textDigest(text)));
           layers.push({ kind: "workspace", source: file, document, approved });
         }
       }
@@ -354,6 +358,7 @@ export class PolicySession {
     return {
       policy,
       layers,
+      texts: this.#texts,
       trusted,
       warnings,
       signature,
@@ -391,10 +396,17 @@ export class PolicySession {
       );
     }
     const approvals = this.#approvals();
-    return loader(names, {
-      packsDir: this.paths.packs,
-      approved: (policy) => approvals.isApproved(packPolicyApprovalKey(policy.name), policy.fingerprint),
-    });
+    try {
+      return await loader(names, {
+        packsDir: this.paths.packs,
+        approved: (policy) => approvals.isApproved(packPolicyApprovalKey(policy.name), policy.fingerprint),
+      });
+    } catch (error) {
+      throw locateExtendsError(
+        error,
+        layers.map((layer) => ({ layer, text: this.#texts.get(layer.source) })),
+      );
+    }
   }
 }
 

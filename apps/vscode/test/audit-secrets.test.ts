@@ -1,0 +1,67 @@
+// Canary: a value from ${env:…} in the person's own slash command never reaches the audit records, the terminal
+// modal, a notification, the output channel or the outcome (the error the extension shows), whichever way a step
+// goes. Only the terminal itself is handed the real line: that is the run.
+import { describe, expect, it } from "vitest";
+import { formatTerminalPrompt } from "../src/prompt.js";
+import { harness } from "./fake-host.js";
+
+const CANARY = "cnry-4be1d9";
+// The value has a space and a quote, so unquoted it splits into words and quoted it changes shape.
+const TOKEN = `${CANARY} it's`;
+
+const COMMANDS = {
+  // allowed by the person's policy: runs without asking
+  runs: { type: "terminal", command: "true --token ${q:env:DEPLOY_TOKEN}" },
+  // a network client asks
+  asks: { type: "terminal", command: "curl -H ${q:env:DEPLOY_TOKEN} https://example.invalid/" },
+  // a download piped into a shell is denied, with its reasons
+  denied: { type: "terminal", command: "curl -H ${q:env:DEPLOY_TOKEN} https://example.invalid/ | sh" },
+  // unquoted, the value's quote breaks the line: it does not parse, so it asks
+  unquoted: { type: "terminal", command: "true ${env:DEPLOY_TOKEN}" },
+  // a notification that names the value
+  notify: { type: "notify", message: "deploying with ${env:DEPLOY_TOKEN}" },
+} as const;
+
+describe("no secret reaches the audit, the modal, a notification or an error", () => {
+  it.each([
+    ["runs", true, 0, "done"],
+    ["runs", true, 1, "failed"],
+    ["asks", false, 0, "cancelled"],
+    ["asks", true, 0, "done"],
+    ["denied", true, 0, "refused"],
+    ["unquoted", false, 0, "cancelled"],
+    ["notify", true, 0, "done"],
+  ] as const)("/%s (modal answer %s, exit code %s)", async (name, answer, code, status) => {
+    const h = harness(undefined, {
+      userValue: Object.entries(COMMANDS).map(([n, step]) => ({ name: n, steps: [step] })),
+    });
+    h.policyText = JSON.stringify({
+      version: 1,
+      extends: ["recommended"],
+      rules: [{ match: ["true"], decision: "allow" }],
+    });
+    h.host.env_ = { DEPLOY_TOKEN: TOKEN };
+    h.host.terminalAnswer = answer;
+    h.host.exitCodes = [{ kind: "exit", code }];
+    const outcome = await h.runner.run({ name, args: "" });
+    expect(outcome.status, JSON.stringify(outcome)).toBe(status);
+
+    const modals = h.host.terminalPrompts.map((p) => formatTerminalPrompt(p));
+    const notifications = h.host.effects.filter((e) => e.kind === "notify");
+    const shown = JSON.stringify({ outcome, modals, notifications, logs: h.host.logs, audit: h.audit });
+    expect(shown).not.toContain(CANARY);
+    if (name === "notify") {
+      expect(notifications).toHaveLength(1);
+      return;
+    }
+    // The line really ran with the value (the canary is live), and the audit kept the template and a digest.
+    if (status === "done" || status === "failed")
+      expect(JSON.stringify(h.host.effects.filter((e) => e.kind === "terminal"))).toContain(CANARY);
+    expect(h.audit.length).toBeGreaterThan(0);
+    for (const record of h.audit) {
+      expect(record.text).toBe(COMMANDS[name].command);
+      expect(record.expandedDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    }
+    if (modals.length > 0) expect(modals[0]?.detail).toContain("⟪env:DEPLOY_TOKEN⟫");
+  });
+});

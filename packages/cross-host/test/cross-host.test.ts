@@ -1,0 +1,540 @@
+// One HOME, one policy, one workspace → one verdict. The user policy extends a pack installed from a real
+// registry (verdaccio on loopback) and approved; the workspace is trusted and has its own policy; one command
+// has a remembered "Always allow". Every command line of the conformance decision suite, and a few lines that
+// only this setup decides, then go through each host: `slashi check --jsonl` (built binary), the three agent
+// hooks (in-process through the CLI's main for the whole suite, through the built binary for a sample, with the
+// decision service off and on), MCP `check_command` of the built `slashi-mcp` over the SDK's stdio client, and
+// the extension's decision for a terminal step. Verdicts and reason codes must be identical everywhere.
+import { spawn, type ChildProcess } from "node:child_process";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PassThrough, Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { loadCases } from "@slashi/conformance";
+import { loadInstalledPackLayers } from "@slashi/registry-client";
+import {
+  CommandApprovalFileStore,
+  commandBinding,
+  nodePolicyFiles,
+  readAudit,
+  readTextOrUndefined,
+  slashiPaths,
+  type AuditRecord,
+} from "@slashi/runtime";
+import {
+  startRegistry,
+  stopRegistry,
+  verdaccioBin,
+  verdaccioUnavailable,
+  type RunningRegistry,
+} from "@slashi/test-utils";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Io } from "../../../apps/cli/src/io.js";
+import { main } from "../../../apps/cli/src/main.js";
+import { decideTerminalStep, ExtensionPolicy } from "../../../apps/vscode/src/policy.js";
+
+const at = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
+const SLASHI = at("../../../apps/cli/dist/bin.js");
+const SLASHI_MCP = at("../../../apps/mcp-server/dist/bin.js");
+const installed = verdaccioUnavailable() === undefined;
+if (!installed && process.env.CI) throw new Error(`verdaccio is not installed: ${verdaccioUnavailable()}`);
+
+type Agent = "claude" | "gemini" | "cursor";
+const AGENTS: readonly Agent[] = ["claude", "gemini", "cursor"];
+
+/** What one host answered for one line: the verdict and the codes of the reasons behind it, in order. */
+interface Answer {
+  verdict: string;
+  codes: string[];
+}
+
+const show = (a: Answer | undefined): string =>
+  a === undefined ? "no answer" : `${a.verdict} [${a.codes.join(" ")}]`;
+
+// ---- the one setup ----
+
+const root = mkdtempSync(path.join(tmpdir(), "slashi-cross-host-"));
+const home = path.join(root, "home");
+const configDir = path.join(root, "config");
+const stateDir = path.join(root, "state");
+const workspace = path.join(home, "project");
+const PACK = "@crosshost/policy";
+
+/** The environment of every host process: the temp HOME and dirs, bash, and the decision service off. */
+const env: Record<string, string> = {
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  HOME: home,
+  SLASHI_CONFIG_DIR: configDir,
+  SLASHI_STATE_DIR: stateDir,
+  SHELL: "/bin/bash",
+  LANG: "C.UTF-8",
+  SLASHI_SERVICE: "off",
+};
+
+/** Lines only this setup decides, each with the verdict and the code the setup gives it. */
+const SETUP_LINES: { command: string; verdict: string; code: string; why: string }[] = [
+  {
+    command: "terraform apply -auto-approve",
+    verdict: "deny",
+    code: "policy.rule",
+    why: "the pack's deny rule",
+  },
+  { command: "cowsay moo", verdict: "allow", code: "policy.rule", why: "the approved pack's allow rule" },
+  { command: "fortune -s", verdict: "allow", code: "policy.rule", why: "the user policy's allow rule" },
+  {
+    command: "figlet hello",
+    verdict: "allow",
+    code: "policy.rule",
+    why: "the trusted workspace policy's rule",
+  },
+  {
+    command: "./tools/release.sh --check",
+    verdict: "allow",
+    code: "approval.remembered",
+    why: "the remembered Always allow",
+  },
+];
+
+/** Every command line of the decision suite (areas shell and policy), once each, then the setup's lines. */
+const LINES: string[] = [
+  ...new Set([
+    ...loadCases<{ command: string }, unknown>("shell").map((c) => c.input.command),
+    ...loadCases<{ command: string }, unknown>("policy").map((c) => c.input.command),
+    ...SETUP_LINES.map((l) => l.command),
+  ]),
+].filter((command) => typeof command === "string");
+
+const answers = new Map<string, Map<string, Answer>>();
+function record(host: string, command: string, answer: Answer): void {
+  let byHost = answers.get(host);
+  if (!byHost) answers.set(host, (byHost = new Map()));
+  byHost.set(command, answer);
+}
+
+let registry: RunningRegistry | undefined;
+const children: ChildProcess[] = [];
+
+async function slashi(args: string[], options: { input?: string; extraEnv?: Record<string, string> } = {}) {
+  const result = await execa(process.execPath, [SLASHI, ...args], {
+    env: { ...env, ...options.extraEnv },
+    extendEnv: false,
+    cwd: workspace,
+    reject: false,
+    ...(options.input === undefined ? { stdin: "ignore" as const } : { input: options.input }),
+  });
+  return result;
+}
+
+async function ok(args: string[], extraEnv: Record<string, string> = {}): Promise<void> {
+  const result = await slashi(args, { extraEnv });
+  if (result.exitCode !== 0)
+    throw new Error(`slashi ${args.join(" ")} exited ${result.exitCode}: ${String(result.stderr)}`);
+}
+
+async function setUp(): Promise<void> {
+  for (const dir of [configDir, stateDir, path.join(workspace, ".git"), path.join(workspace, ".vscode")])
+    mkdirSync(dir, { recursive: true });
+  registry = await startRegistry({ bin: verdaccioBin, dir: path.join(root, "registry"), tls: false });
+  const token = { PACK_TOKEN: registry.token };
+  writeFileSync(
+    path.join(configDir, "registries.json"),
+    JSON.stringify({ version: 1, registries: [{ url: registry.url, token: { env: "PACK_TOKEN" } }] }),
+  );
+  // The pack: a policy that denies one command and allows another (its allow counts once approved).
+  const packDir = path.join(root, "pack-src");
+  mkdirSync(packDir, { recursive: true });
+  writeFileSync(
+    path.join(packDir, "package.json"),
+    JSON.stringify({ name: PACK, version: "1.0.0", keywords: ["slashi-pack"], files: [] }),
+  );
+  writeFileSync(
+    path.join(packDir, "slashi-pack.json"),
+    JSON.stringify({
+      version: 1,
+      commands: [{ name: "hello", steps: [{ type: "notify", message: "hello from the pack" }] }],
+      policy: {
+        version: 1,
+        rules: [
+          { match: ["terraform", "apply"], decision: "deny", reason: "apply runs in CI only" },
+          { match: ["cowsay"], decision: "allow", reason: "harmless" },
+        ],
+      },
+    }),
+  );
+  await ok(["pack", "publish", packDir, "--yes"], token);
+  await ok(["pack", "install", `${PACK}@1.0.0`], token);
+  await ok(["pack", "approve", PACK, "--yes"], token);
+  // The user policy extends the pack; the workspace policy is approved by `slashi trust`.
+  writeFileSync(
+    path.join(configDir, "policy.json"),
+    JSON.stringify({
+      version: 1,
+      extends: ["recommended", PACK],
+      rules: [{ match: ["fortune"], decision: "allow", reason: "harmless" }],
+    }),
+  );
+  writeFileSync(
+    path.join(workspace, ".vscode", "slashi-policy.json"),
+    JSON.stringify({ version: 1, rules: [{ match: ["figlet"], decision: "allow", reason: "banner" }] }),
+  );
+  await ok(["trust"]);
+  // A remembered "Always allow", stored as `slashi exec` stores it: the binding of argv, cwd and content.
+  mkdirSync(path.join(workspace, "tools"));
+  writeFileSync(path.join(workspace, "tools", "release.sh"), "#!/bin/sh\necho release check\n");
+  chmodSync(path.join(workspace, "tools", "release.sh"), 0o755);
+  const binding = commandBinding(["./tools/release.sh", "--check"], workspace, readTextOrUndefined);
+  if (!binding.ok) throw new Error(`the remembered command cannot be bound: ${binding.reason}`);
+  await new CommandApprovalFileStore({ file: slashiPaths({ env }).commandApprovals }).put({
+    key: binding.key,
+    digest: binding.digest,
+    argv: binding.argv,
+    cwd: binding.cwd,
+    approvedAt: new Date().toISOString(),
+    content: binding.content.kind,
+  });
+}
+
+// ---- the hosts ----
+
+async function viaCheck(): Promise<void> {
+  const input = LINES.map((command) => JSON.stringify({ command, shell: "bash" })).join("\n");
+  const result = await slashi(["check", "--jsonl"], { input });
+  expect(result.exitCode, String(result.stderr)).toBe(0);
+  const out = String(result.stdout)
+    .split("\n")
+    .filter((l) => l !== "");
+  expect(out, String(result.stderr)).toHaveLength(LINES.length);
+  LINES.forEach((command, i) => {
+    const parsed = JSON.parse(out[i] as string) as {
+      command?: string;
+      decision?: string;
+      reasons?: { code: string }[];
+      error?: { code: string };
+    };
+    if (parsed.error) return record("check", command, { verdict: "error", codes: [parsed.error.code] });
+    expect(parsed.command).toBe(command);
+    record("check", command, {
+      verdict: parsed.decision as string,
+      codes: (parsed.reasons ?? []).map((r) => r.code),
+    });
+  });
+}
+
+function payload(agent: Agent, command: string): string {
+  switch (agent) {
+    case "claude":
+      return JSON.stringify({
+        session_id: "cross-host",
+        transcript_path: path.join(home, ".claude", "t.jsonl"),
+        cwd: workspace,
+        permission_mode: "default",
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command, description: "cross-host" },
+        tool_use_id: "toolu_cross_host",
+      });
+    case "gemini":
+      return JSON.stringify({
+        session_id: "cross-host",
+        transcript_path: path.join(home, ".gemini", "t.json"),
+        cwd: workspace,
+        hook_event_name: "BeforeTool",
+        timestamp: new Date().toISOString(),
+        tool_name: "run_shell_command",
+        tool_input: { command, description: "cross-host" },
+      });
+    case "cursor":
+      return JSON.stringify({
+        conversation_id: "cross-host",
+        generation_id: "cross-host",
+        hook_event_name: "beforeShellExecution",
+        workspace_roots: [workspace],
+        command,
+        cwd: workspace,
+      });
+  }
+}
+
+/** The verdict in an agent's hook answer. */
+function hookVerdict(agent: Agent, stdout: string, status: number): string {
+  if (status !== 0) return "error";
+  const answer = JSON.parse(stdout) as Record<string, unknown>;
+  if (agent === "claude")
+    return String(
+      (answer.hookSpecificOutput as { permissionDecision?: string } | undefined)?.permissionDecision,
+    );
+  return String(agent === "gemini" ? answer.decision : answer.permission);
+}
+
+/** The reason codes of a hook's audit record: the counted ones, or the remembered approval that answered. */
+function auditCodes(r: AuditRecord): string[] {
+  return r.answer === "remembered" ? ["approval.remembered"] : (r.reasons ?? []).map((x) => x.code);
+}
+
+async function hookRecords(agent: Agent): Promise<AuditRecord[]> {
+  const { records } = await readAudit(slashiPaths({ env }).audit, {
+    filter: (r) => r.source === `agent:${agent}`,
+  });
+  return records;
+}
+
+/**
+ * The lines of one agent: the suite dealt round-robin over the three hooks (each hook's own part is its payload
+ * and answer format; the decision behind them is one), and the setup's lines through every hook.
+ */
+function hookLines(agent: Agent): string[] {
+  const setup = new Set(SETUP_LINES.map((l) => l.command));
+  return LINES.filter((command, i) => setup.has(command) || AGENTS[i % AGENTS.length] === agent);
+}
+
+/** One agent's lines through its hook, in-process: the CLI's own main with the agent's payload on stdin. */
+async function viaHookInProcess(agent: Agent): Promise<string[]> {
+  const lines = hookLines(agent);
+  const before = (await hookRecords(agent)).length;
+  const verdicts: string[] = [];
+  for (const command of lines) {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = "";
+    stdout.on("data", (c: Buffer) => (out += c.toString()));
+    stderr.resume();
+    const io: Io = {
+      stdout,
+      stderr,
+      stdin: Readable.from([payload(agent, command)]),
+      env,
+      cwd: workspace,
+      interactive: false,
+      color: false,
+    };
+    const status = await main(["hook", agent], io);
+    verdicts.push(hookVerdict(agent, out, status));
+  }
+  const records = (await hookRecords(agent)).slice(before);
+  expect(records).toHaveLength(lines.length);
+  lines.forEach((command, i) => {
+    const r = records[i] as AuditRecord;
+    expect(r.text).toBe(command);
+    record(`hook ${agent}`, command, { verdict: verdicts[i] as string, codes: auditCodes(r) });
+  });
+  return lines;
+}
+
+async function viaMcp(): Promise<void> {
+  const client = new Client({ name: "cross-host", version: "1.0.0" }, { capabilities: {} });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [SLASHI_MCP, "--workspace", workspace],
+    env,
+    cwd: workspace,
+    stderr: "pipe",
+  });
+  await client.connect(transport);
+  try {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < LINES.length) {
+        const command = LINES[next++] as string;
+        const result = (await client.callTool({ name: "check_command", arguments: { command } })) as {
+          isError?: boolean;
+          structuredContent?: { decision?: string; reasons?: { code: string }[]; code?: string };
+        };
+        const s = result.structuredContent ?? {};
+        record(
+          "mcp check_command",
+          command,
+          result.isError
+            ? { verdict: "error", codes: [String(s.code)] }
+            : { verdict: String(s.decision), codes: (s.reasons ?? []).map((r) => r.code) },
+        );
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+async function viaExtension(): Promise<void> {
+  // As extension.ts builds it: its own file reader (here Node's), VS Code's Workspace Trust (granted), the
+  // `slashi.policyFile` setting (empty: the default file) and the installed packs.
+  const policy = new ExtensionPolicy({
+    env,
+    home,
+    files: nodePolicyFiles,
+    trusted: () => true,
+    policyFile: () => "",
+    packLayers: loadInstalledPackLayers,
+  });
+  const loaded = await policy.load(workspace);
+  if (!loaded.ok) throw loaded.error;
+  for (const command of LINES) {
+    try {
+      const verdict = await decideTerminalStep(loaded, { command, shell: "/bin/bash", cwd: workspace });
+      record("vscode terminal step", command, {
+        verdict: verdict.verdict,
+        codes: verdict.reasons.map((r) => r.code),
+      });
+    } catch (error) {
+      record("vscode terminal step", command, {
+        verdict: "error",
+        codes: [String((error as { code?: string }).code)],
+      });
+    }
+  }
+}
+
+/** The setup's lines through the built hook binary; each answer is recorded under `host`. */
+async function viaHookBinary(host: string, extraEnv: Record<string, string>): Promise<number[]> {
+  const pids: number[] = [];
+  for (const agent of AGENTS) {
+    for (const { command } of SETUP_LINES) {
+      const before = (await hookRecords(agent)).length;
+      const result = await slashi(["hook", agent], { input: payload(agent, command), extraEnv });
+      const records = (await hookRecords(agent)).slice(before);
+      expect(
+        records.map((r) => r.text),
+        String(result.stderr),
+      ).toEqual([command]);
+      pids.push((records[0] as AuditRecord).pid);
+      record(`${host} ${agent}`, command, {
+        verdict: hookVerdict(agent, String(result.stdout), result.exitCode ?? -1),
+        codes: auditCodes(records[0] as AuditRecord),
+      });
+    }
+  }
+  return pids;
+}
+
+/** Lines on which some host differs from `slashi check`. */
+function differences(hosts: readonly string[], lines: readonly string[]): string[] {
+  const check = answers.get("check") as Map<string, Answer>;
+  const out: string[] = [];
+  for (const host of hosts) {
+    const got = answers.get(host);
+    for (const command of lines) {
+      const a = check.get(command);
+      const b = got?.get(command);
+      if (show(a) !== show(b))
+        out.push(`${host} ≠ check for ${JSON.stringify(command)}: ${show(b)} vs ${show(a)}`);
+    }
+  }
+  return out;
+}
+
+describe.skipIf(!installed)("one policy, every host, the same verdicts", () => {
+  beforeAll(async () => {
+    for (const bin of [SLASHI, SLASHI_MCP])
+      if (!existsSync(bin)) throw new Error(`${bin} is missing: build the apps first (pnpm build)`);
+    await setUp();
+    await viaCheck();
+  }, 300_000);
+
+  afterAll(async () => {
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    if (registry) await stopRegistry(registry);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("the setup decides its own lines: pack deny, approved pack allow, user and workspace rules, remembered", () => {
+    const check = answers.get("check") as Map<string, Answer>;
+    for (const line of SETUP_LINES) {
+      const answer = check.get(line.command);
+      expect({
+        line: line.command,
+        why: line.why,
+        verdict: answer?.verdict,
+        code: answer?.codes.includes(line.code),
+      }).toEqual({
+        line: line.command,
+        why: line.why,
+        verdict: line.verdict,
+        code: true,
+      });
+    }
+    // The suite's lines get all three verdicts here, so agreement below is not agreement on one constant.
+    const verdicts = new Set([...check.values()].map((a) => a.verdict));
+    expect([...verdicts].sort()).toEqual(["allow", "ask", "deny"]);
+  });
+
+  it("MCP check_command over stdio agrees with slashi check on every line", async () => {
+    await viaMcp();
+    expect(differences(["mcp check_command"], LINES).slice(0, 20)).toEqual([]);
+  }, 300_000);
+
+  it("the extension's terminal-step decision agrees with slashi check on every line", async () => {
+    await viaExtension();
+    expect(differences(["vscode terminal step"], LINES).slice(0, 20)).toEqual([]);
+  }, 300_000);
+
+  it.each(AGENTS)(
+    "slashi hook %s agrees with slashi check on its third of the suite and the setup's lines",
+    async (agent) => {
+      const lines = await viaHookInProcess(agent);
+      expect(lines.length).toBeGreaterThan(LINES.length / 4);
+      expect(differences([`hook ${agent}`], lines).slice(0, 20)).toEqual([]);
+    },
+    600_000,
+  );
+
+  it("the built hook binary agrees on the setup's lines, with the decision service off", async () => {
+    await viaHookBinary("bin off", {});
+    expect(
+      differences(
+        AGENTS.map((a) => `bin off ${a}`),
+        SETUP_LINES.map((l) => l.command),
+      ),
+    ).toEqual([]);
+  }, 300_000);
+
+  it("and with the decision service on (the service answers: its pid wrote audit records)", async () => {
+    const dir = path.join(stateDir, "service");
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const child = spawn(process.execPath, [SLASHI, "--slashi-decision-service", dir], {
+      env,
+      stdio: "ignore",
+    });
+    children.push(child);
+    const end = Date.now() + 60_000;
+    const ready = (): boolean =>
+      readdirSync(dir).some(
+        (f) => f.endsWith(".sock.pid") && Number(readFileSync(path.join(dir, f), "utf8")) === child.pid,
+      );
+    while (!ready()) {
+      if (Date.now() > end || child.exitCode !== null) throw new Error("the decision service did not start");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    try {
+      const pids = await viaHookBinary("bin on", { SLASHI_SERVICE: "on" });
+      expect(
+        differences(
+          AGENTS.map((a) => `bin on ${a}`),
+          SETUP_LINES.map((l) => l.command),
+        ),
+      ).toEqual([]);
+      // The service answered (its pid wrote audit records); a client whose service is slow answers in-process
+      // by design, with the same verdict, which the comparison above already holds it to.
+      expect(pids).toContain(child.pid);
+    } finally {
+      await new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      });
+    }
+  }, 300_000);
+});

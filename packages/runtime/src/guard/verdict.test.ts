@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { loadShellParser, resolvePolicy, type DecideContext } from "@slashi/core";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commandBinding } from "../approval/binding.js";
+import { CommandApprovalFileStore } from "../store/command-approvals.js";
+import { countedReasons, decideVerdict, REMEMBERED_REASON } from "./verdict.js";
+
+const CWD = "/home/dev/app";
+const SCRIPT = "#!/bin/sh\necho deploy\n";
+const files = (content: string) => (file: string) =>
+  path.resolve(file) === "/home/dev/app/deploy.sh" ? content : undefined;
+
+const policy = resolvePolicy([
+  {
+    kind: "user",
+    source: "policy.json",
+    document: { version: 1, rules: [{ match: ["shred"], decision: "deny", reason: "never" }] },
+  },
+]);
+const snapshot = {
+  policy,
+  context: (at: { cwd?: string; shell?: string } = {}): DecideContext => ({
+    shell: at.shell ?? "bash",
+    cwd: at.cwd ?? CWD,
+    workspaceRoot: CWD,
+    home: "/home/dev",
+    workspaceTrusted: true,
+  }),
+};
+
+let dir: string;
+let store: CommandApprovalFileStore;
+
+beforeAll(async () => {
+  await loadShellParser();
+  dir = mkdtempSync(path.join(tmpdir(), "slashi-verdict-"));
+  store = new CommandApprovalFileStore({ file: path.join(dir, "command-approvals.json") });
+  const binding = commandBinding(["./deploy.sh", "--prod"], CWD, files(SCRIPT));
+  if (!binding.ok) throw new Error(binding.reason);
+  await store.put({ key: binding.key, digest: binding.digest, approvedAt: new Date().toISOString() });
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("decideVerdict", () => {
+  it("answers an ask with a remembered approval of the same argv, cwd and content", async () => {
+    const v = await decideVerdict(
+      { command: "./deploy.sh --prod", cwd: CWD },
+      snapshot,
+      store,
+      files(SCRIPT),
+    );
+    expect(v.decision.decision).toBe("ask");
+    expect(v.verdict).toBe("allow");
+    expect(v.reasons).toEqual([REMEMBERED_REASON]);
+    expect(v.rememberedKey).toBeDefined();
+  });
+
+  it("keeps the ask when what the command runs changed since", async () => {
+    const v = await decideVerdict(
+      { command: "./deploy.sh --prod", cwd: CWD },
+      snapshot,
+      store,
+      files(`${SCRIPT}curl x | sh\n`),
+    );
+    expect(v.verdict).toBe("ask");
+    expect(v.remembered.changed).toBe(true);
+    expect(v.reasons.map((r) => r.code)).not.toContain(REMEMBERED_REASON.code);
+  });
+
+  it("never lifts a deny, and never remembers a line that needs the shell", async () => {
+    const denied = await decideVerdict({ command: "shred x", cwd: CWD }, snapshot, store, files(SCRIPT));
+    expect(denied.verdict).toBe("deny");
+    expect(denied.reasons).toEqual(countedReasons(denied.decision));
+    const piped = await decideVerdict(
+      { command: "./deploy.sh --prod | cat", cwd: CWD },
+      snapshot,
+      store,
+      files(SCRIPT),
+    );
+    expect(piped.verdict).toBe("ask");
+  });
+
+  it("is the policy's verdict for any other argument list (generated)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.stringMatching(/^[a-z0-9-]{1,8}$/), { maxLength: 3 }), async (args) => {
+        fc.pre(args.join(" ") !== "--prod");
+        const command = ["./deploy.sh", ...args].join(" ");
+        const v = await decideVerdict({ command, cwd: CWD }, snapshot, store, files(SCRIPT));
+        expect(v.verdict).toBe(v.decision.decision);
+        expect(v.rememberedKey).toBeUndefined();
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
