@@ -11,7 +11,6 @@ import {
   checkExpandedOpenTarget,
   checkOpenTarget,
   checkSharedCommand,
-  coverageOf,
   dialectForShell,
   errorCategoryOf,
   expandStep,

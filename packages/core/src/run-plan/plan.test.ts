@@ -36,7 +36,7 @@ describe("planSlashRun: refused before anything runs", () => {
       const b = cmd("b", "/a");
       expect(refusal(() => planSlashRun(a, [a, b], { shared, host: everything }))).toMatchObject({
         code: SlashiErrorCode.SLASH_CALL_INVALID,
-        data: { uncovered: [{ name: "a", reason: "cycle", path: ["a", "b", "a"] }] },
+        data: { uncovered: expect.arrayContaining([{ name: "a", reason: "cycle", path: ["a", "b", "a"] }]) },
       });
       const lone = cmd("lone", "nowhere");
       expect(refusal(() => planSlashRun(lone, [lone], { shared, host: everything })).code).toBe(
