@@ -365,6 +365,35 @@ describe.skipIf(process.platform !== "linux" || bwrap === undefined)(
   },
 );
 
+describe.skipIf(process.platform !== "linux")("skipConfirmInCordon when the cordon cannot be proven", () => {
+  it("asks (exit 121 without a terminal) and runs nothing when the bwrap on PATH does not confine", async () => {
+    const stubDir = path.join(tmp.dir, "stub-skip-bin");
+    mkdirSync(stubDir, { recursive: true });
+    // A "bubblewrap" that skips its options and runs the command unconfined: the probe must catch it.
+    writeFileSync(
+      path.join(stubDir, "bwrap"),
+      '#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n',
+      { mode: 0o755 },
+    );
+    const marker = path.join(ws, "skipped-unproven.txt");
+    writeFileSync(path.join(ws, "skip.sh"), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+    const policy = path.join(tmp.dir, "skip-policy.json");
+    writeFileSync(
+      policy,
+      JSON.stringify({ version: 1, extends: ["recommended"], skipConfirmInCordon: true }),
+    );
+    const stubEnv = { ...env, PATH: `${stubDir}:${env.PATH ?? ""}` };
+    const checked = await slashi(["check", "--policy", policy, "--", "./skip.sh"], { env: stubEnv, cwd: ws });
+    expect(checked.exitCode).toBe(10);
+    const result = await slashi(["exec", "--cordon", "--policy", policy, "--", "./skip.sh"], {
+      env: stubEnv,
+      cwd: ws,
+    });
+    expect(result.exitCode).toBe(121);
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
 describe.skipIf(process.platform !== "win32")("slashi exec --cordon without a sandbox", () => {
   it("refuses with 123 instead of running unconfined", async () => {
     expect((await run(["exec", "--cordon", "--", "cmd", "/c", "exit 0"])).exitCode).toBe(123);

@@ -2,7 +2,7 @@
 // `ask` is refused with the command line a person runs to approve it (`slashi approvals add …`); once that
 // approval is stored the same call runs. With skipConfirmInCordon (native) or skip_confirm_with_cordon (Enkaidu)
 // and a proven cordon, the `ask` runs confined, with a warning in the result, on stderr and in the audit log.
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { decide, loadShellParser, resolvePolicy } from "@slashi/core";
 import {
@@ -132,5 +132,37 @@ describe.skipIf(!cordon.ok)("skipping the confirmation inside a proven cordon", 
       mode: "argv",
     });
     expect(String(ran.result.warning)).toContain("enkaidu.not-approved");
+  });
+});
+
+describe.skipIf(process.platform !== "linux")("skipConfirmInCordon when the cordon cannot be proven", () => {
+  it("refuses with how to approve, names the failed proof, and runs nothing (a stub bwrap on PATH)", async () => {
+    sandbox = makeSandbox({ policy: { version: 1, extends: ["recommended"], skipConfirmInCordon: true } });
+    const ws = sandbox.workspace;
+    const stubDir = path.join(sandbox.root, "stub-bin");
+    mkdirSync(stubDir, { recursive: true });
+    // A "bubblewrap" that skips its options and runs the command unconfined: the proof must catch it.
+    writeFileSync(
+      path.join(stubDir, "bwrap"),
+      '#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n',
+      { mode: 0o755 },
+    );
+    writeScript(ws, 'touch "$(dirname "$0")/built"');
+    const env = { ...sandbox.env, PATH: `${stubDir}:${sandbox.env.PATH ?? ""}` };
+    for (const args of [[], ["--cordon"]]) {
+      server = await connect(sandbox, { elicitation: false, env, args });
+      const refused = await call("./build.sh");
+      expect(refused.result).toMatchObject({ isError: true, code: "APPROVAL_UNAVAILABLE" });
+      expect(refused.text).toMatch(/cordon is not proven/);
+      expect(refused.result.approveWith).toEqual([`slashi approvals add --cwd '${ws}' -- './build.sh'`]);
+      expect(existsSync(path.join(ws, "built"))).toBe(false);
+      await server.close();
+      server = undefined;
+    }
+    expect(
+      auditRecords(sandbox)
+        .filter((r) => r.text === "./build.sh")
+        .map((r) => r.answer),
+    ).toEqual(["unavailable", "unavailable"]);
   });
 });
