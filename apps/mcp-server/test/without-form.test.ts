@@ -2,7 +2,7 @@
 // `ask` is refused with the command line a person runs to approve it (`slashi approvals add …`); once that
 // approval is stored the same call runs. With skipConfirmInCordon (native) or skip_confirm_with_cordon (Enkaidu)
 // and a proven cordon, the `ask` runs confined, with a warning in the result, on stderr and in the audit log.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { decide, loadShellParser, resolvePolicy } from "@slashi/core";
 import {
@@ -12,6 +12,7 @@ import {
   rememberedApproval,
   workspaceKeyOf,
 } from "@slashi/runtime";
+import { writeStubBwrap } from "@slashi/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { connect, makeSandbox, structured, type Connected, type Sandbox } from "./helpers.js";
 
@@ -139,14 +140,8 @@ describe.skipIf(process.platform !== "linux")("skipConfirmInCordon when the cord
   it("refuses with how to approve, names the failed proof, and runs nothing (a stub bwrap on PATH)", async () => {
     sandbox = makeSandbox({ policy: { version: 1, extends: ["recommended"], skipConfirmInCordon: true } });
     const ws = sandbox.workspace;
-    const stubDir = path.join(sandbox.root, "stub-bin");
-    mkdirSync(stubDir, { recursive: true });
-    // A "bubblewrap" that skips its options and runs the command unconfined: the proof must catch it.
-    writeFileSync(
-      path.join(stubDir, "bwrap"),
-      '#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n',
-      { mode: 0o755 },
-    );
+    // A "bubblewrap" that runs the command unconfined: the proof must catch it.
+    const stubDir = writeStubBwrap(path.join(sandbox.root, "stub-bin"));
     writeScript(ws, 'touch "$(dirname "$0")/built"');
     const env = { ...sandbox.env, PATH: `${stubDir}:${sandbox.env.PATH ?? ""}` };
     for (const args of [[], ["--cordon"]]) {
