@@ -5,7 +5,7 @@
  * everywhere. It never runs anything and never prompts.
  */
 import { decide, type Decision, type Reason, type Verdict } from "@slashi/core";
-import { readTextOrUndefined, rememberedApproval, type RememberedApproval } from "../approval/remembered.js";
+import { readBindingFile, rememberedApproval, type RememberedApproval } from "../approval/remembered.js";
 import type { ReadText } from "../approval/binding.js";
 import type { DecideAt, PolicySnapshot } from "../session/policy-session.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
@@ -80,7 +80,7 @@ export async function decideVerdict(
   request: VerdictRequest,
   snapshot: Pick<PolicySnapshot, "policy" | "context">,
   approvals: CommandApprovalFileStore,
-  read: ReadText = readTextOrUndefined,
+  read: ReadText = readBindingFile,
   decideLine?: (request: VerdictRequest) => Decision,
 ): Promise<GuardedVerdict> {
   const at: DecideAt = { cwd: request.cwd, ...(request.shell === undefined ? {} : { shell: request.shell }) };
