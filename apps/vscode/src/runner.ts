@@ -24,6 +24,7 @@ import {
   renderStep,
   sourceCapabilities,
   sourceIsShared,
+  templateLine,
   trackSecretReads,
   validateVariables,
   type ApprovalState,
@@ -479,12 +480,15 @@ export class Runner {
     } catch {
       dialect = undefined;
     }
-    const quoted = dialect === undefined ? context : { ...context, dialect };
-    const reads = trackSecretReads(quoted);
+    const stepContext = dialect === undefined ? context : { ...context, dialect };
+    const reads = trackSecretReads(stepContext);
     const step = this.#seen(entry, index, expandStep(raw, reads.context, { index, where: entry.where }));
     // What the modal, the log and the errors show: secret values as placeholders (`⟪env:TOKEN⟫`).
     const secrets = reads.values();
-    const display = expandStep(raw, redactedExpansionContext(quoted), { index, where: entry.where }).command;
+    const display = expandStep(raw, redactedExpansionContext(stepContext), {
+      index,
+      where: entry.where,
+    }).command;
     // The user's own commands run in the first workspace folder, when there is one.
     const root = entry.folder ?? context.values.workspaceFolder;
     const cwd = step.cwd !== undefined ? path.resolve(root ?? this.#o.home, step.cwd) : root;
@@ -518,8 +522,14 @@ export class Runner {
         commandName: `/${entry.name}`,
         auditText: raw.command,
         secrets,
-        // A shared command the person approved: the policy's ask runs without another prompt.
-        ...(ctx.approved ? { preApproved: `approved:${entry.id}` } : {}),
+        // A shared command the person approved: the policy's ask runs without another prompt, unless the
+        // arguments add a finding the approved template does not have.
+        ...(ctx.approved
+          ? {
+              preApproved: `approved:${entry.id}`,
+              template: templateLine(raw, stepContext, { index, where: entry.where }),
+            }
+          : {}),
       },
       {
         snapshot: loaded.snapshot,

@@ -50,6 +50,8 @@ export interface GuardedRun {
    * `ask` runs without a prompt. `deny` still refuses.
    */
   preApproved?: string;
+  /** The line the pre-approval stands for (the step with a neutral word for its arguments). */
+  template?: string;
   /** When `command` is a step's expansion: what may be shown and logged instead of it. */
   expansion?: ShownExpansion;
 }
@@ -121,8 +123,12 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
 
   const log = new AuditLog({ file: setup.paths.audit });
   const approver: ApproverPort = {
-    async approve({ verdict, canRemember, cannotRemember }) {
+    async approve({ verdict, canRemember, cannotRemember, beyondTemplate }) {
       const reasons = countedReasons(verdict.decision);
+      if (beyondTemplate !== undefined) {
+        println(io.stderr, `slashi: ${run.commandName ?? "the command"} is approved, but its arguments add:`);
+        for (const r of beyondTemplate) println(io.stderr, `  ${r.code}: ${makeVisible(r.message)}`);
+      }
       if (!io.interactive) {
         println(
           io.stderr,
@@ -203,6 +209,7 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
       ...(run.commandName ? { commandName: run.commandName } : {}),
       ...(run.preApproved !== undefined ? { preApproved: run.preApproved } : {}),
       ...(run.expansion ? { auditText: run.expansion.template, secrets } : {}),
+      ...(run.template !== undefined ? { template: run.template } : {}),
       cordon: run.cordon,
     },
     {

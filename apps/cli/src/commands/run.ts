@@ -19,6 +19,7 @@ import {
   planSlashRun,
   redactedExpansionContext,
   renderCommand,
+  templateLine,
   renderStep,
   trackSecretReads,
   type CommandDefinition,
@@ -351,14 +352,14 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
       inputs[raw.name] = state.dryRun ? (raw.default ?? `<${raw.name}>`) : await promptInput(io, raw);
       continue;
     }
-    const expansion: ExpansionContext = {
+    const context: ExpansionContext = {
       source: state.source,
       values: { args, workspaceFolder: setup.workspace.root },
       env: (name) => io.env[name],
       inputs,
       ...(state.dialect !== undefined ? { dialect: state.dialect } : {}),
     };
-    const secretReads = trackSecretReads(expansion);
+    const secretReads = trackSecretReads(context);
     const step = expandStep(raw, secretReads.context, { index, where });
     switch (step.type) {
       case "terminal": {
@@ -375,10 +376,13 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
             source: state.source,
             commandName: `/${def.name}${state.pack ? ` (${packLabel(state.pack)})` : ""}`,
             dryRun: state.dryRun,
-            ...(state.approval !== undefined ? { preApproved: state.approval } : {}),
+            // The approval stands for the step with its arguments unknown: what they add asks again.
+            ...(state.approval !== undefined && raw.type === "terminal"
+              ? { preApproved: state.approval, template: templateLine(raw, context, { index, where }) }
+              : {}),
             expansion: {
               template: (raw as TerminalStep).command,
-              display: expandStep(raw as TerminalStep, redactedExpansionContext(expansion), {
+              display: expandStep(raw as TerminalStep, redactedExpansionContext(context), {
                 index,
                 where,
               }).command,
