@@ -276,7 +276,7 @@ describe("Runner: terminal steps under the policy", () => {
     expect(await h.runner.run({ name: "mk", args: "one" })).toEqual({ status: "done" });
     expect(await h.runner.run({ name: "mk", args: "two" })).toEqual({ status: "done" });
     expect(h.host.terminalPrompts).toHaveLength(0);
-    h.host.terminalAnswer = false;
+    h.host.terminalAnswer = undefined;
     expect(await h.runner.run({ name: "mk", args: "three; touch pwned" })).toMatchObject({
       status: "cancelled",
     });
