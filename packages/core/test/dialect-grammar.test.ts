@@ -77,7 +77,8 @@ describe.skipIf(!BASH || !DASH)("bash-only syntax under dash and sh", () => {
     expect(verdict(line, "/bin/sh"), line).not.toBe("allow");
   });
 
-  it("asks for generated variants", () => {
+  // dozens of real shell processes: the timeout is a hang guard with room for a loaded machine
+  it("asks for generated variants", { timeout: 300_000 }, () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...BASH_ONLY),
@@ -139,7 +140,8 @@ describe.skipIf(!ZSH)("zsh's own forms under zsh", () => {
     expect(verdict(line, "/usr/bin/zsh"), line).not.toBe("allow");
   });
 
-  it("asks for generated variants", () => {
+  // dozens of real shell processes: the timeout is a hang guard with room for a loaded machine
+  it("asks for generated variants", { timeout: 300_000 }, () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...ZSH_CODE),

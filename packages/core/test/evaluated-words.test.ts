@@ -114,7 +114,8 @@ describe.skipIf(!BASH)("words bash evaluates", () => {
     }
   });
 
-  it("asks for generated variants that bash evaluates", () => {
+  // dozens of real bash processes: the timeout is a hang guard with room for a loaded machine
+  it("asks for generated variants that bash evaluates", { timeout: 300_000 }, () => {
     const separator = fc.constantFrom("; ", " && ", "\n");
     const neighbour = fc.constantFrom("", "true", "echo hi", "ls");
     fc.assert(
