@@ -24,6 +24,8 @@ describe("generateLines", () => {
       "path-tilde",
       "path-proc-root",
       "cwd-cd",
+      "cwd-env-c",
+      "read-zip-r",
       "path-dev-fd",
       "glob-name",
       "quoted",

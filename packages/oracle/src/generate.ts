@@ -19,6 +19,8 @@ interface Spelled {
   setup: string[];
   word: string;
   after?: string;
+  /** Words put before the tool: a runner that changes the directory (`env -C ~`). */
+  prefix?: string;
   tags: string[];
 }
 
@@ -139,6 +141,23 @@ function spelledAfterCd(rels: fc.Arbitrary<[string, string, string]>): fc.Arbitr
     }));
 }
 
+/** A canary named relative to a directory a runner changes to (`env -C ~ cat .netrc`). */
+function spelledViaRunner(rels: fc.Arbitrary<[string, string, string]>): fc.Arbitrary<Spelled> {
+  const runners: [string, (dir: string) => string][] = [
+    ["env-c", (d) => `env -C ${d} `],
+    ["env-chdir", (d) => `env --chdir=${d} `],
+    ["env-c-timeout", (d) => `env -C ${d} timeout 5 `],
+  ];
+  return fc
+    .tuple(fc.constantFrom(...HOME_SPELLINGS), fc.constantFrom(...runners), rels)
+    .map(([s, [tag, prefix], [rel, , target]]) => ({
+      setup: s.setup ?? [],
+      prefix: prefix(s.dir),
+      word: rel === "" ? "." : rel,
+      tags: [`path-${s.tag}`, `cwd-${tag}`, ...targetTags(rel, target)],
+    }));
+}
+
 function spelledThroughFd(rels: fc.Arbitrary<[string, string, string]>): fc.Arbitrary<Spelled> {
   return fc
     .tuple(fc.constantFrom(...HOME_SPELLINGS), rels, fc.constantFrom("fd", "stdin"))
@@ -165,6 +184,7 @@ const workspaceEnv: fc.Arbitrary<Spelled> = fc
 const fileWord: fc.Arbitrary<Spelled> = fc.oneof(
   { arbitrary: spelledUnderHome(secretFile), weight: 6 },
   { arbitrary: spelledAfterCd(secretFile), weight: 2 },
+  { arbitrary: spelledViaRunner(secretFile), weight: 1 },
   { arbitrary: spelledThroughFd(secretFile), weight: 1 },
   { arbitrary: workspaceEnv, weight: 1 },
 );
@@ -173,6 +193,7 @@ const fileWord: fc.Arbitrary<Spelled> = fc.oneof(
 const dirWord: fc.Arbitrary<Spelled> = fc.oneof(
   { arbitrary: spelledUnderHome(secretDir), weight: 3 },
   { arbitrary: spelledAfterCd(secretDir), weight: 1 },
+  { arbitrary: spelledViaRunner(secretDir), weight: 1 },
 );
 
 /** Read-only tools that read the files named by their argument (`W`) and print something of them. */
@@ -225,13 +246,15 @@ export const DIR_READERS: [string, string][] = [
   ["du-a", "du -a D"],
   ["ls-r", "ls -laR D"],
   ["tar-c", "tar cf - D"],
+  ["zip-r", "zip -qr - D"],
+  ["cp-r", "cp -r D copied && cat copied/* copied/.*"],
   ["cat-star", "cat D/*"],
   ["head-dotstar", "head D/.*"],
   ["wc-star", "wc -c D/*"],
 ];
 
 function applyTool(template: string, slot: string, s: Spelled): { setup: string[]; main: string } {
-  const main = template.split(slot).join(s.word);
+  const main = (s.prefix ?? "") + template.split(slot).join(s.word);
   return { setup: s.setup, main: s.after === undefined ? main : `${main} ${s.after}` };
 }
 
