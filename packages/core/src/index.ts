@@ -101,6 +101,8 @@ export type {
   UncoveredCommand,
   UncoveredReason,
 } from "./fingerprint/coverage.js";
+export { describeCallProblem, describeUnavailableStep, planSlashRun } from "./run-plan/plan.js";
+export type { SlashRunPlan, SlashRunPlanOptions, StepPerformer } from "./run-plan/plan.js";
 export {
   describeCommandChanges,
   describeStepChanges,
@@ -225,6 +227,8 @@ export {
 export type { ShellParserOptions } from "./shell/index.js";
 export { runnerDirectory } from "./shell/directory.js";
 export type { DirectoryStep, WorkingDirectory } from "./shell/directory.js";
+export { interpreterLaunch, makeLaunch } from "./shell/launch.js";
+export type { InterpreterLaunch, MakeLaunch } from "./shell/launch.js";
 // @section shell
 
 // safety
