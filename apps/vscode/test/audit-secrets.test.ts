@@ -24,13 +24,13 @@ const COMMANDS = {
 
 describe("no secret reaches the audit, the modal, a notification or an error", () => {
   it.each([
-    ["runs", true, 0, "done"],
-    ["runs", true, 1, "failed"],
-    ["asks", false, 0, "cancelled"],
-    ["asks", true, 0, "done"],
-    ["denied", true, 0, "refused"],
-    ["unquoted", false, 0, "cancelled"],
-    ["notify", true, 0, "done"],
+    ["runs", "run", 0, "done"],
+    ["runs", "run", 1, "failed"],
+    ["asks", undefined, 0, "cancelled"],
+    ["asks", "run", 0, "done"],
+    ["denied", "run", 0, "refused"],
+    ["unquoted", undefined, 0, "cancelled"],
+    ["notify", "run", 0, "done"],
   ] as const)("/%s (modal answer %s, exit code %s)", async (name, answer, code, status) => {
     const h = harness(undefined, {
       userValue: Object.entries(COMMANDS).map(([n, step]) => ({ name: n, steps: [step] })),
