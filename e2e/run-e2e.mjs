@@ -167,6 +167,21 @@ async function inHostSuite(mode) {
   }
 }
 
+/** Files the Marketplace and Open VSX show or need, which must be inside the packaged .vsix. */
+const VSIX_MUST_HOLD = ["extension/LICENSE.txt", "extension/package.json", "extension/readme.md"];
+
+/** The .vsix as a store receives it: a zip listing. */
+function vsixContents() {
+  const listing = spawnSync("unzip", ["-Z1", VSIX], { encoding: "utf8" });
+  const files = listing.stdout.split("\n").filter((line) => line.length > 0);
+  const missing = VSIX_MUST_HOLD.filter((file) => !files.includes(file));
+  record(
+    "ui: the .vsix holds the licence and the files the stores show",
+    missing.length === 0,
+    missing.join(", "),
+  );
+}
+
 /** Route A: the installed .vsix in the workbench, driven like a person. */
 async function uiSmoke() {
   const ws = workspace("ws-ui");
@@ -377,6 +392,7 @@ try {
   } else if (!existsSync(VSIX)) {
     record("ui: a packaged .vsix exists (pnpm package)", false, VSIX);
   } else {
+    vsixContents();
     await uiSmoke();
     await uiRestricted();
   }

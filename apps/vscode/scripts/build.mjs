@@ -1,6 +1,7 @@
 // Builds the extension: one CommonJS bundle (dist/extension.cjs) with `vscode` external, the two tree-sitter wasm
 // files next to it (the shell parser loads them from there), and the team file's JSON Schema from the core
-// (dist/team-file.schema.json, used by contributes.jsonValidation).
+// (dist/team-file.schema.json, used by contributes.jsonValidation). The repository's LICENSE is copied next to
+// package.json, where vsce takes it into the .vsix.
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -67,3 +68,5 @@ copyFileSync(
   coreRequire.resolve("tree-sitter-bash/tree-sitter-bash.wasm"),
   join(dist, "tree-sitter-bash.wasm"),
 );
+
+copyFileSync(join(root, "../../LICENSE"), join(root, "LICENSE"));
