@@ -50,8 +50,13 @@ const data = join(run, "data");
 const exts = join(run, "exts");
 const userSettings = join(data, "User/settings.json");
 mkdirSync(dirname(userSettings), { recursive: true });
+// Its own HOME too: the terminals' interactive shells then read no start-up files of the machine (a slow
+// ~/.bashrc delays shell integration past the terminal steps' timeout).
+const home = join(run, "home");
+mkdirSync(home, { recursive: true });
 const env = {
   ...process.env,
+  HOME: home,
   XDG_CONFIG_HOME: join(run, "xdg-config"),
   XDG_DATA_HOME: join(run, "xdg-data"),
   SLASHI_STATE_DIR: join(run, "slashi-state"),
@@ -168,7 +173,18 @@ async function inHostSuite(mode) {
 }
 
 /** Files the Marketplace and Open VSX show or need, which must be inside the packaged .vsix. */
-const VSIX_MUST_HOLD = ["extension/LICENSE.txt", "extension/package.json", "extension/readme.md"];
+const VSIX_MUST_HOLD = [
+  "extension/LICENSE.txt",
+  "extension/package.json",
+  "extension/readme.md",
+  "extension/media/icon.png",
+  "extension/media/walkthrough/trust.md",
+  "extension/media/walkthrough/run.md",
+  "extension/media/walkthrough/approve.md",
+  "extension/media/walkthrough/packs.md",
+  "extension/dist/team-file.schema.json",
+  "extension/dist/policy.schema.json",
+];
 
 /** The .vsix as a store receives it: a zip listing. */
 function vsixContents() {
@@ -176,7 +192,7 @@ function vsixContents() {
   const files = listing.stdout.split("\n").filter((line) => line.length > 0);
   const missing = VSIX_MUST_HOLD.filter((file) => !files.includes(file));
   record(
-    "ui: the .vsix holds the licence and the files the stores show",
+    "ui: the .vsix holds the licence, the icon, the walkthrough and the schemas",
     missing.length === 0,
     missing.join(", "),
   );

@@ -7,6 +7,7 @@ import { userConfigDir } from "@slashi/runtime";
 import {
   PackManager,
   defaultPacksDir,
+  describeUpdateChanges,
   loadRegistries,
   resolveRegistry,
   type PackDescription,
@@ -39,11 +40,14 @@ export function describeForPrompt(description: PackDescription): string {
   return lines.join("\n");
 }
 
-function planText(plan: UpdatePlan): string {
-  const lines = plan.changes.map(
-    (c) => `/${c.name}: ${c.change}${c.needsApproval ? " (needs approval)" : ""}`,
-  );
-  if (plan.policyChanged) lines.push("The pack's policy changed.");
+/**
+ * The update dialog's detail: each changed command with each changed step, old and new, as `slashi pack update`
+ * prints them.
+ */
+export function planText(plan: UpdatePlan): string {
+  const lines = describeUpdateChanges(plan.changes, plan.policyChanged);
+  if (lines.length === 0) lines.push("No command changed.");
+  lines.push("", "Updating runs nothing. A changed command asks for your approval again before it runs.");
   return lines.join("\n");
 }
 

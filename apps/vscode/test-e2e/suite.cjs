@@ -194,6 +194,26 @@ function trustedTests(api, prompter) {
       const all = vscode.languages.getDiagnostics(document.uri).map((d) => `${d.source}: ${d.message}`);
       assert.ok(found, `a schema diagnostic for "bogus" on line 3; got: ${all.join(" | ")}`);
     },
+    "validates .vscode/slashi-policy.json with the policy schema while it is edited (jsonValidation)":
+      async () => {
+        const policyFile = path.join(root, ".vscode", "slashi-policy.json");
+        fs.writeFileSync(
+          policyFile,
+          '{\n  "version": 1,\n  "rules": [{ "match": ["ls"], "decision": "maybe" }]\n}\n',
+        );
+        const document = await vscode.workspace.openTextDocument(vscode.Uri.file(policyFile));
+        await vscode.window.showTextDocument(document);
+        const found = await waitFor(
+          () =>
+            vscode.languages
+              .getDiagnostics(document.uri)
+              .some((d) => /allow|ask|deny/.test(d.message) && d.range.start.line === 2),
+          30000,
+        );
+        const all = vscode.languages.getDiagnostics(document.uri).map((d) => `${d.source}: ${d.message}`);
+        fs.rmSync(policyFile);
+        assert.ok(found, `a schema diagnostic for "maybe" on line 3; got: ${all.join(" | ")}`);
+      },
   };
 }
 

@@ -2,6 +2,7 @@
 import path from "node:path";
 import {
   PackManager,
+  describeUpdateChanges,
   loadRegistries,
   preparePublish,
   publishPack,
@@ -246,13 +247,7 @@ export async function packInstall(args: ParsedArgs, io: Io): Promise<number> {
 
 function printPlan(io: Io, plan: UpdatePlan): void {
   println(io.stdout, `${plan.name}: ${plan.from} → ${plan.to}`);
-  for (const change of plan.changes) {
-    if (change.change === "same") continue;
-    const asks = change.needsApproval && change.change !== "removed" ? " (needs approval again)" : "";
-    println(io.stdout, `  /${change.name}: ${change.change}${asks}`);
-    for (const line of change.details ?? []) println(io.stdout, `    ${line}`);
-  }
-  if (plan.policyChanged) println(io.stdout, "  policy: changed");
+  for (const line of describeUpdateChanges(plan.changes, plan.policyChanged)) println(io.stdout, `  ${line}`);
 }
 
 /** `slashi pack update [NAME...] [--yes]`. */
