@@ -11,6 +11,7 @@ import {
   readBoundedText,
   TrustFileStore,
   workspacePolicyApprovalKey,
+  type Workspace,
 } from "@slashi/runtime";
 import { digestOf, ensureParser, openSession, resolveWorkspace, slashiPaths } from "../context.js";
 import { ExitCode, formatError } from "../errors.js";
@@ -83,22 +84,17 @@ export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
     commands: p.commands.map((c) => c.name),
   }));
   if (args.flags.json === true) {
-    println(
-      io.stdout,
-      JSON.stringify({
-        workspace: workspace.root,
-        key: workspace.key,
-        trusted: true,
-        ...(policyText === undefined ? {} : { policyFile: workspace.policyFile }),
-        ...gains,
-        teamFile: {
-          file: workspace.teamFile,
-          commands: (loaded?.team ?? []).map((c) => c.name),
-          ...(teamError === undefined ? {} : { error: teamError }),
-        },
-        packs,
-      }),
-    );
+    printJson(io, workspace, {
+      trusted: true,
+      ...(policyText === undefined ? {} : { policyFile: workspace.policyFile }),
+      ...gains,
+      teamFile: {
+        file: workspace.teamFile,
+        commands: (loaded?.team ?? []).map((c) => c.name),
+        ...(teamError === undefined ? {} : { error: teamError }),
+      },
+      packs,
+    });
     return ExitCode.OK;
   }
   println(io.stdout, `trusted ${workspace.root}`);
@@ -117,6 +113,11 @@ export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
       `the installed pack ${makeVisible(pack.name)}@${makeVisible(pack.version)} adds ${pack.commands.length} command(s) here`,
     );
   return ExitCode.OK;
+}
+
+/** `--json` output of the trust commands: the workspace and its key, then the command's own fields. */
+function printJson(io: Io, workspace: Workspace, fields: Record<string, unknown>): void {
+  println(io.stdout, JSON.stringify({ workspace: workspace.root, key: workspace.key, ...fields }));
 }
 
 /** The gains as lines; text from the repository goes through makeVisible (control characters shown, never sent). */
@@ -188,16 +189,11 @@ export async function trustStatusCommand(args: ParsedArgs, io: Io): Promise<numb
       ));
   }
   if (args.flags.json === true) {
-    println(
-      io.stdout,
-      JSON.stringify({
-        workspace: workspace.root,
-        key: workspace.key,
-        trusted,
-        ...(record ? { at: record.at } : {}),
-        ...(policyApproved === undefined ? {} : { policyApproved }),
-      }),
-    );
+    printJson(io, workspace, {
+      trusted,
+      ...(record ? { at: record.at } : {}),
+      ...(policyApproved === undefined ? {} : { policyApproved }),
+    });
   } else {
     println(
       io.stdout,
