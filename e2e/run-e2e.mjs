@@ -6,7 +6,7 @@
 //            (trust modal → palette → Slashi: Run → approval modal → notification), saving screenshots.
 // Prints each result, then "N passed, N failed", and exits 1 on any failure. The host's process group is always
 // killed at the end.
-// Environment: E2E_PORT (default 18471), E2E_VSIX (default apps/vscode/dist/slashi-vscode.vsix),
+// Environment: E2E_PORT (default a free port), E2E_VSIX (default apps/vscode/dist/slashi-vscode.vsix),
 // E2E_ARTIFACTS (default e2e/out), E2E_SKIP_UI=1 to run route B only.
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,12 +14,14 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../packages/test-utils/src/verdaccio.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = dirname(HERE);
 const EXT = join(REPO, "apps/vscode");
 const HOST_BIN = join(HERE, "host/node_modules/.bin/code-server");
-const PORT = Number(process.env.E2E_PORT ?? 18471);
+// A free port unless one is given: several checkouts may run the suite at once on one machine.
+const PORT = Number(process.env.E2E_PORT ?? (await freePort()));
 const BASE = `http://127.0.0.1:${PORT}`;
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? join(HERE, "out");
 const VSIX = process.env.E2E_VSIX ?? join(EXT, "dist/slashi-vscode.vsix");
