@@ -227,6 +227,8 @@ export {
 export type { ShellParserOptions } from "./shell/index.js";
 export { runnerDirectory } from "./shell/directory.js";
 export type { DirectoryStep, WorkingDirectory } from "./shell/directory.js";
+export { interpreterLaunch, makeLaunch } from "./shell/launch.js";
+export type { InterpreterLaunch, MakeLaunch } from "./shell/launch.js";
 // @section shell
 
 // safety

@@ -34,7 +34,12 @@ export type { ProtectedPath, ProtectedPathOwner, ProtectedPathsOptions } from ".
 // approval
 export { commandBinding, executedContent, MAX_SHOWN_CONTENT } from "./approval/binding.js";
 export type { Binding, ExecutedContent, ReadText } from "./approval/binding.js";
-export { readTextOrUndefined, rememberApproval, rememberedApproval } from "./approval/remembered.js";
+export {
+  readBindingFile,
+  readTextOrUndefined,
+  rememberApproval,
+  rememberedApproval,
+} from "./approval/remembered.js";
 export type { RememberedApproval } from "./approval/remembered.js";
 
 // guard
@@ -133,7 +138,7 @@ export {
   shellInvocation,
 } from "./runner/shell.js";
 export type { Invocation, ShellFamily } from "./runner/shell.js";
-export { enkaiduShellRefusal, plainArgv } from "./runner/plain-argv.js";
+export { decideLine, enkaiduShellRefusal, plainArgv } from "./runner/plain-argv.js";
 export { runCommand } from "./runner/run.js";
 export type { RunRequest, RunResult } from "./runner/run-command.js";
 

