@@ -103,6 +103,7 @@ export type {
 } from "./fingerprint/coverage.js";
 export { describeCallProblem, describeUnavailableStep, planSlashRun } from "./run-plan/plan.js";
 export type { SlashRunPlan, SlashRunPlanOptions, StepPerformer } from "./run-plan/plan.js";
+export { TEMPLATE_ARGUMENT, findingsBeyondTemplate, templateLine } from "./run-plan/template.js";
 export {
   describeCommandChanges,
   describeStepChanges,

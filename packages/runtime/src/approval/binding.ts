@@ -20,6 +20,14 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { interpreterLaunch, makeLaunch } from "@slashi/core";
+import {
+  isShellScript,
+  makefileIncludes,
+  nestedScripts,
+  sourcedFiles,
+  type BoundRead,
+  type PulledFile,
+} from "./pulled-in.js";
 
 /**
  * Reads a file for the binding: its bytes (a string stands for its UTF-8 bytes), `undefined` when it does not
@@ -181,24 +189,40 @@ function filesContent(
   files: readonly string[],
   read: ReadText,
   what: string,
+  cwd: string,
+  pulls: "shell" | "if-shell" | "none",
 ): ExecutedContent | { refused: string } {
-  const parts: Uint8Array[] = [];
+  const boundRead: BoundRead = (file, label) => bound(read, file, label);
+  const parts: PulledFile[] = [];
   for (const file of files) {
     const got = bound(read, file, parts.length === 0 ? what : "the file its options load,");
     if ("refused" in got) return got;
-    parts.push(got.bytes);
+    parts.push({ file, bytes: got.bytes });
   }
-  const [first] = parts as [Uint8Array, ...Uint8Array[]];
+  const [first] = parts as [PulledFile, ...PulledFile[]];
+  const pulled: PulledFile[] = [];
+  for (const part of parts) {
+    const shell = pulls === "shell" || (pulls === "if-shell" && isShellScript(part.bytes, SHELLS));
+    const more =
+      kind === "makefile"
+        ? makefileIncludes(part, cwd, boundRead)
+        : shell
+          ? sourcedFiles(part, cwd, boundRead)
+          : [];
+    if (!Array.isArray(more)) return { refused: `${more.refused}; it asks every time` };
+    pulled.push(...more);
+  }
+  const all = [...parts, ...pulled];
   const digest =
-    files.length === 1
-      ? sha(first)
-      : sha(JSON.stringify(files.map((file, i) => [file, sha(parts[i] as Uint8Array)])));
+    all.length === 1
+      ? sha(first.bytes)
+      : sha(JSON.stringify(all.map((part) => [part.file, sha(part.bytes)])));
   return {
     kind,
-    file: files[0] as string,
+    file: first.file,
     digest,
-    ...(files.length > 1 ? { loads: files.slice(1) } : {}),
-    ...shown(textOf(first)),
+    ...(all.length > 1 ? { loads: all.slice(1).map((part) => part.file) } : {}),
+    ...shown(textOf(first.bytes)),
   };
 }
 
@@ -223,6 +247,8 @@ function makefileContent(
       launch.makefiles.map((f) => path.resolve(cwd, f)),
       read,
       "the makefile",
+      cwd,
+      "none",
     );
   for (const candidate of MAKEFILE_NAMES) {
     const file = path.join(cwd, candidate);
@@ -230,7 +256,7 @@ function makefileContent(
     if ("missing" in got) continue;
     if ("refused" in got)
       return { refused: `make reads ${file}, which is refused (${got.refused}); it is never skipped` };
-    return { kind: "makefile", file, digest: sha(got.bytes), ...shown(textOf(got.bytes)) };
+    return filesContent("makefile", [file], read, "the makefile", cwd, "none");
   }
   return { refused: `no makefile in ${cwd}` };
 }
@@ -268,12 +294,26 @@ export function executedContent(
     const names = [`pre${script}`, script, `post${script}`];
     const bodies = names.map((n) => (typeof scripts[n] === "string" ? (scripts[n] as string) : null));
     if (bodies[1] === null) return { refused: `${pkg.file} has no "${script}" script` };
+    const strings = Object.fromEntries(
+      Object.entries(scripts).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+    );
+    const running = names.filter((_, i) => bodies[i] !== null);
+    const nested = nestedScripts(running, strings);
+    if (!Array.isArray(nested)) return { refused: `${pkg.file}: ${nested.refused}; it asks every time` };
+    const all = [...running, ...nested];
     return {
       kind: "package-script",
       file: pkg.file,
-      scripts: names.filter((_, i) => bodies[i] !== null),
-      digest: sha(JSON.stringify({ file: pkg.file, scripts: bodies })),
-      ...shown(names.flatMap((n, i) => (bodies[i] === null ? [] : [`${n}: ${bodies[i]}`])).join("\n")),
+      scripts: all,
+      // Without nested scripts the digest is the one approvals stored before nesting was followed.
+      digest: sha(
+        JSON.stringify({
+          file: pkg.file,
+          scripts: bodies,
+          ...(nested.length > 0 ? { nested: nested.map((n) => [n, strings[n]]) } : {}),
+        }),
+      ),
+      ...shown(all.map((n) => `${n}: ${strings[n]}`).join("\n")),
     };
   }
 
@@ -288,12 +328,14 @@ export function executedContent(
       return {
         refused: `${launch.refused}; shells and interpreters are remembered only with a script file`,
       };
+    if (name === "fish")
+      return { refused: "fish scripts are not read for the files they source; it asks every time" };
     const files = [launch.script, ...launch.loads.map((load) => load.file)].map((f) => path.resolve(cwd, f));
-    return filesContent("file", files, read, "the script");
+    return filesContent("file", files, read, "the script", cwd, SHELLS.has(name) ? "shell" : "none");
   }
 
   if (program.includes("/") || program.includes("\\")) {
-    return filesContent("file", [path.resolve(cwd, program)], read, "the program");
+    return filesContent("file", [path.resolve(cwd, program)], read, "the program", cwd, "if-shell");
   }
   return { kind: "none", digest: sha("none") };
 }
