@@ -19,6 +19,7 @@ import {
   SlashiError,
   SlashiErrorCode,
   type DecideContext,
+  type FileSystemPort,
   type PolicyLayer,
   type ResolvedPolicy,
   type ShellParserOptions,
@@ -26,6 +27,7 @@ import {
 import { isEnkaiduConfigPath } from "../config/enkaidu.js";
 import { checkManagedPolicy } from "../config/managed-policy.js";
 import { readBoundedText } from "../fs/bounded-read.js";
+import { nodeFileSystemPort } from "../fs/file-system-port.js";
 import {
   defaultManagedPolicyPath,
   slashiPaths,
@@ -110,6 +112,13 @@ export interface PolicySessionOptions extends PathEnvironment {
   parser?: ShellParserOptions;
   /** The shell commands are analysed for when a decision names none (default `bash`). */
   shell?: string;
+  /**
+   * The file system decisions may look at (symbolic links, glob matches, the mount table): default the local
+   * one (`nodeFileSystemPort()`), read afresh at every decision, so a link made after one decision counts for the
+   * next. `null` decides on the words alone: links, glob matches and mount points then add no findings, so only a
+   * host whose commands run on another machine should pass it.
+   */
+  fileSystem?: FileSystemPort | null;
 }
 
 /** Where a decision happens, within the session's workspace. */
@@ -220,6 +229,8 @@ export class PolicySession {
   readonly #managedPath: string;
   readonly #userPolicy: string;
   readonly #cwd: string;
+  /** The file system port of every context; it caches nothing. */
+  readonly #fs: FileSystemPort | undefined;
   #current: PolicySnapshot | undefined;
   /** The text of each policy file read by the load under way, for error locations. */
   #texts = new Map<string, string>();
@@ -243,6 +254,7 @@ export class PolicySession {
       workspace?.root,
     );
     this.shell = options.shell ?? "bash";
+    this.#fs = options.fileSystem === undefined ? nodeFileSystemPort() : (options.fileSystem ?? undefined);
   }
 
   /** The files whose change reloads the policy. */
@@ -358,6 +370,7 @@ export class PolicySession {
       protectedPaths: this.protectedPaths,
       platform: (this.#options.platform ?? process.platform) === "win32" ? "windows" : "posix",
       workspaceTrusted: trusted,
+      ...(this.#fs === undefined ? {} : { fs: this.#fs }),
     };
     const cwd = this.#cwd;
     return {
