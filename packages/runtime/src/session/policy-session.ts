@@ -44,7 +44,7 @@ import {
 import { CommandApprovalFileStore } from "../store/command-approvals.js";
 import { locateExtendsError } from "./extends-location.js";
 import { TrustFileStore } from "../store/trust.js";
-import { enkaiduConfigLayer, enkaiduExtendLayers } from "./enkaidu-layers.js";
+import { enkaiduConfigLayer, enkaiduEnvironmentLayer, enkaiduExtendLayers } from "./enkaidu-layers.js";
 
 /** How the session reads policy files. Hosts with their own file system API (an editor) pass theirs. */
 export interface PolicyFileReader {
@@ -97,6 +97,13 @@ export interface PolicySessionOptions extends PathEnvironment {
    * the user policy with the `ENKAIDU_*` fallbacks of `env`. A file inside the workspace only restricts.
    */
   enkaiduConfig?: string;
+  /**
+   * Read the `ENKAIDU_*` variables of `env` as an Enkaidu layer of the person's own (`user`) when at least one is
+   * set and no Enkaidu config is read (neither `enkaiduConfig` nor an `extends` entry): Enkaidu applies them with
+   * no config file, its defaults filling the rest. For the host that stands in for Enkaidu's shell tool
+   * (`slashi-mcp`); other hosts leave it off.
+   */
+  enkaiduEnvironment?: boolean;
   /** What-if: decide under exactly these layers (no discovery, no default preset). */
   layers?: readonly PolicyLayer[];
   /**
@@ -359,6 +366,14 @@ export class PolicySession {
       const extended = await enkaiduExtendLayers(layers, { ...this.#enkaiduOptions(), home: this.home });
       this.#extended = extended.files;
       layers.push(...extended.layers);
+      if (
+        this.#options.enkaiduEnvironment === true &&
+        enkaidu === undefined &&
+        extended.layers.length === 0
+      ) {
+        const fromEnv = await enkaiduEnvironmentLayer(this.#enkaiduOptions());
+        if (fromEnv) layers.push(fromEnv);
+      }
       layers.push(...(await this.#packLayers(layers)));
     }
     const policy = resolvePolicy(layers, whatIf === undefined ? {} : { defaultPreset: null });
