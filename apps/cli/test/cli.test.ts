@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeStubBwrap } from "@slashi/test-utils";
 import { assertBuilt, BIN, isolatedEnv, slashi, tempDir } from "./helpers.js";
 
 const tmp = tempDir("slashi-cli-");
@@ -321,16 +322,8 @@ describe.skipIf(process.platform !== "linux" || bwrap === undefined)(
     });
 
     it("refuses with 123 and runs nothing when the bwrap on PATH does not confine", async () => {
-      const stubDir = path.join(tmp.dir, "stub-bin");
-      mkdirSync(stubDir, { recursive: true });
       // A "bubblewrap" that skips its options and runs the command unconfined.
-      writeFileSync(
-        path.join(stubDir, "bwrap"),
-        '#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n',
-        {
-          mode: 0o755,
-        },
-      );
+      const stubDir = writeStubBwrap(path.join(tmp.dir, "stub-bin"));
       const marker = path.join(ws, "ran-unconfined.txt");
       const policy = path.join(tmp.dir, "touch-policy.json");
       const result = await slashi(["exec", "--cordon", "--policy", policy, "--", "touch", marker], {
@@ -364,6 +357,29 @@ describe.skipIf(process.platform !== "linux" || bwrap === undefined)(
     });
   },
 );
+
+describe.skipIf(process.platform !== "linux")("skipConfirmInCordon when the cordon cannot be proven", () => {
+  it("asks (exit 121 without a terminal) and runs nothing when the bwrap on PATH does not confine", async () => {
+    // A "bubblewrap" that runs the command unconfined: the probe must catch it.
+    const stubDir = writeStubBwrap(path.join(tmp.dir, "stub-skip-bin"));
+    const marker = path.join(ws, "skipped-unproven.txt");
+    writeFileSync(path.join(ws, "skip.sh"), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+    const policy = path.join(tmp.dir, "skip-policy.json");
+    writeFileSync(
+      policy,
+      JSON.stringify({ version: 1, extends: ["recommended"], skipConfirmInCordon: true }),
+    );
+    const stubEnv = { ...env, PATH: `${stubDir}:${env.PATH ?? ""}` };
+    const checked = await slashi(["check", "--policy", policy, "--", "./skip.sh"], { env: stubEnv, cwd: ws });
+    expect(checked.exitCode).toBe(10);
+    const result = await slashi(["exec", "--cordon", "--policy", policy, "--", "./skip.sh"], {
+      env: stubEnv,
+      cwd: ws,
+    });
+    expect(result.exitCode).toBe(121);
+    expect(existsSync(marker)).toBe(false);
+  });
+});
 
 describe.skipIf(process.platform !== "win32")("slashi exec --cordon without a sandbox", () => {
   it("refuses with 123 instead of running unconfined", async () => {

@@ -151,3 +151,54 @@ describe("slashi run", () => {
     expect(await main(["run", "/release"], io())).toBe(121);
   });
 });
+
+describe("slashi run: the checks every host makes before anything runs", () => {
+  const writeTeam = (commands: unknown[]): void =>
+    writeFileSync(path.join(ws, ".vscode", "slashi.json"), JSON.stringify({ version: 1, commands }));
+
+  it("refuses a slash cycle before its first step runs, for the person's own commands too", async () => {
+    writeFileSync(
+      path.join(tmp.dir, "config", "commands.json"),
+      JSON.stringify({
+        version: 1,
+        commands: [
+          {
+            name: "ping",
+            steps: [
+              { type: "terminal", command: `touch ${marker("pinged")}` },
+              { type: "slash", command: "/pong" },
+            ],
+          },
+          { name: "pong", steps: [{ type: "slash", command: "ping" }] },
+        ],
+      }),
+    );
+    await expect(main(["run", "/ping"], io("r\nr\nr\nr\n"))).rejects.toMatchObject({
+      code: "SLASH_CALL_INVALID",
+    });
+    expect(existsSync(marker("pinged"))).toBe(false);
+  });
+
+  it("runs a team command of harmless steps only without asking, as every host does", async () => {
+    writeTeam([{ name: "hello", steps: [{ type: "notify", message: "hello from the team" }] }]);
+    const session = io();
+    expect(await main(["run", "/hello"], session)).toBe(0);
+    expect(session.err()).toContain("hello from the team");
+    expect(session.err()).not.toMatch(/needs approval/);
+  });
+
+  it("still asks for a team command whose harmless root calls a step that runs something", async () => {
+    writeTeam([
+      {
+        name: "hello",
+        steps: [
+          { type: "notify", message: "hi" },
+          { type: "slash", command: "touch" },
+        ],
+      },
+      { name: "touch", steps: [{ type: "terminal", command: `touch ${marker("touched")}` }] },
+    ]);
+    expect(await main(["run", "/hello"], io())).toBe(121);
+    expect(existsSync(marker("touched"))).toBe(false);
+  });
+});

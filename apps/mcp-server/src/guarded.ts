@@ -5,15 +5,14 @@
  */
 import path from "node:path";
 import type { CallToolResult, InputRequiredResult, ServerContext } from "@modelcontextprotocol/server";
-import { decide, networkAllowed, type Decision } from "@slashi/core";
+import { networkAllowed, type Decision } from "@slashi/core";
 import {
   CommandApprovalFileStore,
   countedReasons,
-  enkaiduShellRefusal,
+  decideLine,
   rememberedApproval,
   runCommand,
   type AuditEntry,
-  type PolicySnapshot,
   type RunResult,
 } from "@slashi/runtime";
 import { ToolErrorCode, toolErrorCodeOf, type ToolErrorCodeValue } from "./codes.js";
@@ -57,22 +56,6 @@ export interface GuardedRequest {
 export function resolveCwd(services: Services, cwd: string | undefined): string {
   const root = services.config.workspace.root;
   return cwd === undefined || cwd === "" ? root : path.resolve(root, cwd);
-}
-
-/**
- * Decides a line as this server would run it: the core's decision, and a `deny` (`enkaidu.needs-shell`) for a
- * line that needs the shell when an Enkaidu layer says commands run without one. `check_command` answers the same.
- */
-export function decideLine(state: PolicySnapshot, command: string, cwd: string, shell: string): Decision {
-  const decision = decide(command, state.policy, state.context({ cwd, shell }));
-  const refusal = enkaiduShellRefusal(decision, state.policy);
-  if (refusal === undefined) return decision;
-  return {
-    ...decision,
-    decision: "deny",
-    script: [...decision.script, refusal],
-    reasons: [...decision.script, refusal, ...decision.reasons.slice(decision.script.length)],
-  };
 }
 
 function progressTokenOf(ctx: ServerContext): string | number | undefined {
@@ -168,7 +151,7 @@ export async function prepare(
       `the policy could not be loaded: ${(error as Error).message}`,
     );
   }
-  const decision = decideLine(state, request.command, cwd, config.shell);
+  const decision = decideLine(request.command, state.policy, state.context({ cwd, shell: config.shell }));
   const reasons = countedReasons(decision);
   const text = request.auditText ?? request.command;
   const base: AuditBase = {

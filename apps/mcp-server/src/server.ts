@@ -10,7 +10,7 @@ import * as z from "zod/v4";
 import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
 import { Confirmer } from "./confirm.js";
 import { shellCommandDescription } from "./describe.js";
-import { decideLine, guardedRun, resolveCwd } from "./guarded.js";
+import { guardedRun, resolveCwd } from "./guarded.js";
 import { allReasons, catchInternal, toolError } from "./results.js";
 import type { Services } from "./services.js";
 import { listCommandsTool, runCommandTool } from "./slash-commands.js";
@@ -156,8 +156,6 @@ export async function createServer(
         { command: args.command, cwd, shell: config.shell },
         state,
         new CommandApprovalFileStore({ file: config.paths.commandApprovals }),
-        undefined,
-        (request) => decideLine(state, request.command, request.cwd, config.shell),
       );
       const { decision } = verdict;
       const explanation = explanationOf(decision);

@@ -23,9 +23,14 @@ import {
   fingerprintCommand,
   isSlashiError,
   parseTeamFile,
+  planSlashRun,
+  SlashiErrorCode,
   type CommandDefinition,
   type CommandSource,
+  type SlashRunPlan,
   type Step,
+  type StepKind,
+  type StepPerformer,
   type TerminalStep,
 } from "@slashi/core";
 import { ApprovalFileStore, readBoundedText, SLASHI_FILES } from "@slashi/runtime";
@@ -39,8 +44,11 @@ import type { Services } from "./services.js";
 /** File name of the person's own commands in the user config dir (same format as the team file; the CLI reads it too). */
 export const USER_COMMANDS_FILE = "commands.json";
 
-/** Step kinds that run without an editor. */
-const MCP_STEP_KINDS = new Set(["terminal", "notify", "wait"]);
+/** Step kinds slashi-mcp performs: those that need no editor, no person typing a value and no further call. */
+const MCP_STEP_KINDS: ReadonlySet<StepKind> = new Set<StepKind>(["terminal", "notify", "wait"]);
+
+/** slashi-mcp as a step performer, for the core's run plan. */
+const MCP_PERFORMER: StepPerformer = { name: "slashi-mcp", performs: (kind) => MCP_STEP_KINDS.has(kind) };
 
 /** A loaded slash command. */
 export interface LoadedCommand {
@@ -117,7 +125,7 @@ export async function loadCommands(services: Services): Promise<CommandCatalog> 
 }
 
 function unsupportedKinds(def: CommandDefinition): string[] {
-  return [...new Set(def.steps.map((s) => s.type).filter((k) => !MCP_STEP_KINDS.has(k)))];
+  return [...new Set(def.steps.map((s) => s.type).filter((k) => !MCP_PERFORMER.performs(k)))];
 }
 
 async function approvalOf(
@@ -233,15 +241,29 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
             },
           );
         }
-        const unsupported = unsupportedKinds(command.def);
-        if (unsupported.length > 0) {
-          return toolError(
-            ToolErrorCode.NEEDS_EDITOR,
-            `/${command.def.name} has ${unsupported.join(", ")} steps, which slashi-mcp does not run (only terminal, notify and wait steps run over MCP); run it from VS Code or with \`slashi run\`. Nothing ran.`,
-            { needsEditor: unsupported },
-          );
-        }
         const approval = await approvalOf(services, command);
+        // The checks every host makes before anything runs, and the one rule for whether the person must approve.
+        let plan: SlashRunPlan;
+        try {
+          plan = planSlashRun(
+            command.def,
+            catalog.commands.filter((c) => c.source === command.source).map((c) => c.def),
+            {
+              shared: command.source !== "user",
+              approved: () => (approval === "own" ? "approved" : approval),
+              host: MCP_PERFORMER,
+            },
+          );
+        } catch (error) {
+          if (isSlashiError(error) && error.code === SlashiErrorCode.STEP_UNAVAILABLE) {
+            return toolError(
+              ToolErrorCode.NEEDS_EDITOR,
+              `${error.message}; run it from VS Code or with \`slashi run\``,
+              { needsEditor: error.data.kinds },
+            );
+          }
+          return toolError(toolErrorCodeOf(error, ToolErrorCode.INVALID_ARGUMENT), (error as Error).message);
+        }
         const fingerprint = fingerprintCommand(command.def);
         const args = input.args ?? "";
         let dialect;
@@ -274,7 +296,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
             );
           }
         }
-        const unapproved = approval === "new" || approval === "changed";
+        const unapproved = plan.needsApproval;
         const plans = new Map<number, Plan>();
         for (const [index, step] of expandedSteps.entries()) {
           if (step.type !== "terminal") continue;

@@ -12,6 +12,7 @@ import {
   rememberedApproval,
   workspaceKeyOf,
 } from "@slashi/runtime";
+import { writeStubBwrap } from "@slashi/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { connect, makeSandbox, structured, type Connected, type Sandbox } from "./helpers.js";
 
@@ -132,5 +133,31 @@ describe.skipIf(!cordon.ok)("skipping the confirmation inside a proven cordon", 
       mode: "argv",
     });
     expect(String(ran.result.warning)).toContain("enkaidu.not-approved");
+  });
+});
+
+describe.skipIf(process.platform !== "linux")("skipConfirmInCordon when the cordon cannot be proven", () => {
+  it("refuses with how to approve, names the failed proof, and runs nothing (a stub bwrap on PATH)", async () => {
+    sandbox = makeSandbox({ policy: { version: 1, extends: ["recommended"], skipConfirmInCordon: true } });
+    const ws = sandbox.workspace;
+    // A "bubblewrap" that runs the command unconfined: the proof must catch it.
+    const stubDir = writeStubBwrap(path.join(sandbox.root, "stub-bin"));
+    writeScript(ws, 'touch "$(dirname "$0")/built"');
+    const env = { ...sandbox.env, PATH: `${stubDir}:${sandbox.env.PATH ?? ""}` };
+    for (const args of [[], ["--cordon"]]) {
+      server = await connect(sandbox, { elicitation: false, env, args });
+      const refused = await call("./build.sh");
+      expect(refused.result).toMatchObject({ isError: true, code: "APPROVAL_UNAVAILABLE" });
+      expect(refused.text).toMatch(/cordon is not proven/);
+      expect(refused.result.approveWith).toEqual([`slashi approvals add --cwd '${ws}' -- './build.sh'`]);
+      expect(existsSync(path.join(ws, "built"))).toBe(false);
+      await server.close();
+      server = undefined;
+    }
+    expect(
+      auditRecords(sandbox)
+        .filter((r) => r.text === "./build.sh")
+        .map((r) => r.answer),
+    ).toEqual(["unavailable", "unavailable"]);
   });
 });

@@ -168,6 +168,26 @@ describe("Runner: approvals", () => {
     });
     expect(h.host.approvals).toEqual([]);
   });
+
+  it("refuses a cycle of the person's own commands before their first step runs", async () => {
+    const h = harness(undefined, {
+      userValue: [
+        {
+          name: "a",
+          steps: [
+            { type: "notify", message: "first" },
+            { type: "slash", command: "b" },
+          ],
+        },
+        { name: "b", steps: [{ type: "slash", command: "a" }] },
+      ],
+    });
+    expect(await h.runner.run({ name: "a", args: "" })).toMatchObject({
+      status: "refused",
+      code: "SLASH_CALL_INVALID",
+    });
+    expect(h.host.effects).toEqual([]);
+  });
 });
 
 describe("Runner: shared-source rules before any prompt", () => {

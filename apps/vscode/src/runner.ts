@@ -11,7 +11,6 @@ import {
   checkExpandedOpenTarget,
   checkOpenTarget,
   checkSharedCommand,
-  coverageOf,
   dialectForShell,
   errorCategoryOf,
   expandStep,
@@ -20,10 +19,10 @@ import {
   isSlashiError,
   makeApprovalRecord,
   makeVisible,
+  planSlashRun,
   renderStep,
   sourceCapabilities,
   sourceIsShared,
-  stepNeedsApproval,
   validateVariables,
   type ApprovalState,
   type Clock,
@@ -32,7 +31,9 @@ import {
   type QuoteDialect,
   type Reason,
   type SlashiErrorCategory,
+  type SlashRunPlan,
   type Step,
+  type StepPerformer,
   type TerminalStep,
 } from "@slashi/core";
 import { guardedRun, type AuditPort, type GuardedVerdict } from "@slashi/runtime";
@@ -129,15 +130,8 @@ export const OUTCOME_BY_CATEGORY: { readonly [K in SlashiErrorCategory]: "refuse
   internal: "failed",
 };
 
-/** Coverage reasons that make a command impossible to run, whatever the person answers. */
-const BROKEN_CALLS = new Set(["missing", "cycle", "too-deep", "invalid"]);
-
-const CALL_WORDS: Record<string, string> = {
-  missing: "calls a command that does not exist",
-  cycle: "calls itself",
-  "too-deep": "nests slash calls too deep",
-  invalid: "cannot be fingerprinted",
-};
+/** The extension performs every step kind. */
+const EDITOR_PERFORMER: StepPerformer = { name: "VS Code", performs: () => true };
 
 interface RunContext {
   depth: number;
@@ -160,23 +154,6 @@ export function reasonLines(
     .map((r) => `${r.severity} ${r.code}: ${makeVisible(r.message)}`);
 }
 
-/** Commands reachable from an entry through `slash` steps with a plain callee name (the entry first). */
-export function reachableEntries(entry: CommandEntry, group: readonly CommandEntry[]): CommandEntry[] {
-  const out: CommandEntry[] = [entry];
-  const seen = new Set([entry.id]);
-  for (let i = 0; i < out.length; i++) {
-    for (const step of (out[i] as CommandEntry).definition.steps) {
-      if (step.type !== "slash" || typeof step.command !== "string") continue;
-      const callee = findCallee(group, step.command);
-      if (callee && !seen.has(callee.id)) {
-        seen.add(callee.id);
-        out.push(callee);
-      }
-    }
-  }
-  return out;
-}
-
 /** Runs slash commands. */
 export class Runner {
   readonly #o: RunnerOptions;
@@ -194,11 +171,10 @@ export class Runner {
     } catch (error) {
       if (error instanceof Stop) return error.outcome;
       if (isSlashiError(error)) {
-        return {
-          status: OUTCOME_BY_CATEGORY[errorCategoryOf(error)],
-          code: error.code,
-          message: error.message,
-        };
+        const status = OUTCOME_BY_CATEGORY[errorCategoryOf(error)];
+        return status === "refused"
+          ? { status, code: error.code, message: error.message, data: error.data }
+          : { status, code: error.code, message: error.message };
       }
       return {
         status: "failed",
@@ -259,17 +235,36 @@ export class Runner {
     }
     this.#checkTrust(entry);
     const group = groupOf(catalog, entry);
-    const reach = reachableEntries(entry, group);
+    const shared = sourceIsShared(entry.source);
+    const states = new Map<CommandDefinition, ApprovalState>();
+    if (shared) {
+      for (const e of group) {
+        if (e.identity)
+          states.set(e.definition, await approvalStateIn(this.#o.stores, e.definition, e.identity));
+      }
+    }
+    // The checks every host makes before any prompt (a missing callee, a cycle, too deep), and the one rule for
+    // whether the person must approve first.
+    const plan = planSlashRun(
+      entry.definition,
+      group.map((e) => e.definition),
+      {
+        shared,
+        approved: (def) => states.get(def)?.state ?? "new",
+        host: EDITOR_PERFORMER,
+        confirmAlways: this.#o.confirmBeforeRunning(),
+        maxDepth: this.#o.maxDepth ?? DEFAULT_MAX_SLASH_DEPTH,
+      },
+    );
+    const reach = plan.reachable
+      .map((def) => group.find((e) => e.definition === def))
+      .filter((e): e is CommandEntry => e !== undefined);
     for (const e of reach) this.checkDefinition(e);
 
     let consent = new Set<string>();
-    const shared = sourceIsShared(entry.source);
     if (shared) {
-      consent = await this.#approve(entry, group);
-    } else if (
-      this.#o.confirmBeforeRunning() &&
-      reach.some((e) => e.definition.steps.some((s) => stepNeedsApproval(s)))
-    ) {
+      consent = await this.#approve(entry, reach, plan, states);
+    } else if (plan.needsApproval) {
       const answer = await host.askApproval({
         root: entry.name,
         commands: reach.map((e) => promptCommand(e, { state: "new" })),
@@ -289,56 +284,24 @@ export class Runner {
     });
   }
 
-  /** Asks for approval of a shared command unless it and every callee are approved in their current form. */
-  async #approve(entry: CommandEntry, group: CommandEntry[]): Promise<Set<string>> {
+  /** Asks for approval of a shared command when the plan says so: not covered, and a reachable step runs something. */
+  async #approve(
+    entry: CommandEntry,
+    reached: readonly CommandEntry[],
+    plan: SlashRunPlan,
+    states: ReadonlyMap<CommandDefinition, ApprovalState>,
+  ): Promise<Set<string>> {
     const { host, stores } = this.#o;
-    const states = new Map<CommandDefinition, { entry: CommandEntry; state: ApprovalState }>();
-    for (const e of group) {
-      if (e.identity)
-        states.set(e.definition, {
-          entry: e,
-          state: await approvalStateIn(stores, e.definition, e.identity),
-        });
-    }
-    const coverage = coverageOf(
-      entry.name,
-      group.map((e) => e.definition),
-      (def) => states.get(def)?.state.state ?? "new",
-      { maxDepth: this.#o.maxDepth ?? DEFAULT_MAX_SLASH_DEPTH },
-    );
-    const broken = coverage.uncovered.filter((u) => BROKEN_CALLS.has(u.reason));
-    if (broken.length > 0) {
-      const lines = broken.map(
-        (u) =>
-          `/${u.name} ${CALL_WORDS[u.reason] ?? u.reason}${u.path.length > 1 ? ` (via ${u.path.join(" › ")})` : ""}`,
-      );
-      throw refused(
-        RunCode.SLASH_CALL_INVALID,
-        `/${entry.name} cannot run: ${lines.join("; ")}. Nothing ran.`,
-        { uncovered: coverage.uncovered },
-      );
-    }
-    const reached = coverage.reachable
-      .map((r) => findCallee(group, r.name))
-      .filter((e): e is CommandEntry => e !== undefined);
+    const { coverage } = plan;
     const consent = new Set(reached.map((e) => e.id));
+    if (!plan.needsApproval) return consent;
     const force = this.#o.confirmBeforeRunning();
-    if (coverage.covered && !force) return consent;
-    // A command whose steps all need no approval (insert, notify, input, wait) runs without asking.
-    if (
-      coverage.uncovered.length > 0 &&
-      !force &&
-      reached.every((e) => !e.definition.steps.some((s) => stepNeedsApproval(s))) &&
-      coverage.uncovered.every((u) => u.reason === "new" || u.reason === "changed")
-    ) {
-      return consent;
-    }
 
     const dynamic = coverage.uncovered.filter((u) => u.reason === "dynamic");
-    const toShow = reached.filter((e) => force || states.get(e.definition)?.state.state !== "approved");
+    const toShow = reached.filter((e) => force || states.get(e.definition)?.state !== "approved");
     const prompt: ApprovalPrompt = {
       root: entry.name,
-      commands: toShow.map((e) => promptCommand(e, states.get(e.definition)?.state ?? { state: "new" })),
+      commands: toShow.map((e) => promptCommand(e, states.get(e.definition) ?? { state: "new" })),
       canRemember: dynamic.length === 0,
       uncovered: coverage.uncovered.map((u) => ({ name: u.name, reason: u.reason, path: u.path })),
       notes: [

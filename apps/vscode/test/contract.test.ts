@@ -66,25 +66,35 @@ async function expansion(input: Record<string, unknown>): Promise<unknown> {
   const args = values.args ?? "";
   delete values.args;
   const def = { name: "case", steps };
+  // A slash step needs its callee to exist (every host refuses a missing callee before anything runs): each plain
+  // callee name gets a command of one harmless step, whose steps are not part of the case.
+  const callees = [
+    ...new Set(steps.flatMap((s) => (s.type === "slash" && !s.command.includes("${") ? [s.command] : []))),
+  ].map((name): CommandDefinition => ({ name: name.replace(/^\//, ""), steps: [{ type: "wait", ms: 0 }] }));
+  const defs = [def, ...callees];
+  const observe = (e: { name: string }, _i: number, s: Step): void => {
+    if (e.name === "case") seen.push(s);
+  };
   const source = input.source as string;
   const h =
     source === "user"
-      ? harness(undefined, { userValue: [def] }, (_e, _i, s) => seen.push(s))
+      ? harness(undefined, { userValue: defs }, observe)
       : source === "workspace"
-        ? harness(teamFile([def]), {}, (_e, _i, s) => seen.push(s))
+        ? harness(teamFile(defs), {}, observe)
         : harness(
             undefined,
             {
-              packs: [
-                {
-                  pack: "@acme/pack",
-                  version: "1.0.0",
-                  integrity: "sha512-x",
-                  command: def,
-                } as PackCommandInput,
-              ],
+              packs: defs.map(
+                (command) =>
+                  ({
+                    pack: "@acme/pack",
+                    version: "1.0.0",
+                    integrity: "sha512-x",
+                    command,
+                  }) as PackCommandInput,
+              ),
             },
-            (_e, _i, s) => seen.push(s),
+            observe,
           );
   h.host.values = values;
   h.host.env_ = (input.env as Record<string, string>) ?? {};

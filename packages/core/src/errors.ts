@@ -33,6 +33,8 @@ export const SlashiErrorCode = {
   SLASH_CALL_INVALID: "SLASH_CALL_INVALID",
   /** A shared step tries something its source may never do (protected setting, denied command, URL scheme). */
   STEP_NOT_ALLOWED: "STEP_NOT_ALLOWED",
+  /** A step of a kind this host cannot perform (an editor step in a terminal); nothing of the command ran. */
+  STEP_UNAVAILABLE: "STEP_UNAVAILABLE",
   /** A bug in Slashi itself. */
   INTERNAL: "INTERNAL",
   /** A Slashi store or log file is locked by another process for longer than the lock timeout. */
@@ -118,6 +120,7 @@ export const SLASHI_ERROR_CATEGORIES: { readonly [C in SlashiErrorCode]: SlashiE
   REGISTRY_INSECURE: SlashiErrorCategory.CONFIG,
   VARIABLE_NOT_ALLOWED: SlashiErrorCategory.REFUSED,
   STEP_NOT_ALLOWED: SlashiErrorCategory.REFUSED,
+  STEP_UNAVAILABLE: SlashiErrorCategory.REFUSED,
   POLICY_DENIED: SlashiErrorCategory.DENIED,
   FILE_UNSAFE: SlashiErrorCategory.UNSAFE_FILE,
   PACK_UNSAFE: SlashiErrorCategory.UNSAFE_FILE,

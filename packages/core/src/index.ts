@@ -101,6 +101,8 @@ export type {
   UncoveredCommand,
   UncoveredReason,
 } from "./fingerprint/coverage.js";
+export { describeCallProblem, describeUnavailableStep, planSlashRun } from "./run-plan/plan.js";
+export type { SlashRunPlan, SlashRunPlanOptions, StepPerformer } from "./run-plan/plan.js";
 export {
   describeCommandChanges,
   describeStepChanges,

@@ -4,7 +4,9 @@
 // only this setup decides, then go through each host: `slashi check --jsonl` (built binary), the three agent
 // hooks (in-process through the CLI's main for the whole suite, through the built binary for a sample, with the
 // decision service off and on), MCP `check_command` of the built `slashi-mcp` over the SDK's stdio client, and
-// the extension's decision for a terminal step. Verdicts and reason codes must be identical everywhere.
+// the extension's decision for a terminal step. Verdicts and reason codes must be identical everywhere. A second
+// workspace's policy extends an Enkaidu config that runs commands without a shell: a sample of the suite there
+// must get the same verdicts too, `enkaidu.needs-shell` included.
 import { spawn, type ChildProcess } from "node:child_process";
 import {
   chmodSync,
@@ -71,6 +73,8 @@ const home = path.join(root, "home");
 const configDir = path.join(root, "config");
 const stateDir = path.join(root, "state");
 const workspace = path.join(home, "project");
+/** The second workspace: its trusted policy extends an Enkaidu config with `execute_through_shell: false`. */
+const enkaiduWorkspace = path.join(home, "enkaidu-project");
 const PACK = "@crosshost/policy";
 
 /** The environment of every host process: the temp HOME and dirs, bash, and the decision service off. */
@@ -117,6 +121,23 @@ const LINES: string[] = [
   ]),
 ].filter((command) => typeof command === "string");
 
+/**
+ * The lines decided in the Enkaidu workspace: every fifth line of the suite, and lines on each side of the
+ * argv-or-shell line.
+ */
+const ENKAIDU_LINES: string[] = [
+  ...new Set([
+    ...LINES.filter((_, i) => i % 5 === 0),
+    "ls -la",
+    "ls | wc -l",
+    "ls $HOME",
+    "echo hi; ls",
+    "cat ~/notes.txt",
+    "git status",
+    "cowsay moo",
+  ]),
+];
+
 const answers = new Map<string, Map<string, Answer>>();
 function record(host: string, command: string, answer: Answer): void {
   let byHost = answers.get(host);
@@ -127,26 +148,30 @@ function record(host: string, command: string, answer: Answer): void {
 let registry: RunningRegistry | undefined;
 const children: ChildProcess[] = [];
 
-async function slashi(args: string[], options: { input?: string; extraEnv?: Record<string, string> } = {}) {
+async function slashi(
+  args: string[],
+  options: { input?: string; extraEnv?: Record<string, string>; cwd?: string } = {},
+) {
   const result = await execa(process.execPath, [SLASHI, ...args], {
     env: { ...env, ...options.extraEnv },
     extendEnv: false,
-    cwd: workspace,
+    cwd: options.cwd ?? workspace,
     reject: false,
     ...(options.input === undefined ? { stdin: "ignore" as const } : { input: options.input }),
   });
   return result;
 }
 
-async function ok(args: string[], extraEnv: Record<string, string> = {}): Promise<void> {
-  const result = await slashi(args, { extraEnv });
+async function ok(args: string[], extraEnv: Record<string, string> = {}, cwd = workspace): Promise<void> {
+  const result = await slashi(args, { extraEnv, cwd });
   if (result.exitCode !== 0)
     throw new Error(`slashi ${args.join(" ")} exited ${result.exitCode}: ${String(result.stderr)}`);
 }
 
 async function setUp(): Promise<void> {
-  for (const dir of [configDir, stateDir, path.join(workspace, ".git"), path.join(workspace, ".vscode")])
-    mkdirSync(dir, { recursive: true });
+  for (const ws of [workspace, enkaiduWorkspace])
+    for (const dir of [configDir, stateDir, path.join(ws, ".git"), path.join(ws, ".vscode")])
+      mkdirSync(dir, { recursive: true });
   registry = await startRegistry({ bin: verdaccioBin, dir: path.join(root, "registry"), tls: false });
   const token = { PACK_TOKEN: registry.token };
   writeFileSync(
@@ -191,6 +216,23 @@ async function setUp(): Promise<void> {
     JSON.stringify({ version: 1, rules: [{ match: ["figlet"], decision: "allow", reason: "banner" }] }),
   );
   await ok(["trust"]);
+  // The Enkaidu workspace: its policy extends an Enkaidu config that runs every command as an argv.
+  writeFileSync(
+    path.join(enkaiduWorkspace, ".vscode", "enkaidu.yml"),
+    [
+      "tool_settings:",
+      "  shell_command:",
+      '    allowed_commands: ["ls", "cat", "echo", "git", "grep", "find", "rm", "curl", "npm", "sudo", "bash"]',
+      '    approved_commands: ["ls", "echo", "git status"]',
+      "    execute_through_shell: false",
+      "",
+    ].join("\n"),
+  );
+  writeFileSync(
+    path.join(enkaiduWorkspace, ".vscode", "slashi-policy.json"),
+    JSON.stringify({ version: 1, extends: ["enkaidu.yml"] }),
+  );
+  await ok(["trust"], {}, enkaiduWorkspace);
   // A remembered "Always allow", stored as `slashi exec` stores it: the binding of argv, cwd and content.
   mkdirSync(path.join(workspace, "tools"));
   writeFileSync(path.join(workspace, "tools", "release.sh"), "#!/bin/sh\necho release check\n");
@@ -209,37 +251,41 @@ async function setUp(): Promise<void> {
 
 // ---- the hosts ----
 
-async function viaCheck(): Promise<void> {
-  const input = LINES.map((command) => JSON.stringify({ command, shell: "bash" })).join("\n");
-  const result = await slashi(["check", "--jsonl"], { input });
+/** A host's name for its answers in a workspace (the first workspace's answers carry no suffix). */
+const hostIn = (host: string, ws: string): string => (ws === workspace ? host : `${host} @enkaidu`);
+
+async function viaCheck(lines: readonly string[] = LINES, ws = workspace): Promise<void> {
+  const input = lines.map((command) => JSON.stringify({ command, shell: "bash" })).join("\n");
+  const result = await slashi(["check", "--jsonl"], { input, cwd: ws });
   expect(result.exitCode, String(result.stderr)).toBe(0);
   const out = String(result.stdout)
     .split("\n")
     .filter((l) => l !== "");
-  expect(out, String(result.stderr)).toHaveLength(LINES.length);
-  LINES.forEach((command, i) => {
+  expect(out, String(result.stderr)).toHaveLength(lines.length);
+  lines.forEach((command, i) => {
     const parsed = JSON.parse(out[i] as string) as {
       command?: string;
       decision?: string;
       reasons?: { code: string }[];
       error?: { code: string };
     };
-    if (parsed.error) return record("check", command, { verdict: "error", codes: [parsed.error.code] });
+    if (parsed.error)
+      return record(hostIn("check", ws), command, { verdict: "error", codes: [parsed.error.code] });
     expect(parsed.command).toBe(command);
-    record("check", command, {
+    record(hostIn("check", ws), command, {
       verdict: parsed.decision as string,
       codes: (parsed.reasons ?? []).map((r) => r.code),
     });
   });
 }
 
-function payload(agent: Agent, command: string): string {
+function payload(agent: Agent, command: string, ws = workspace): string {
   switch (agent) {
     case "claude":
       return JSON.stringify({
         session_id: "cross-host",
         transcript_path: path.join(home, ".claude", "t.jsonl"),
-        cwd: workspace,
+        cwd: ws,
         permission_mode: "default",
         hook_event_name: "PreToolUse",
         tool_name: "Bash",
@@ -250,7 +296,7 @@ function payload(agent: Agent, command: string): string {
       return JSON.stringify({
         session_id: "cross-host",
         transcript_path: path.join(home, ".gemini", "t.json"),
-        cwd: workspace,
+        cwd: ws,
         hook_event_name: "BeforeTool",
         timestamp: new Date().toISOString(),
         tool_name: "run_shell_command",
@@ -261,9 +307,9 @@ function payload(agent: Agent, command: string): string {
         conversation_id: "cross-host",
         generation_id: "cross-host",
         hook_event_name: "beforeShellExecution",
-        workspace_roots: [workspace],
+        workspace_roots: [ws],
         command,
-        cwd: workspace,
+        cwd: ws,
       });
   }
 }
@@ -295,14 +341,18 @@ async function hookRecords(agent: Agent): Promise<AuditRecord[]> {
  * The lines of one agent: the suite dealt round-robin over the three hooks (each hook's own part is its payload
  * and answer format; the decision behind them is one), and the setup's lines through every hook.
  */
-function hookLines(agent: Agent): string[] {
+function hookLines(agent: Agent, lines: readonly string[] = LINES): string[] {
   const setup = new Set(SETUP_LINES.map((l) => l.command));
-  return LINES.filter((command, i) => setup.has(command) || AGENTS[i % AGENTS.length] === agent);
+  return lines.filter((command, i) => setup.has(command) || AGENTS[i % AGENTS.length] === agent);
 }
 
 /** One agent's lines through its hook, in-process: the CLI's own main with the agent's payload on stdin. */
-async function viaHookInProcess(agent: Agent): Promise<string[]> {
-  const lines = hookLines(agent);
+async function viaHookInProcess(
+  agent: Agent,
+  all: readonly string[] = LINES,
+  ws = workspace,
+): Promise<string[]> {
+  const lines = hookLines(agent, all);
   const before = (await hookRecords(agent)).length;
   const verdicts: string[] = [];
   for (const command of lines) {
@@ -314,9 +364,9 @@ async function viaHookInProcess(agent: Agent): Promise<string[]> {
     const io: Io = {
       stdout,
       stderr,
-      stdin: Readable.from([payload(agent, command)]),
+      stdin: Readable.from([payload(agent, command, ws)]),
       env,
-      cwd: workspace,
+      cwd: ws,
       interactive: false,
       color: false,
     };
@@ -328,33 +378,33 @@ async function viaHookInProcess(agent: Agent): Promise<string[]> {
   lines.forEach((command, i) => {
     const r = records[i] as AuditRecord;
     expect(r.text).toBe(command);
-    record(`hook ${agent}`, command, { verdict: verdicts[i] as string, codes: auditCodes(r) });
+    record(hostIn(`hook ${agent}`, ws), command, { verdict: verdicts[i] as string, codes: auditCodes(r) });
   });
   return lines;
 }
 
-async function viaMcp(): Promise<void> {
+async function viaMcp(lines: readonly string[] = LINES, ws = workspace): Promise<void> {
   const client = new Client({ name: "cross-host", version: "1.0.0" }, { capabilities: {} });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [SLASHI_MCP, "--workspace", workspace],
+    args: [SLASHI_MCP, "--workspace", ws],
     env,
-    cwd: workspace,
+    cwd: ws,
     stderr: "pipe",
   });
   await client.connect(transport);
   try {
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < LINES.length) {
-        const command = LINES[next++] as string;
+      while (next < lines.length) {
+        const command = lines[next++] as string;
         const result = (await client.callTool({ name: "check_command", arguments: { command } })) as {
           isError?: boolean;
           structuredContent?: { decision?: string; reasons?: { code: string }[]; code?: string };
         };
         const s = result.structuredContent ?? {};
         record(
-          "mcp check_command",
+          hostIn("mcp check_command", ws),
           command,
           result.isError
             ? { verdict: "error", codes: [String(s.code)] }
@@ -368,7 +418,7 @@ async function viaMcp(): Promise<void> {
   }
 }
 
-async function viaExtension(): Promise<void> {
+async function viaExtension(lines: readonly string[] = LINES, ws = workspace): Promise<void> {
   // As extension.ts builds it: its own file reader (here Node's), VS Code's Workspace Trust (granted), the
   // `slashi.policyFile` setting (empty: the default file) and the installed packs.
   const policy = new ExtensionPolicy({
@@ -379,17 +429,17 @@ async function viaExtension(): Promise<void> {
     policyFile: () => "",
     packLayers: loadInstalledPackLayers,
   });
-  const loaded = await policy.load(workspace);
+  const loaded = await policy.load(ws);
   if (!loaded.ok) throw loaded.error;
-  for (const command of LINES) {
+  for (const command of lines) {
     try {
-      const verdict = await decideTerminalStep(loaded, { command, shell: "/bin/bash", cwd: workspace });
-      record("vscode terminal step", command, {
+      const verdict = await decideTerminalStep(loaded, { command, shell: "/bin/bash", cwd: ws });
+      record(hostIn("vscode terminal step", ws), command, {
         verdict: verdict.verdict,
         codes: verdict.reasons.map((r) => r.code),
       });
     } catch (error) {
-      record("vscode terminal step", command, {
+      record(hostIn("vscode terminal step", ws), command, {
         verdict: "error",
         codes: [String((error as { code?: string }).code)],
       });
@@ -420,8 +470,8 @@ async function viaHookBinary(host: string, extraEnv: Record<string, string>): Pr
 }
 
 /** Lines on which some host differs from `slashi check`. */
-function differences(hosts: readonly string[], lines: readonly string[]): string[] {
-  const check = answers.get("check") as Map<string, Answer>;
+function differences(hosts: readonly string[], lines: readonly string[], base = "check"): string[] {
+  const check = answers.get(base) as Map<string, Answer>;
   const out: string[] = [];
   for (const host of hosts) {
     const got = answers.get(host);
@@ -429,7 +479,7 @@ function differences(hosts: readonly string[], lines: readonly string[]): string
       const a = check.get(command);
       const b = got?.get(command);
       if (show(a) !== show(b))
-        out.push(`${host} ≠ check for ${JSON.stringify(command)}: ${show(b)} vs ${show(a)}`);
+        out.push(`${host} ≠ ${base} for ${JSON.stringify(command)}: ${show(b)} vs ${show(a)}`);
     }
   }
   return out;
@@ -537,4 +587,29 @@ describe.skipIf(!installed)("one policy, every host, the same verdicts", () => {
       });
     }
   }, 300_000);
+
+  it("under an Enkaidu layer without a shell every host refuses the same lines with enkaidu.needs-shell", async () => {
+    await viaCheck(ENKAIDU_LINES, enkaiduWorkspace);
+    const check = answers.get(hostIn("check", enkaiduWorkspace)) as Map<string, Answer>;
+    // The setup is what the comparison is about: plain lines run, lines that need a shell are refused.
+    expect(show(check.get("ls -la"))).toMatch(/^allow /);
+    for (const line of ["ls | wc -l", "ls $HOME", "echo hi; ls", "cat ~/notes.txt"])
+      expect(check.get(line)?.codes, line).toContain("enkaidu.needs-shell");
+    expect([...check.values()].filter((a) => a.codes.includes("enkaidu.needs-shell")).length).toBeGreaterThan(
+      ENKAIDU_LINES.length / 10,
+    );
+    await viaMcp(ENKAIDU_LINES, enkaiduWorkspace);
+    await viaExtension(ENKAIDU_LINES, enkaiduWorkspace);
+    for (const agent of AGENTS) await viaHookInProcess(agent, ENKAIDU_LINES, enkaiduWorkspace);
+    const hosts = ["mcp check_command", "vscode terminal step"].map((h) => hostIn(h, enkaiduWorkspace));
+    expect(differences(hosts, ENKAIDU_LINES, hostIn("check", enkaiduWorkspace)).slice(0, 20)).toEqual([]);
+    for (const agent of AGENTS)
+      expect(
+        differences(
+          [hostIn(`hook ${agent}`, enkaiduWorkspace)],
+          hookLines(agent, ENKAIDU_LINES),
+          hostIn("check", enkaiduWorkspace),
+        ).slice(0, 20),
+      ).toEqual([]);
+  }, 600_000);
 });

@@ -133,7 +133,7 @@ export {
   shellInvocation,
 } from "./runner/shell.js";
 export type { Invocation, ShellFamily } from "./runner/shell.js";
-export { enkaiduShellRefusal, plainArgv } from "./runner/plain-argv.js";
+export { decideLine, enkaiduShellRefusal, plainArgv } from "./runner/plain-argv.js";
 export { runCommand } from "./runner/run.js";
 export type { RunRequest, RunResult } from "./runner/run-command.js";
 

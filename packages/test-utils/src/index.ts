@@ -7,3 +7,4 @@ export type { TempDir, TempHome } from "./temp.js";
 export { decisionCases, isExtractionCase, platformMatches } from "./conformance.js";
 export { freePort, startRegistry, stopRegistry, verdaccioBin, verdaccioUnavailable } from "./verdaccio.mjs";
 export type { RunningRegistry } from "./verdaccio.mjs";
+export { writeStubBwrap } from "./stub-bwrap.js";

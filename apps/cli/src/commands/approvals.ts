@@ -3,12 +3,12 @@
  * shell commands (bound to argv, cwd and content digest). `add` is how a person approves, on their own terminal,
  * a command an agent could not get confirmed (an MCP client without forms shows them this command line).
  */
-import { decide } from "@slashi/core";
 import {
   ApprovalFileStore,
   AuditLog,
   CommandApprovalFileStore,
   countedReasons,
+  decideLine,
   defaultShell,
   packPolicyApprovalKey,
   rememberApproval,
@@ -114,7 +114,7 @@ export async function approvalsAdd(args: ParsedArgs, io: Io): Promise<number> {
   const setup = await loadSetup(io, options);
   await parser;
   for (const w of setup.warnings) println(io.stderr, `slashi: warning: ${w}`);
-  const decision = decide(command, setup.policy, {
+  const decision = decideLine(command, setup.policy, {
     ...setup.context,
     shell: options.shell ?? defaultShell(io.env),
   });

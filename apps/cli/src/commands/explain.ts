@@ -1,5 +1,6 @@
 /** `slashi explain`: the readable tree of a decision (core's `explain`), or its structured form with `--json`. */
-import { decide, explainDecision, explanationOf } from "@slashi/core";
+import { explainDecision, explanationOf } from "@slashi/core";
+import { decideLine } from "@slashi/runtime";
 import { ensureParser, loadSetup } from "../context.js";
 import { println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
@@ -12,7 +13,7 @@ export async function explainCommand(args: ParsedArgs, io: Io): Promise<number> 
   const setup = await loadSetup(io, setupOptions(args));
   await parser;
   for (const w of setup.warnings) println(io.stderr, `slashi: warning: ${w}`);
-  const decision = decide(command, setup.policy, setup.context);
+  const decision = decideLine(command, setup.policy, setup.context);
   if (args.flags.json === true) {
     println(
       io.stdout,

@@ -8,21 +8,26 @@ import path from "node:path";
 import {
   approvalStateOf,
   checkSharedCommand,
+  DEFAULT_MAX_SLASH_DEPTH,
   commandNameKey,
-  coverageOf,
   dialectForShell,
   describeCommandChanges,
   expandStep,
   isSlashiError,
   makeApprovalRecord,
   parseTeamFile,
+  planSlashRun,
   renderCommand,
   renderStep,
   type CommandDefinition,
   type CommandIdentity,
   type QuoteDialect,
+  type SlashRunPlan,
   type Step,
+  type StepKind,
+  type StepPerformer,
   sourceCapabilities,
+  SlashiErrorCode,
 } from "@slashi/core";
 import {
   ApprovalFileStore,
@@ -273,32 +278,25 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Steps that need an editor: the CLI cannot do them. */
-const EDITOR_STEPS: ReadonlySet<string> = new Set(["insert", "setting", "command"]);
+/** The step kinds `slashi run` performs: everything but the editor's (insert, setting, command). */
+const CLI_STEP_KINDS: ReadonlySet<StepKind> = new Set<StepKind>([
+  "terminal",
+  "slash",
+  "notify",
+  "input",
+  "wait",
+  "open",
+]);
+
+/** `slashi run` as a step performer; a dry run performs nothing, so it shows every step. */
+const cliPerformer = (dryRun: boolean): StepPerformer => ({
+  name: "slashi run",
+  performs: (kind) => dryRun || CLI_STEP_KINDS.has(kind),
+});
 
 function findDef(list: readonly CommandDefinition[], name: string): CommandDefinition | undefined {
   const key = commandNameKey(name.replace(/^\//, ""));
   return list.find((c) => commandNameKey(c.name.replace(/^\//, "")) === key);
-}
-
-/** Every command reachable through slash steps (the root first), by static name; dynamic callees are skipped. */
-function reachable(root: CommandDefinition, list: readonly CommandDefinition[]): CommandDefinition[] {
-  const out: CommandDefinition[] = [];
-  const seen = new Set<string>();
-  const visit = (def: CommandDefinition): void => {
-    const key = commandNameKey(def.name.replace(/^\//, ""));
-    if (seen.has(key)) return;
-    seen.add(key);
-    out.push(def);
-    for (const step of def.steps) {
-      if (step.type === "slash" && !step.command.includes("${")) {
-        const callee = findDef(list, step.command);
-        if (callee) visit(callee);
-      }
-    }
-  };
-  visit(root);
-  return out;
 }
 
 interface RunState {
@@ -316,7 +314,8 @@ interface RunState {
   approval?: string;
   /** The pack of a pack command, for the audit log. */
   pack?: LoadedPack;
-  depth: number;
+  /** Names (folded) of the commands on the current call chain, the root first. */
+  stack: readonly string[];
 }
 
 async function promptInput(io: Io, step: Extract<Step, { type: "input" }>): Promise<string> {
@@ -340,8 +339,6 @@ async function promptInput(io: Io, step: Extract<Step, { type: "input" }>): Prom
 
 async function runSteps(def: CommandDefinition, args: string, state: RunState): Promise<number> {
   const { io, setup } = state;
-  if (state.depth > 8)
-    throw new CliError(`/${def.name}: slash commands nest deeper than 8 levels`, ExitCode.INVALID_INPUT);
   const inputs: Record<string, string> = {};
   for (const [index, raw] of def.steps.entries()) {
     const where = { file: state.file, jsonPath: `/commands/${state.list.indexOf(def)}` };
@@ -383,13 +380,21 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
         break;
       }
       case "slash": {
+        // The plan refused missing callees, cycles and depth before anything ran; a callee named by a variable is
+        // checked here, when its name is known.
         const callee = findDef(state.list, step.command);
         if (!callee)
           throw new CliError(
             `/${def.name} calls ${step.command}, which does not exist`,
             ExitCode.INVALID_INPUT,
           );
-        const status = await runSteps(callee, step.args ?? "", { ...state, depth: state.depth + 1 });
+        const key = commandNameKey(callee.name.replace(/^\//, ""));
+        if (state.stack.includes(key) || state.stack.length > DEFAULT_MAX_SLASH_DEPTH)
+          throw new CliError(
+            `/${def.name} calls ${step.command}, which is already running or nests too deep`,
+            ExitCode.INVALID_INPUT,
+          );
+        const status = await runSteps(callee, step.args ?? "", { ...state, stack: [...state.stack, key] });
         if (status !== 0) return status;
         break;
       }
@@ -481,20 +486,7 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
     throw new UsageError(`no command ${rawName} here`, "slashi list shows the commands here");
   }
   const { def, source, list } = found;
-  const all = reachable(def, list);
   const dryRun = args.flags["dry-run"] === true;
-
-  // Steps that need an editor are refused before anything runs.
-  for (const d of all) {
-    const index = d.steps.findIndex((s) => EDITOR_STEPS.has(s.type));
-    if (index !== -1 && !dryRun) {
-      throw new CliError(
-        `/${d.name} step ${index + 1} (${renderStep(d.steps[index] as Step)}) needs an editor; nothing ran`,
-        ExitCode.RUN_DENIED,
-        `run /${def.name} from VS Code, or use slashi run --dry-run /${def.name} to see the steps`,
-      );
-    }
-  }
 
   const parser = ensureParser();
   const setup = await loadSetup(io, {
@@ -506,8 +498,33 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
   let approval: string | undefined;
   const commandLabel = (d: CommandDefinition): string =>
     `/${d.name}${found.pack ? ` (${packLabel(found.pack)})` : ""}`;
+  const shared = source !== "user";
+  const store = new ApprovalFileStore({ file: paths.approvals });
+  const records = shared ? await store.list() : [];
+  const stateOf = (d: CommandDefinition) =>
+    approvalStateOf(d, identityOf(d, found, loaded.workspace), records);
+  // Call problems and steps this host cannot perform are refused before any prompt, whatever the source.
+  let plan: SlashRunPlan;
+  try {
+    plan = planSlashRun(def, list, {
+      shared,
+      approved: (d) => stateOf(d).state,
+      host: cliPerformer(dryRun),
+    });
+  } catch (error) {
+    if (isSlashiError(error) && error.code === SlashiErrorCode.STEP_UNAVAILABLE) {
+      throw new CliError(
+        error.message,
+        ExitCode.RUN_DENIED,
+        `run /${def.name} from VS Code, or use slashi run --dry-run /${def.name} to see the steps`,
+      );
+    }
+    throw error;
+  }
+  const all = plan.reachable;
+  const coverage = plan.coverage;
 
-  if (source !== "user") {
+  if (shared) {
     const from = found.pack ? `the pack ${packLabel(found.pack)}` : found.file;
     for (const d of all) {
       const violations = checkSharedCommand(d, source);
@@ -518,18 +535,9 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
         );
       }
     }
-    const store = new ApprovalFileStore({ file: paths.approvals });
-    const records = await store.list();
-    const coverage = coverageOf(
-      def.name,
-      list,
-      (d) => approvalStateOf(d, identityOf(d, found, loaded.workspace), records).state,
-    );
-    if (coverage.covered) {
-      approval =
-        approvalStateOf(def, identityOf(def, found, loaded.workspace), records).state === "approved"
-          ? "fingerprint"
-          : undefined;
+    if (!plan.needsApproval) {
+      // Covered by the person's approvals, or nothing reachable runs anything (one rule in every host).
+      approval = coverage.covered ? "fingerprint" : undefined;
     } else if (dryRun) {
       println(
         io.stdout,
@@ -550,7 +558,7 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
       println(io.stderr, `${paint(io, "yellow", "approval needed")}: a shared command from ${from}`);
       for (const d of all) {
         println(io.stderr, renderCommand(d));
-        const state = approvalStateOf(d, identityOf(d, found, loaded.workspace), records);
+        const state = stateOf(d);
         if (state.state === "changed") {
           const heading =
             state.updatedFrom === undefined
@@ -612,7 +620,7 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
     file,
     shell,
     dryRun,
-    depth: 0,
+    stack: [commandNameKey(def.name.replace(/^\//, ""))],
     ...(approval !== undefined ? { approval } : {}),
   });
 }

@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, symlink, writeFile, mkdir } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readFile, rm, symlink, unlink, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -94,6 +95,30 @@ describe("scaffoldPack and preparePublish", () => {
     expect(error.code).toBe(SlashiErrorCode.PACK_UNSAFE);
     expect(error.message).toContain("symbolic link");
   });
+
+  // The test timeout is the hang guard: a plain read of a FIFO waits for a writer, /dev/zero never ends.
+  it.runIf(process.platform !== "win32")(
+    "refuses a package.json that is a FIFO and a manifest linked to /dev/zero, without waiting",
+    async () => {
+      await scaffoldPack(dir, { name: "x-pack" });
+      await unlink(path.join(dir, "package.json"));
+      execFileSync("mkfifo", [path.join(dir, "package.json")]);
+      const fifo = await failure(() => preparePublish(dir));
+      expect(fifo.code).toBe(SlashiErrorCode.FILE_UNSAFE);
+      expect(fifo.data).toMatchObject({ reason: "not-regular" });
+      await unlink(path.join(dir, "package.json"));
+      await scaffoldPack(path.join(dir, "again"), { name: "x-pack" });
+      await writeFile(
+        path.join(dir, "package.json"),
+        await readFile(path.join(dir, "again", "package.json")),
+      );
+      await unlink(path.join(dir, "slashi-pack.json"));
+      await symlink("/dev/zero", path.join(dir, "slashi-pack.json"));
+      const zero = await failure(() => preparePublish(dir));
+      expect(zero.code).toBe(SlashiErrorCode.FILE_UNSAFE);
+    },
+    10_000,
+  );
 
   it("refuses a files entry that leaves the folder", async () => {
     await scaffoldPack(dir, { name: "x-pack" });

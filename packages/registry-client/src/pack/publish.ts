@@ -2,9 +2,10 @@
  * Publishing a pack from a folder: collect its files, check package.json and manifest, describe what will need
  * approval, build the tarball, and PUT the packument with the tarball attached (the npm publish protocol).
  */
-import { lstat, readFile, readdir } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import { PACK_MANIFEST_FILE, SlashiError, SlashiErrorCode } from "@slashi/core";
+import { readBoundedFile } from "@slashi/runtime";
 import { DEFAULT_MAX_FILES, DEFAULT_MAX_UNPACKED_BYTES } from "../tar/read.js";
 import type { TarLimits } from "../tar/read.js";
 import { createTarball } from "../tar/write.js";
@@ -38,6 +39,15 @@ function unsafe(message: string, data: Record<string, unknown> = {}): SlashiErro
   return new SlashiError(SlashiErrorCode.PACK_UNSAFE, message, data);
 }
 
+/**
+ * Reads one file of the pack: only a regular file (re-checked on the open descriptor, so a FIFO swapped in after
+ * the listing is refused, never waited on) of at most the unpacked-size cap.
+ * @throws SlashiError `FILE_UNSAFE`, or the file system's own error (`ENOENT`)
+ */
+function readPackFile(file: string, limits: Required<TarLimits>): Promise<Buffer> {
+  return readBoundedFile(file, { maxBytes: limits.maxUnpackedBytes });
+}
+
 /** Lists the files of a folder recursively; symlinks and special files are refused. */
 async function walk(
   root: string,
@@ -62,7 +72,7 @@ async function walk(
   }
   if (!info.isFile()) throw unsafe(`${rel} is not a regular file`, { entry: rel });
   if (out.has(rel)) return;
-  out.set(rel, await readFile(full));
+  out.set(rel, await readPackFile(full, limits));
   if (out.size > limits.maxFiles)
     throw unsafe(`the pack has more than ${limits.maxFiles} files`, { limit: limits.maxFiles });
   const total = [...out.values()].reduce((n, b) => n + b.length, 0);
@@ -88,7 +98,10 @@ export async function preparePublish(dir: string, limits: TarLimits = {}): Promi
   const root = path.resolve(dir);
   const files = new Map<string, Buffer>();
   for (const name of ["package.json", PACK_MANIFEST_FILE]) {
-    const data = await readFile(path.join(root, name)).catch(() => undefined);
+    const data = await readPackFile(path.join(root, name), caps).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    });
     if (data === undefined)
       throw new SlashiError(SlashiErrorCode.PACK_INVALID, `${path.join(root, name)} is missing`, {
         file: path.join(root, name),

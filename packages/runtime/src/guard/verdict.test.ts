@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { loadShellParser, resolvePolicy, type DecideContext } from "@slashi/core";
+import {
+  enkaiduPolicyDocument,
+  enkaiduSettingsFrom,
+  loadShellParser,
+  resolvePolicy,
+  type DecideContext,
+} from "@slashi/core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandBinding } from "../approval/binding.js";
@@ -82,6 +88,37 @@ describe("decideVerdict", () => {
       files(SCRIPT),
     );
     expect(piped.verdict).toBe("ask");
+  });
+
+  it("denies a line that needs the shell under an Enkaidu layer without one, as every host must", async () => {
+    const enkaidu = resolvePolicy([
+      {
+        kind: "user",
+        source: "enkaidu.yml",
+        document: enkaiduPolicyDocument(
+          enkaiduSettingsFrom({
+            config: { tool_settings: { shell_command: { allowed_commands: ["./deploy.sh", "cat"] } } },
+            os: "unix",
+          }),
+        ),
+      },
+    ]);
+    const piped = await decideVerdict(
+      { command: "./deploy.sh --prod | cat", cwd: CWD },
+      { ...snapshot, policy: enkaidu },
+      store,
+      files(SCRIPT),
+    );
+    expect(piped.verdict).toBe("deny");
+    expect(piped.reasons.map((r) => r.code)).toContain("enkaidu.needs-shell");
+    // The remembered plain line still runs as its argv: the refusal is only for lines that need the shell.
+    const plain = await decideVerdict(
+      { command: "./deploy.sh --prod", cwd: CWD },
+      { ...snapshot, policy: enkaidu },
+      store,
+      files(SCRIPT),
+    );
+    expect(plain.reasons.map((r) => r.code)).not.toContain("enkaidu.needs-shell");
   });
 
   it("is the policy's verdict for any other argument list (generated)", async () => {

@@ -1,12 +1,13 @@
 /**
- * The verdict a host acts on for one command line: the policy's decision, then a remembered "Always allow" that
- * answers its `ask`. Every host answers with this (`slashi check`, the agent hooks, MCP `check_command` and
+ * The verdict a host acts on for one command line: the policy's decision (with Enkaidu's refusal of a line that
+ * needs a shell, see `decideLine`), then a remembered "Always allow" that answers its `ask`. Every host answers with this (`slashi check`, the agent hooks, MCP `check_command` and
  * `shell_command`, the extension's terminal steps), so one line gets one verdict and one set of reasons
  * everywhere. It never runs anything and never prompts.
  */
-import { decide, type Decision, type Reason, type Verdict } from "@slashi/core";
+import type { Decision, Reason, Verdict } from "@slashi/core";
 import { readTextOrUndefined, rememberedApproval, type RememberedApproval } from "../approval/remembered.js";
 import type { ReadText } from "../approval/binding.js";
+import { decideLine } from "../runner/plain-argv.js";
 import type { DecideAt, PolicySnapshot } from "../session/policy-session.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
 
@@ -73,20 +74,15 @@ export interface GuardedVerdict {
  * @param snapshot - the host's current policy ({@link PolicySession.current})
  * @param approvals - the command-approval store of this user
  * @param read - reads the files the binding digests (default: the file system)
- * @param decideLine - the host's decision of the line instead of core's `decide` (the MCP server adds its
- *   Enkaidu refusal of lines that need a shell)
  */
 export async function decideVerdict(
   request: VerdictRequest,
   snapshot: Pick<PolicySnapshot, "policy" | "context">,
   approvals: CommandApprovalFileStore,
   read: ReadText = readTextOrUndefined,
-  decideLine?: (request: VerdictRequest) => Decision,
 ): Promise<GuardedVerdict> {
   const at: DecideAt = { cwd: request.cwd, ...(request.shell === undefined ? {} : { shell: request.shell }) };
-  const decision = decideLine
-    ? decideLine(request)
-    : decide(request.command, snapshot.policy, snapshot.context(at));
+  const decision = decideLine(request.command, snapshot.policy, snapshot.context(at));
   const remembered = await rememberedApproval(decision, request.cwd, approvals, read);
   const rememberedKey = remembered.approved && remembered.binding.ok ? remembered.binding.key : undefined;
   return {

@@ -5,8 +5,9 @@ import {
   loadShellParser,
   resolvePolicy,
 } from "@slashi/core";
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { enkaiduShellRefusal, plainArgv } from "./plain-argv.js";
+import { decideLine, enkaiduShellRefusal, plainArgv } from "./plain-argv.js";
 
 const policy = resolvePolicy([]);
 const argvOf = (line: string): string[] | undefined =>
@@ -85,5 +86,41 @@ describe("plainArgv and enkaiduShellRefusal under an Enkaidu layer", () => {
 
   it("refuses nothing without an Enkaidu layer", () => {
     expect(enkaiduShellRefusal(decide("ls | wc -l", policy), policy)).toBeUndefined();
+  });
+
+  const RANK = { allow: 0, ask: 1, deny: 2 } as const;
+  const word = fc.stringMatching(/^[a-z][a-z0-9.-]{0,6}$/);
+  const shellPart = fc.constantFrom(" | wc -l", "; ls", " && ls", " > out", " $HOME", " ~/x", " $(ls)", " &");
+
+  it("decideLine denies every line that needs the shell with the refusal among the script reasons (generated)", () => {
+    const noShell = enkaidu(false);
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 3 }), shellPart, (args, tail) => {
+        const line = ["ls", ...args].join(" ") + tail;
+        const d = decideLine(line, noShell, { cwd: "/w", workspaceRoot: "/w" });
+        expect(d.decision).toBe("deny");
+        expect(d.script.map((r) => r.code)).toContain("enkaidu.needs-shell");
+        expect(d.reasons.map((r) => r.code)).toContain("enkaidu.needs-shell");
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("decideLine is core's decision for a plain line, and never less strict for any line (generated)", () => {
+    const noShell = enkaidu(false);
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 3 }), fc.option(shellPart), (args, tail) => {
+        const line = ["ls", ...args].join(" ") + (tail ?? "");
+        const core = decide(line, noShell, { cwd: "/w", workspaceRoot: "/w" });
+        const host = decideLine(line, noShell, { cwd: "/w", workspaceRoot: "/w" });
+        expect(RANK[host.decision]).toBeGreaterThanOrEqual(RANK[core.decision]);
+        if (plainArgv(core) !== undefined) expect(host).toEqual(core);
+      }),
+      { numRuns: 60 },
+    );
+    expect(decideLine("ls | wc -l", enkaidu(true), { cwd: "/w" })).toEqual(
+      decide("ls | wc -l", enkaidu(true), { cwd: "/w" }),
+    );
+    expect(decideLine("ls | wc -l", policy)).toEqual(decide("ls | wc -l", policy));
   });
 });

@@ -1,5 +1,7 @@
 import {
+  decide,
   EnkaiduReasonCode,
+  type DecideContext,
   type Decision,
   type ExtractedCommand,
   type Reason,
@@ -46,5 +48,25 @@ export function enkaiduShellRefusal(decision: Decision, policy: ResolvedPolicy):
     severity: "deny",
     message:
       "the Enkaidu config runs commands without a shell (execute_through_shell: false), and this line needs one (pipes, lists, redirections, substitutions, variables or ~); run one plain command",
+  };
+}
+
+/**
+ * Decides a command line as every host runs it: core's `decide`, then {@link enkaiduShellRefusal} as a script
+ * reason, so a line that needs the shell under an Enkaidu layer without one is a `deny` with
+ * `enkaidu.needs-shell` in `slashi check`, the hooks, MCP and the extension alike. It does not look up
+ * remembered approvals (see `decideVerdict`).
+ */
+export function decideLine(command: string, policy: ResolvedPolicy, context?: DecideContext): Decision {
+  const decision = decide(command, policy, context);
+  const refusal = enkaiduShellRefusal(decision, policy);
+  if (refusal === undefined) return decision;
+  const { script } = decision;
+  return {
+    ...decision,
+    decision: "deny",
+    script: [...script, refusal],
+    // Script reasons come first in `reasons`; the refusal joins them, before the per-command reasons.
+    reasons: [...script, refusal, ...decision.reasons.slice(script.length)],
   };
 }

@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -80,4 +81,19 @@ describe("withFileLock", () => {
     expect(isSlashiError(error) && error.data).toMatchObject({ file, pid: process.pid });
     expect(existsSync(`${file}.lock`)).toBe(true);
   });
+
+  // The test timeout is the hang guard: a plain read of a FIFO lock waits for a writer that never comes.
+  it.runIf(process.platform !== "win32")(
+    "breaks a lock file that is a FIFO or a link to /dev/zero without reading it to the end",
+    async () => {
+      const fifo = path.join(root, "fifo.json");
+      execFileSync("mkfifo", [`${fifo}.lock`]);
+      const zero = path.join(root, "zero.json");
+      symlinkSync("/dev/zero", `${zero}.lock`);
+      expect(await withFileLock(fifo, async () => "ran", { timeoutMs: 2000 })).toBe("ran");
+      expect(await withFileLock(zero, async () => "ran", { timeoutMs: 2000 })).toBe("ran");
+      expect(existsSync(`${fifo}.lock`) || existsSync(`${zero}.lock`)).toBe(false);
+    },
+    10_000,
+  );
 });

@@ -1,7 +1,8 @@
 import { hostname } from "node:os";
-import { link, mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { link, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
-import { SlashiError, SlashiErrorCode } from "@slashi/core";
+import { isSlashiError, SlashiError, SlashiErrorCode } from "@slashi/core";
+import { readBoundedFile } from "../fs/bounded-read.js";
 
 /** Tuning for {@link withFileLock}. */
 export interface LockOptions {
@@ -39,9 +40,28 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** A lock file holds one small JSON object; anything larger is not one of ours. */
+const LOCK_READ_LIMIT = 4096;
+
+/**
+ * Reads a lock file: its holder and age, `undefined` when it is gone. A lock file that is not a regular file
+ * (a FIFO, a link to a device) or is too large was not written by a lock holder: it is read without waiting
+ * and judged stale (age 0 since the epoch), so it is broken instead of blocking every writer.
+ */
 async function readLock(lockFile: string): Promise<{ info?: LockInfo; mtimeMs: number } | undefined> {
   try {
-    const [text, info] = await Promise.all([readFile(lockFile, "utf8"), stat(lockFile)]);
+    const [text, info] = await Promise.all([
+      readBoundedFile(lockFile, { maxBytes: LOCK_READ_LIMIT }).then(
+        (bytes) => bytes.toString("utf8"),
+        (error: unknown) => {
+          const reason = isSlashiError(error) ? (error.data as { reason?: string }).reason : undefined;
+          if (reason === "not-regular" || reason === "too-large") return undefined;
+          throw error;
+        },
+      ),
+      stat(lockFile),
+    ]);
+    if (text === undefined) return { mtimeMs: 0 };
     try {
       const parsed = JSON.parse(text) as LockInfo;
       return { info: parsed, mtimeMs: info.mtimeMs };
