@@ -187,6 +187,21 @@ describe("slashi run: the checks every host makes before anything runs", () => {
     expect(session.err()).not.toMatch(/needs approval/);
   });
 
+  it("decides an approved team command's expanded step again: what its arguments add asks again", async () => {
+    writeTeam([{ name: "mk", steps: [{ type: "terminal", command: "touch made-${args}" }] }]);
+    expect(await main(["run", "/mk", "one"], io("a\n"))).toBe(0);
+    expect(existsSync(marker("made-one"))).toBe(true);
+    // Other plain arguments: the approved template, run without a prompt.
+    expect(await main(["run", "/mk", "two"], io())).toBe(0);
+    expect(existsSync(marker("made-two"))).toBe(true);
+    // Arguments that bash splits into another command: asked again, refused without a terminal.
+    const injected = io();
+    expect(await main(["run", "/mk", "three;", "touch", "pwned"], injected)).toBe(121);
+    expect(injected.err()).toMatch(/is approved, but its arguments add/);
+    expect(existsSync(marker("pwned"))).toBe(false);
+    expect(existsSync(marker("made-three"))).toBe(false);
+  });
+
   it("still asks for a team command whose harmless root calls a step that runs something", async () => {
     writeTeam([
       {

@@ -181,4 +181,27 @@ describe("run_command", () => {
     expect(JSON.stringify(result.content)).toContain("team");
     expect(server.forms).toHaveLength(0);
   });
+
+  it("asks again when the arguments of an approved team command add a command to its line", async () => {
+    await trustWorkspace();
+    const echo = { name: "team-echo", steps: [{ type: "terminal", command: "touch made-${args}" }] };
+    writeFileSync(
+      path.join(sandbox.workspace, ".vscode", "slashi.json"),
+      JSON.stringify({ commands: [teamDefinition, echo] }),
+    );
+    const record = makeApprovalRecord(
+      echo as never,
+      { source: "workspace", name: "team-echo", workspaceKey: workspaceKeyOf(sandbox.workspace) },
+      { now: () => Date.now() },
+    );
+    await new ApprovalFileStore({ file: path.join(sandbox.stateDir, "approvals.json") }).put(record);
+    server = await connect(sandbox, { answer: { action: "decline" } });
+    const result = await server.client.callTool({
+      name: "run_command",
+      arguments: { name: "team-echo", args: "one; touch pwned" },
+    });
+    expect(result.isError).toBe(true);
+    expect(server.forms).toHaveLength(1);
+    expect(existsSync(path.join(sandbox.workspace, "pwned"))).toBe(false);
+  });
 });

@@ -268,6 +268,22 @@ describe("Runner: terminal steps under the policy", () => {
     expect(h.host.terminalPrompts).toHaveLength(1);
   });
 
+  it("decides an approved team command's expanded step again: what its arguments add asks again", async () => {
+    const h = harness(
+      teamFile([{ name: "mk", steps: [{ type: "terminal", command: "touch made-${args}" }] }]),
+    );
+    h.host.answer = "always";
+    expect(await h.runner.run({ name: "mk", args: "one" })).toEqual({ status: "done" });
+    expect(await h.runner.run({ name: "mk", args: "two" })).toEqual({ status: "done" });
+    expect(h.host.terminalPrompts).toHaveLength(0);
+    h.host.terminalAnswer = false;
+    expect(await h.runner.run({ name: "mk", args: "three; touch pwned" })).toMatchObject({
+      status: "cancelled",
+    });
+    expect(h.host.terminalPrompts).toHaveLength(1);
+    expect(h.host.effects.filter((e) => e.kind === "terminal")).toHaveLength(2);
+  });
+
   it("audits each terminal step in the runtime's record format, unexpanded", async () => {
     const h = harness(teamFile([{ name: "wipe", steps: [{ type: "terminal", command: "rm -rf /" }] }]), {
       userValue: [{ name: "list", steps: [{ type: "terminal", command: "ls ${q:args}" }] }],

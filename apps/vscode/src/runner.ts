@@ -23,6 +23,7 @@ import {
   renderStep,
   sourceCapabilities,
   sourceIsShared,
+  templateLine,
   validateVariables,
   type ApprovalState,
   type Clock,
@@ -471,14 +472,8 @@ export class Runner {
     } catch {
       dialect = undefined;
     }
-    const step = this.#seen(
-      entry,
-      index,
-      expandStep(raw, dialect === undefined ? context : { ...context, dialect }, {
-        index,
-        where: entry.where,
-      }),
-    );
+    const stepContext = dialect === undefined ? context : { ...context, dialect };
+    const step = this.#seen(entry, index, expandStep(raw, stepContext, { index, where: entry.where }));
     // The user's own commands run in the first workspace folder, when there is one.
     const root = entry.folder ?? context.values.workspaceFolder;
     const cwd = step.cwd !== undefined ? path.resolve(root ?? this.#o.home, step.cwd) : root;
@@ -511,8 +506,14 @@ export class Runner {
         source: entry.source,
         commandName: `/${entry.name}`,
         auditText: rendered,
-        // A shared command the person approved: the policy's ask runs without another prompt.
-        ...(ctx.approved ? { preApproved: `approved:${entry.id}` } : {}),
+        // A shared command the person approved: the policy's ask runs without another prompt, unless the
+        // arguments add a finding the approved template does not have.
+        ...(ctx.approved
+          ? {
+              preApproved: `approved:${entry.id}`,
+              template: templateLine(raw, stepContext, { index, where: entry.where }),
+            }
+          : {}),
       },
       {
         snapshot: loaded.snapshot,

@@ -103,6 +103,7 @@ export type {
 } from "./fingerprint/coverage.js";
 export { describeCallProblem, describeUnavailableStep, planSlashRun } from "./run-plan/plan.js";
 export type { SlashRunPlan, SlashRunPlanOptions, StepPerformer } from "./run-plan/plan.js";
+export { TEMPLATE_ARGUMENT, findingsBeyondTemplate, templateLine } from "./run-plan/template.js";
 export {
   describeCommandChanges,
   describeStepChanges,
@@ -227,6 +228,8 @@ export {
 export type { ShellParserOptions } from "./shell/index.js";
 export { runnerDirectory } from "./shell/directory.js";
 export type { DirectoryStep, WorkingDirectory } from "./shell/directory.js";
+export { interpreterLaunch, makeLaunch } from "./shell/launch.js";
+export type { InterpreterLaunch, MakeLaunch } from "./shell/launch.js";
 // @section shell
 
 // safety

@@ -25,6 +25,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { loadCases } from "@slashi/conformance";
+import { loadShellParser } from "@slashi/core";
 import { loadInstalledPackLayers } from "@slashi/registry-client";
 import {
   CommandApprovalFileStore,
@@ -237,6 +238,8 @@ async function setUp(): Promise<void> {
   mkdirSync(path.join(workspace, "tools"));
   writeFileSync(path.join(workspace, "tools", "release.sh"), "#!/bin/sh\necho release check\n");
   chmodSync(path.join(workspace, "tools", "release.sh"), 0o755);
+  // The binding reads a shell script for what it sources with the shell parser, as a host does after deciding.
+  await loadShellParser();
   const binding = commandBinding(["./tools/release.sh", "--check"], workspace, readTextOrUndefined);
   if (!binding.ok) throw new Error(`the remembered command cannot be bound: ${binding.reason}`);
   await new CommandApprovalFileStore({ file: slashiPaths({ env }).commandApprovals }).put({

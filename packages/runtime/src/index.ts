@@ -34,7 +34,12 @@ export type { ProtectedPath, ProtectedPathOwner, ProtectedPathsOptions } from ".
 // approval
 export { commandBinding, executedContent, MAX_SHOWN_CONTENT } from "./approval/binding.js";
 export type { Binding, ExecutedContent, ReadText } from "./approval/binding.js";
-export { readTextOrUndefined, rememberApproval, rememberedApproval } from "./approval/remembered.js";
+export {
+  readBindingFile,
+  readTextOrUndefined,
+  rememberApproval,
+  rememberedApproval,
+} from "./approval/remembered.js";
 export type { RememberedApproval } from "./approval/remembered.js";
 
 // guard

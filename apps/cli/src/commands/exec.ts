@@ -49,6 +49,8 @@ export interface GuardedRun {
    * `ask` runs without a prompt. `deny` still refuses.
    */
   preApproved?: string;
+  /** The line the pre-approval stands for (the step with a neutral word for its arguments). */
+  template?: string;
 }
 
 const SIGNAL_NUMBERS: Record<string, number> = {
@@ -104,8 +106,12 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
 
   const log = new AuditLog({ file: setup.paths.audit });
   const approver: ApproverPort = {
-    async approve({ verdict, canRemember, cannotRemember }) {
+    async approve({ verdict, canRemember, cannotRemember, beyondTemplate }) {
       const reasons = countedReasons(verdict.decision);
+      if (beyondTemplate !== undefined) {
+        println(io.stderr, `slashi: ${run.commandName ?? "the command"} is approved, but its arguments add:`);
+        for (const r of beyondTemplate) println(io.stderr, `  ${r.code}: ${makeVisible(r.message)}`);
+      }
       if (!io.interactive) {
         println(
           io.stderr,
@@ -184,6 +190,7 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
       source: run.source,
       ...(run.commandName ? { commandName: run.commandName } : {}),
       ...(run.preApproved !== undefined ? { preApproved: run.preApproved } : {}),
+      ...(run.template !== undefined ? { template: run.template } : {}),
       cordon: run.cordon,
     },
     {

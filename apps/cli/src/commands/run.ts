@@ -18,6 +18,7 @@ import {
   parseTeamFile,
   planSlashRun,
   renderCommand,
+  templateLine,
   renderStep,
   type CommandDefinition,
   type CommandIdentity,
@@ -346,17 +347,14 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
       inputs[raw.name] = state.dryRun ? (raw.default ?? `<${raw.name}>`) : await promptInput(io, raw);
       continue;
     }
-    const step = expandStep(
-      raw,
-      {
-        source: state.source,
-        values: { args, workspaceFolder: setup.workspace.root },
-        env: (name) => io.env[name],
-        inputs,
-        ...(state.dialect !== undefined ? { dialect: state.dialect } : {}),
-      },
-      { index, where },
-    );
+    const context = {
+      source: state.source,
+      values: { args, workspaceFolder: setup.workspace.root },
+      env: (name: string) => io.env[name],
+      inputs,
+      ...(state.dialect !== undefined ? { dialect: state.dialect } : {}),
+    };
+    const step = expandStep(raw, context, { index, where });
     switch (step.type) {
       case "terminal": {
         const cwd = path.resolve(setup.workspace.root, step.cwd ?? ".");
@@ -372,7 +370,10 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
             source: state.source,
             commandName: `/${def.name}${state.pack ? ` (${packLabel(state.pack)})` : ""}`,
             dryRun: state.dryRun,
-            ...(state.approval !== undefined ? { preApproved: state.approval } : {}),
+            // The approval stands for the step with its arguments unknown: what they add asks again.
+            ...(state.approval !== undefined && raw.type === "terminal"
+              ? { preApproved: state.approval, template: templateLine(raw, context, { index, where }) }
+              : {}),
           },
           io,
         );

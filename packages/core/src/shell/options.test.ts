@@ -56,6 +56,19 @@ describe("parseOptions", () => {
     expect(parsed.filter((p) => p.unknown).map((p) => p.name)).toEqual(["q", "what"]);
   });
 
+  it("takes next-word values in turn and reads + words as options when the spec says so (bash)", () => {
+    const spec = { shortValue: "oO", shortValueNextWord: true, plusOptions: true, stopAtOperand: true };
+    expect(parseOptions(["-eO", "extglob", "+o", "errexit", "x.sh", "-c"], spec)).toEqual([
+      { kind: "short", name: "e", index: 0 },
+      { kind: "short", name: "O", value: "extglob", index: 0, valueIndex: 1 },
+      { kind: "short", name: "o", value: "errexit", index: 2, valueIndex: 3 },
+      { kind: "operand", name: "x.sh", index: 4 },
+      { kind: "operand", name: "-c", index: 5 },
+    ]);
+    expect(parseOptions(["-oO", "a", "b", "s"], spec).map((a) => a.value ?? a.name)).toEqual(["a", "b", "s"]);
+    expect(parseOptions(["+x"], {})).toEqual([{ kind: "operand", name: "+x", index: 0 }]);
+  });
+
   it("reads a dynamic word in an option's place as an operand", () => {
     const parsed = parseOptions(["-a", "$X", "-b"], { stopAtOperand: true }, (i) => i === 1);
     expect(parsed.map((p) => p.kind)).toEqual(["short", "operand", "operand"]);

@@ -30,6 +30,14 @@ export interface OptionSpec {
   stopAtOperand?: boolean;
   /** The lists name every option the program has, so anything else is reported as unknown. */
   complete?: boolean;
+  /**
+   * Short value letters take their value from the next word, never glued, and the letters after one in the
+   * same word are options too; several value letters in one word take the next words in turn (bash and dash:
+   * `bash -eO extglob x.sh`, `bash -oO errexit extglob x.sh`).
+   */
+  shortValueNextWord?: boolean;
+  /** A word starting with `+` holds short options as well (the sh family's `+o`, `+x`, `+O`). */
+  plusOptions?: boolean;
 }
 
 /** One parsed argument. */
@@ -71,7 +79,8 @@ export function parseOptions(
   let optionsDone = false;
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
-    if (optionsDone || word.length < 2 || word[0] !== "-" || isDynamic?.(i) === true) {
+    const dash = word[0] === "-" || (spec.plusOptions === true && word[0] === "+" && word[1] !== "+");
+    if (optionsDone || word.length < 2 || !dash || isDynamic?.(i) === true) {
       out.push({ kind: "operand", name: word, index: i });
       if (spec.stopAtOperand) optionsDone = true;
       continue;
@@ -92,6 +101,10 @@ export function parseOptions(
         out.push({ kind: "long", name, value: args[i + 1]!, index: i, valueIndex: i + 1 });
         i++;
       } else out.push({ kind: "long", name, index: i, ...unknown });
+      continue;
+    }
+    if (spec.shortValueNextWord === true) {
+      i = shortNextWord(word, i, args, spec, out);
       continue;
     }
     for (let j = 1; j < word.length; j++) {
@@ -115,6 +128,34 @@ export function parseOptions(
     }
   }
   return out;
+}
+
+/**
+ * One word of short options whose value letters take the following words in turn (see
+ * {@link OptionSpec.shortValueNextWord}). Returns the index of the last word it used.
+ */
+function shortNextWord(
+  word: string,
+  i: number,
+  args: readonly string[],
+  spec: OptionSpec,
+  out: ParsedArg[],
+): number {
+  let next = i;
+  for (let j = 1; j < word.length; j++) {
+    const letter = word[j]!;
+    if ((spec.shortValue ?? "").includes(letter)) {
+      if (next + 1 < args.length) {
+        next++;
+        out.push({ kind: "short", name: letter, value: args[next]!, index: i, valueIndex: next });
+      } else out.push({ kind: "short", name: letter, index: i });
+      continue;
+    }
+    const unknown =
+      spec.complete === true && !(spec.shortFlags ?? "").includes(letter) ? { unknown: true as const } : {};
+    out.push({ kind: "short", name: letter, index: i, ...unknown });
+  }
+  return next;
 }
 
 /**

@@ -381,3 +381,273 @@ export const SSH_OPTIONS: OptionSpec = { shortValue: "BbcDEeFIiJLlmOoPpQRSWw" };
 export const SCP_OPTIONS: OptionSpec = { shortValue: "cDFiJloPSX" };
 /** OpenSSH `sftp`. */
 export const SFTP_OPTIONS: OptionSpec = { shortValue: "BbcDFiJloPRSs" };
+
+// ---- interpreters: programs that run a script file ------------------------------------------------------
+
+/**
+ * How an interpreter reads its command line, and which options change the code it runs. Option names are
+ * written as on the command line (`-c`, `--rcfile`); a short option is listed by its letter with one dash also
+ * when it was given with `+` (the sh family).
+ */
+export interface InterpreterOptionTable {
+  /** The option reader's table: complete, stopping at the first operand (the script). */
+  spec: OptionSpec;
+  /** Options that run code given on the command line or from stdin, or start an interactive session. */
+  inline: readonly string[];
+  /** Options whose value names a file whose code runs besides the script (`bash --rcfile FILE`). */
+  loadsFile: readonly string[];
+  /**
+   * Options that load code the interpreter finds by its own rules (a module by name, a search path, another
+   * directory, a file on PATH, a watcher that reruns changed code): what runs cannot be pinned to files.
+   */
+  loadsUnpinned: readonly string[];
+  /** Option values that load code (`python3 -X presite=mod`), by option. */
+  loadingValues?: Readonly<Record<string, RegExp>>;
+  /** Option names may be written with `_` for `-` (node: `--no_warnings`). */
+  underscoresInNames?: boolean;
+}
+
+const BASH_LONG_FLAGS = [
+  "debug",
+  "dump-po-strings",
+  "dump-strings",
+  "help",
+  "login",
+  "noediting",
+  "noprofile",
+  "norc",
+  "posix",
+  "pretty-print",
+  "restricted",
+  "verbose",
+  "version",
+] as const;
+
+/** GNU bash: value letters take the next word; long options come first (checked against the real bash). */
+const BASH: InterpreterOptionTable = {
+  spec: {
+    shortValue: "oO",
+    shortFlags: "abefhkmnptuvxBCEHPTlrDcsi",
+    longValue: ["rcfile", "init-file"],
+    longFlags: [...BASH_LONG_FLAGS, "debugger"],
+    stopAtOperand: true,
+    complete: true,
+    shortValueNextWord: true,
+    plusOptions: true,
+  },
+  inline: ["-c", "-s", "-i"],
+  loadsFile: ["--rcfile", "--init-file"],
+  loadsUnpinned: ["--debugger"],
+};
+
+/** dash and `sh`: POSIX letters, `-o` takes the next word (checked against the real dash). */
+const SH: InterpreterOptionTable = {
+  spec: {
+    shortValue: "o",
+    shortFlags: "abCEefhIilmnpquVvxcs",
+    stopAtOperand: true,
+    complete: true,
+    shortValueNextWord: true,
+    plusOptions: true,
+  },
+  inline: ["-c", "-s", "-i"],
+  loadsFile: [],
+  loadsUnpinned: [],
+};
+
+/** zsh: any letter is an option, `-o` takes a glued or the next word, `--emulate` a value. */
+const ZSH: InterpreterOptionTable = {
+  spec: { shortValue: "o", longValue: ["emulate"], stopAtOperand: true, plusOptions: true },
+  inline: ["-c", "-s", "-i"],
+  loadsFile: [],
+  loadsUnpinned: [],
+};
+
+/** CPython 3: its own getopt (values glued or the next word, long options exact). */
+const PYTHON: InterpreterOptionTable = {
+  spec: {
+    shortValue: "cmWX",
+    shortFlags: "bBdEhiIOPqsSuvVx?",
+    longValue: ["check-hash-based-pycs"],
+    longFlags: ["help", "help-env", "help-xoptions", "help-all", "version"],
+    stopAtOperand: true,
+    complete: true,
+  },
+  inline: ["-c", "-i"],
+  loadsFile: [],
+  loadsUnpinned: ["-m"],
+  loadingValues: { "-X": /^presite(=|$)/ },
+};
+
+/**
+ * Node.js: the options a script run needs, values as the next word or after `=` (V8 options only after `=`),
+ * no glued short values, no abbreviations. An option not listed makes the launch unknown.
+ */
+const NODE: InterpreterOptionTable = {
+  spec: {
+    shortValue: "Cerp",
+    shortFlags: "chvi",
+    longValue: [
+      "conditions",
+      "title",
+      "inspect-port",
+      "input-type",
+      "unhandled-rejections",
+      "disable-warning",
+      "dns-result-order",
+      "max-http-header-size",
+      "heapsnapshot-signal",
+      "diagnostic-dir",
+      "report-dir",
+      "report-directory",
+      "report-filename",
+      "report-signal",
+      "eval",
+      "print",
+      "require",
+      "import",
+      "loader",
+      "experimental-loader",
+      "env-file",
+      "env-file-if-exists",
+      "watch-path",
+      "openssl-config",
+      "experimental-policy",
+      "snapshot-blob",
+      "experimental-sea-config",
+      "redirect-warnings",
+    ],
+    longOptionalValue: [
+      "inspect",
+      "inspect-brk",
+      "inspect-wait",
+      "max-old-space-size",
+      "max-semi-space-size",
+      "stack-size",
+      "stack-trace-limit",
+    ],
+    longFlags: [
+      "check",
+      "help",
+      "version",
+      "interactive",
+      "no-warnings",
+      "no-deprecation",
+      "enable-source-maps",
+      "trace-warnings",
+      "trace-deprecation",
+      "trace-uncaught",
+      "trace-exit",
+      "trace-sigint",
+      "throw-deprecation",
+      "pending-deprecation",
+      "preserve-symlinks",
+      "preserve-symlinks-main",
+      "abort-on-uncaught-exception",
+      "experimental-vm-modules",
+      "experimental-strip-types",
+      "experimental-detect-module",
+      "no-experimental-detect-module",
+      "experimental-require-module",
+      "frozen-intrinsics",
+      "expose-gc",
+      "jitless",
+      "zero-fill-buffers",
+      "no-addons",
+      "test",
+      "watch",
+      "build-snapshot",
+    ],
+    stopAtOperand: true,
+    complete: true,
+  },
+  inline: ["-e", "--eval", "-p", "--print", "-i", "--interactive"],
+  loadsFile: [],
+  loadsUnpinned: [
+    "-r",
+    "--require",
+    "--import",
+    "--loader",
+    "--experimental-loader",
+    "--env-file",
+    "--env-file-if-exists",
+    "--watch",
+    "--watch-path",
+    "--test",
+    "--openssl-config",
+    "--experimental-policy",
+    "--snapshot-blob",
+    "--build-snapshot",
+    "--experimental-sea-config",
+  ],
+  underscoresInNames: true,
+};
+
+/** Ruby: clustered letters, values glued or the next word; `-0`, `-i`, `-W`, `-x`, `-K` only glued. */
+const RUBY: InterpreterOptionTable = {
+  spec: {
+    shortValue: "CEFIer",
+    shortOptionalValue: "0iWxK",
+    shortFlags: "acdlnpsvwhyS",
+    longValue: ["enable", "disable", "encoding", "external-encoding", "internal-encoding"],
+    longFlags: ["verbose", "version", "copyright", "help", "yjit", "jit"],
+    stopAtOperand: true,
+    complete: true,
+  },
+  inline: ["-e"],
+  loadsFile: [],
+  loadsUnpinned: ["-r", "-I", "-C", "-x", "-S"],
+};
+
+/** Perl: clustered letters, most values glued only; `-e`, `-E` and `-I` also take the next word. */
+const PERL: InterpreterOptionTable = {
+  spec: {
+    shortValue: "eEI",
+    shortOptionalValue: "0CDFilmMVxd",
+    shortFlags: "acfhnpsStTuUvwWX",
+    stopAtOperand: true,
+    complete: true,
+  },
+  inline: ["-e", "-E"],
+  loadsFile: [],
+  loadsUnpinned: ["-I", "-m", "-M", "-d", "-x", "-S"],
+};
+
+/**
+ * The option table of each interpreter whose script a launch can be bound to, by program name. An interpreter
+ * not listed here is bound only when it is given no options at all.
+ */
+export const INTERPRETER_OPTIONS: Readonly<Record<string, InterpreterOptionTable>> = {
+  bash: BASH,
+  sh: SH,
+  dash: SH,
+  zsh: ZSH,
+  python: PYTHON,
+  python3: PYTHON,
+  node: NODE,
+  nodejs: NODE,
+  ruby: RUBY,
+  perl: PERL,
+};
+
+/** GNU make: values glued or the next word, `-j`/`-l`/`-O` values only glued, long options by unique prefix. */
+export const MAKE_OPTIONS: OptionSpec = {
+  shortValue: "CEfIoW",
+  shortOptionalValue: "jlO",
+  longValue: [
+    "file",
+    "makefile",
+    "directory",
+    "include-dir",
+    "eval",
+    "old-file",
+    "assume-old",
+    "new-file",
+    "assume-new",
+    "what-if",
+    "jobserver-auth",
+    "jobserver-fds",
+    "jobserver-style",
+  ],
+  longOptionalValue: ["jobs", "load-average", "max-load", "debug", "output-sync", "shuffle"],
+};

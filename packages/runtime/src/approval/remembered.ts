@@ -3,7 +3,7 @@
  * executes, see binding.ts), looked up in and written to the command-approval store. A remembered approval only
  * answers an `ask`: a `deny` is never lifted, and a line that needs the shell is never remembered.
  */
-import { diffText, type Decision } from "@slashi/core";
+import { diffText, isSlashiError, type Decision } from "@slashi/core";
 import { readBoundedFileSync } from "../fs/bounded-read.js";
 import { plainArgv } from "../runner/plain-argv.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
@@ -13,16 +13,27 @@ import { commandBinding, type Binding, type ReadText } from "./binding.js";
 const BINDING_READ_LIMIT = 256 * 1024 * 1024;
 
 /**
- * Reads a file as text for the binding; `undefined` when it cannot be read, and when it is not a regular file
- * (a FIFO or a link to `/dev/zero` put where the script should be is refused at once, never waited on) or is
- * over 256 MiB: the binding is then refused and the command asks.
+ * Reads a file's bytes for the binding: `undefined` when it does not exist, and a refusal (never a wait) when it
+ * is not a regular file (a FIFO or a link to `/dev/zero` put where the script should be) or is over 256 MiB:
+ * the binding is then refused and the command asks every time.
+ */
+export function readBindingFile(file: string): Uint8Array | undefined | { refused: string } {
+  try {
+    return readBoundedFileSync(file, { maxBytes: BINDING_READ_LIMIT });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    return { refused: isSlashiError(error) ? error.message : `it cannot be read (${code ?? "error"})` };
+  }
+}
+
+/**
+ * {@link readBindingFile} as text, `undefined` for a missing or refused file (for callers that show a file;
+ * the binding itself digests bytes).
  */
 export function readTextOrUndefined(file: string): string | undefined {
-  try {
-    return readBoundedFileSync(file, { maxBytes: BINDING_READ_LIMIT }).toString("utf8");
-  } catch {
-    return undefined;
-  }
+  const got = readBindingFile(file);
+  return got instanceof Uint8Array ? Buffer.from(got).toString("utf8") : undefined;
 }
 
 /** What the store says about one decided command line. */
@@ -51,7 +62,7 @@ export async function rememberedApproval(
   decision: Decision,
   cwd: string,
   store: CommandApprovalFileStore,
-  read: ReadText = readTextOrUndefined,
+  read: ReadText = readBindingFile,
 ): Promise<RememberedApproval> {
   const argv = plainArgv(decision);
   if (decision.decision !== "ask") {

@@ -4,9 +4,9 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { isSlashiError } from "@slashi/core";
+import { isSlashiError, loadShellParser } from "@slashi/core";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandBinding } from "../approval/binding.js";
 import { readTextOrUndefined } from "../approval/remembered.js";
 import { readBoundedFile, readBoundedFileSync, readBoundedText, readStreamBounded } from "./bounded-read.js";
@@ -120,6 +120,8 @@ describe.runIf(posix)("readBoundedFileSync and the binding's reader", () => {
     ]);
     expect(sync(path.join(dir, "sync-missing.sh"))).toBe("ENOENT");
   });
+
+  beforeAll(() => loadShellParser());
 
   it(
     "makes the binding of a script that is a FIFO or /dev/zero refused, at once",

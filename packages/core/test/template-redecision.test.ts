@@ -1,0 +1,146 @@
+// Template re-decision against real bash: a terminal step with an unquoted `${args}`, approved as a template, is
+// expanded with generated argument strings and run under bash in a temporary workspace. When bash ran something the
+// template does not (a marker file appeared) and the policy's answer for the line is `ask`, an approval of the
+// template must not answer it: `findingsBeyondTemplate` is not empty. A counter makes sure enough lines really
+// created the marker, and plain-word arguments are checked to stay covered (an approval is still useful).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  decide,
+  expandStep,
+  findingsBeyondTemplate,
+  loadShellParser,
+  RECOMMENDED_POLICY,
+  RECOMMENDED_PRESET_NAME,
+  resolvePolicy,
+  templateLine,
+  type DecideContext,
+  type ExpansionContext,
+  type ResolvedPolicy,
+  type TerminalStep,
+} from "../src/index.js";
+
+const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
+const base = mkdtempSync(join(tmpdir(), "slashi-template-"));
+const workspace = join(base, "project");
+const MARKER = "injected-marker";
+
+let policy: ResolvedPolicy;
+const context: DecideContext = {
+  cwd: workspace,
+  workspaceRoot: workspace,
+  home: base,
+  shell: "bash",
+  workspaceTrusted: true,
+};
+
+/** Team-command steps that pass the arguments on unquoted. */
+const TEMPLATES: readonly string[] = [
+  "echo ${args}",
+  "ls ${args}",
+  "touch out-${args}",
+  "git status ${args}",
+  "rm -f build-${args}",
+];
+
+/** Ways arguments make bash run more than the template: separators, substitutions, redirections. */
+const INJECTIONS: readonly ((payload: string) => string)[] = [
+  (p) => `a; ${p}`,
+  (p) => `a && ${p}`,
+  (p) => `a || ${p}`,
+  (p) => `a | ${p}`,
+  (p) => `a & ${p}`,
+  (p) => `a\n${p}`,
+  (p) => `$(${p})`,
+  (p) => `\`${p}\``,
+  (p) => `a;${p};b`,
+];
+
+/** Commands that create the marker. */
+const PAYLOADS: readonly string[] = [
+  `touch ${MARKER}`,
+  `cp /dev/null ${MARKER}`,
+  `mkdir ${MARKER}`,
+  `sh -c 'touch ${MARKER}'`,
+  `>${MARKER}`,
+  `tee ${MARKER} </dev/null`,
+  `bash -c "touch ${MARKER}"`,
+];
+
+const expansion = (args: string): ExpansionContext => ({
+  source: "workspace",
+  values: { args, workspaceFolder: workspace },
+});
+
+/** Runs a line under bash in the workspace; true when the marker appeared. */
+function createsMarker(line: string): boolean {
+  rmSync(join(workspace, MARKER), { recursive: true, force: true });
+  spawnSync(BASH as string, ["--norc", "--noprofile", "-c", line], {
+    cwd: workspace,
+    env: { PATH: "/usr/bin:/bin", HOME: base, LC_ALL: "C" },
+    timeout: 5000,
+    input: "",
+  });
+  return existsSync(join(workspace, MARKER));
+}
+
+function covered(template: string, args: string): { line: string; verdict: string; beyond: number } {
+  const step: TerminalStep = { type: "terminal", command: template };
+  // The step as it runs, and as it was approved.
+  const line = expandStep(step, expansion(args)).command;
+  const decision = decide(line, policy, context);
+  const approved = decide(templateLine(step, expansion(args)) as string, policy, context);
+  return { line, verdict: decision.decision, beyond: findingsBeyondTemplate(decision, approved).length };
+}
+
+beforeAll(async () => {
+  await loadShellParser();
+  policy = resolvePolicy([
+    { kind: "builtin", source: `preset:${RECOMMENDED_PRESET_NAME}`, document: RECOMMENDED_POLICY },
+  ]);
+  mkdirSync(join(workspace, ".git"), { recursive: true });
+});
+
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe.skipIf(!BASH)("an approval of a template does not answer what the arguments add", () => {
+  it("asks again for every generated argument string that makes bash run more than the template", () => {
+    let reached = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...TEMPLATES),
+        fc.constantFrom(...INJECTIONS),
+        fc.constantFrom(...PAYLOADS),
+        (template, inject, payload) => {
+          const args = inject(payload);
+          const { line, verdict, beyond } = covered(template, args);
+          if (!createsMarker(line)) return;
+          reached++;
+          // `allow` and `deny` are the policy's own answer; only an `ask` can be answered by an approval.
+          if (verdict === "ask") expect(beyond, line).toBeGreaterThan(0);
+          expect(verdict, line).not.toBe("allow");
+        },
+      ),
+      { numRuns: 60 },
+    );
+    expect(reached).toBeGreaterThan(25);
+  }, 240_000);
+
+  it("keeps an approval useful: plain words in place of the arguments are covered", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...TEMPLATES),
+        fc.stringMatching(/^[a-z0-9][a-z0-9._-]{0,11}$/),
+        (template, word) => {
+          const { verdict, beyond } = covered(template, word);
+          if (verdict === "ask") expect(beyond).toBe(0);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
