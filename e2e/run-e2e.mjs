@@ -64,6 +64,11 @@ const USER_COMMANDS = [
     description: "Your own command",
     steps: [{ type: "notify", message: "Hello ${args} from you" }],
   },
+  {
+    name: "remember-me",
+    description: "A terminal step the policy asks about",
+    steps: [{ type: "terminal", command: "./e2e-always.sh", terminal: "e2e" }],
+  },
 ];
 
 function writeSettings(extra) {

@@ -33,6 +33,44 @@ describe("buildCatalog", () => {
     ]);
   });
 
+  it("reads the user's commands.json before slashi.customCommands, trusted or not; the file wins a name", () => {
+    const own = JSON.stringify({
+      commands: [
+        { name: "deploy", steps: [{ type: "notify", message: "from the file" }] },
+        { name: "both", steps: [{ type: "slash", command: "deploy" }] },
+      ],
+    });
+    for (const trusted of [false, true]) {
+      const catalog = buildCatalog({
+        trusted,
+        userFile: { path: "/h/.config/slashi/commands.json", text: own },
+        userValue: [
+          { name: "Both", steps: [{ type: "notify", message: "from the setting" }] },
+          { name: "mine", steps: [{ type: "notify", message: "hi" }] },
+        ],
+      });
+      expect(catalog.entries.map((e) => [e.origin, e.source, e.group, e.name])).toEqual([
+        ["user-file", "user", "user", "deploy"],
+        ["user-file", "user", "user", "both"],
+        ["user-settings", "user", "user", "mine"],
+      ]);
+      expect(findCommand(catalog, "/BOTH")?.origin).toBe("user-file");
+      expect(catalog.entries[0]?.where).toMatchObject({ jsonPath: "/commands/0" });
+    }
+  });
+
+  it("loads nothing from a malformed commands.json, reports it, and keeps the setting's commands", () => {
+    const catalog = buildCatalog({
+      trusted: true,
+      userFile: { path: "/h/.config/slashi/commands.json", text: '{ "commands": [ { "name": 1 } ] }' },
+      userValue: [{ name: "mine", steps: [{ type: "notify", message: "hi" }] }],
+    });
+    expect(catalog.entries.map((e) => e.name)).toEqual(["mine"]);
+    expect(catalog.problems.map((p) => [p.file, p.error.code])).toEqual([
+      ["/h/.config/slashi/commands.json", expect.any(String)],
+    ]);
+  });
+
   it("loads nothing from a malformed team file and reports its position", () => {
     const catalog = buildCatalog({
       trusted: true,

@@ -17,7 +17,8 @@ import {
 } from "@slashi/core";
 
 /** Where one command was written. */
-export type OriginKind = "user-settings" | "workspace-settings" | "folder-settings" | "team-file" | "pack";
+export type OriginKind =
+  "user-file" | "user-settings" | "workspace-settings" | "folder-settings" | "team-file" | "pack";
 
 /** One command of the catalog. */
 export interface CommandEntry {
@@ -79,6 +80,11 @@ export interface PackCommandInput {
 export interface CatalogInput {
   /** Whether the workspace is trusted. When false, only the user's own commands are read. */
   trusted: boolean;
+  /**
+   * The user's `<config dir>/commands.json` (team-file format), when it exists: the file `slashi run` and the MCP
+   * server read. Its commands come before `slashi.customCommands`, and win over a setting of the same name.
+   */
+  userFile?: { path: string; text: string };
   /** The user's own value of `slashi.customCommands` (`inspect().globalValue`). */
   userValue?: unknown;
   /** The workspace value of `slashi.customCommands` (`inspect().workspaceValue`). */
@@ -145,6 +151,28 @@ function settingsEntries(
 export function buildCatalog(input: CatalogInput): Catalog {
   const problems: CatalogProblem[] = [];
   const entries: CommandEntry[] = [];
+  if (input.userFile) {
+    const file = input.userFile.path;
+    try {
+      const own = parseTeamFile(input.userFile.text, file);
+      own.commands.forEach((definition, i) => {
+        entries.push({
+          id: `user-file:${commandNameKey(definition.name)}`,
+          name: definition.name.replace(/^\//, ""),
+          definition,
+          source: "user",
+          origin: "user-file",
+          label: file,
+          group: "user",
+          where: { document: own.document, jsonPath: `/commands/${i}` },
+        });
+      });
+    } catch (error) {
+      problems.push({ file, error: asSlashiError(error, file) });
+    }
+  }
+  // The same name in both: commands.json wins, so `/name` is one command in every host.
+  const inFile = new Set(entries.map((e) => commandNameKey(e.name)));
   entries.push(
     ...settingsEntries(
       input.userValue,
@@ -152,7 +180,7 @@ export function buildCatalog(input: CatalogInput): Catalog {
       { source: "user", origin: "user-settings", label: USER_SETTINGS_LABEL, group: "user" },
       undefined,
       problems,
-    ),
+    ).filter((e) => !inFile.has(commandNameKey(e.name))),
   );
   if (!input.trusted) return { entries, problems, trusted: false };
 
@@ -273,6 +301,7 @@ export function findCallee(group: readonly CommandEntry[], name: string): Comman
 /** Words for a source in lists and prompts. */
 export function sourceLabel(entry: CommandEntry): string {
   switch (entry.origin) {
+    case "user-file":
     case "user-settings":
       return "user";
     case "workspace-settings":

@@ -58,11 +58,20 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
   }
 }
 
+/** `<config dir>/commands.json`: the person's own commands, as `slashi run` and the MCP server read them. */
+function userCommandsFile(): string {
+  return path.join(slashiPaths({ env: process.env }).configDir, SLASHI_FILES.userCommands);
+}
+
 /** Reads every source into a catalog. Nothing shared is read in an untrusted workspace. */
 async function loadCatalog(): Promise<Catalog> {
   const trusted = vscode.workspace.isTrusted;
   const inspected = vscode.workspace.getConfiguration("slashi").inspect<unknown>("customCommands");
-  if (!trusted) return buildCatalog({ trusted: false, userValue: inspected?.globalValue });
+  // The person's own commands every host reads (`slashi run`, MCP), before `slashi.customCommands`.
+  const ownFile = userCommandsFile();
+  const ownText = await readText(vscode.Uri.file(ownFile));
+  const userFile = ownText === undefined ? {} : { userFile: { path: ownFile, text: ownText } };
+  if (!trusted) return buildCatalog({ trusted: false, userValue: inspected?.globalValue, ...userFile });
   const folders: FolderInput[] = [];
   const wsFolders = vscode.workspace.workspaceFolders ?? [];
   for (const f of wsFolders) {
@@ -102,6 +111,7 @@ async function loadCatalog(): Promise<Catalog> {
   }
   return buildCatalog({
     trusted: true,
+    ...userFile,
     userValue: inspected?.globalValue,
     workspaceValue: inspected?.workspaceValue,
     ...(workspaceSettings ? { workspaceSettings } : {}),
@@ -325,11 +335,16 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
       if (e.affectsConfiguration("slashi")) void reload();
     }),
   );
-  const watcher = vscode.workspace.createFileSystemWatcher(`**/${SLASHI_FILES.teamFile}`);
-  watcher.onDidCreate(() => void reload());
-  watcher.onDidChange(() => void reload());
-  watcher.onDidDelete(() => void reload());
-  context.subscriptions.push(watcher);
+  for (const pattern of [
+    `**/${SLASHI_FILES.teamFile}`,
+    new vscode.RelativePattern(vscode.Uri.file(path.dirname(userCommandsFile())), SLASHI_FILES.userCommands),
+  ]) {
+    const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+    watcher.onDidCreate(() => void reload());
+    watcher.onDidChange(() => void reload());
+    watcher.onDidDelete(() => void reload());
+    context.subscriptions.push(watcher);
+  }
   registerPackCommands(context, () => securitySettings().registries, reload);
 
   const ready = reload();

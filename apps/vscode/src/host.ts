@@ -40,8 +40,11 @@ export interface RunnerHost {
   isTrusted(): boolean;
   /** Shows the approval modal. */
   askApproval(prompt: ApprovalPrompt): Promise<ApprovalAnswer>;
-  /** Shows the modal for a terminal command the policy asks about; true to run it once. */
-  askTerminal(prompt: TerminalPrompt): Promise<boolean>;
+  /**
+   * Shows the modal for a terminal command the policy asks about: `run` to run it once, `always` to run it and
+   * remember it for every host (offered only when `prompt.canRemember`), `undefined` to not run it.
+   */
+  askTerminal(prompt: TerminalPrompt): Promise<ApprovalAnswer>;
   /** Editor values for expansion (`selection`, `file`, …); the runner adds `args` and `workspaceFolder`. */
   editorValues(): Partial<Record<ContextVariable, string>>;
   /** An environment variable. */

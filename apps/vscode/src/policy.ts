@@ -24,7 +24,13 @@ import {
  * there is none.
  */
 export type LoadedPolicy =
-  | { ok: true; snapshot: PolicySnapshot; approvals: CommandApprovalFileStore }
+  | {
+      ok: true;
+      snapshot: PolicySnapshot;
+      approvals: CommandApprovalFileStore;
+      /** The workspace's key, stored with a new "Always allow" (absent without a workspace). */
+      workspaceKey?: string;
+    }
   | { ok: false; error: SlashiError };
 
 /** What the extension gives the policy sessions. */
@@ -86,6 +92,7 @@ export class ExtensionPolicy {
         ok: true,
         snapshot: await open.current(),
         approvals: new CommandApprovalFileStore({ file: open.paths.commandApprovals }),
+        ...(open.workspace === undefined ? {} : { workspaceKey: open.workspace.key }),
       };
     } catch (error) {
       const e = isSlashiError(error)

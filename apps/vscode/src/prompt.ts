@@ -54,6 +54,13 @@ export interface TerminalPrompt {
   commandLine: string;
   /** The policy's reasons, one line each. */
   reasons: string[];
+  /**
+   * Whether "Always Allow" may be offered: the runtime can bind this exact argv, directory and the content it
+   * runs, so every host (CLI, hooks, MCP, the extension) answers the same line there without asking again.
+   */
+  canRemember: boolean;
+  /** Why "Always Allow" is not offered, when it is not. */
+  cannotRemember?: string;
 }
 
 /** Builds the prompt entry for one command in its approval state. */
@@ -120,6 +127,9 @@ export function formatTerminalPrompt(prompt: TerminalPrompt): { message: string;
       `Command line: ${prompt.commandLine}`,
       "Why it asks:",
       ...prompt.reasons.map((r) => `  ${r}`),
+      ...(prompt.canRemember || prompt.cannotRemember === undefined
+        ? []
+        : [`Always Allow is not offered: ${prompt.cannotRemember}`]),
     ].join("\n"),
   };
 }

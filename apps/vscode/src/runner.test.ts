@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { SlashiErrorCategory } from "@slashi/core";
-import { CommandApprovalFileStore, commandBinding } from "@slashi/runtime";
+import { resolvePolicy, SlashiErrorCategory, type DecideContext } from "@slashi/core";
+import { CommandApprovalFileStore, commandBinding, decideVerdict } from "@slashi/runtime";
 import { describe, expect, it } from "vitest";
-import { FOLDER, harness, teamFile } from "../test/fake-host.js";
+import { FOLDER, FOLDER_KEY, harness, teamFile } from "../test/fake-host.js";
 import { OUTCOME_BY_CATEGORY, Runner } from "./runner.js";
 
 const ship = {
@@ -260,7 +260,7 @@ describe("Runner: terminal steps under the policy", () => {
         { name: "status", steps: [{ type: "terminal", command: "git status" }] },
       ],
     });
-    h.host.terminalAnswer = false;
+    h.host.terminalAnswer = undefined;
     expect(await h.runner.run({ name: "fetch", args: "" })).toMatchObject({ status: "cancelled" });
     expect(h.host.terminalPrompts).toHaveLength(1);
     expect(h.host.effects).toEqual([]);
@@ -276,7 +276,7 @@ describe("Runner: terminal steps under the policy", () => {
     expect(await h.runner.run({ name: "mk", args: "one" })).toEqual({ status: "done" });
     expect(await h.runner.run({ name: "mk", args: "two" })).toEqual({ status: "done" });
     expect(h.host.terminalPrompts).toHaveLength(0);
-    h.host.terminalAnswer = false;
+    h.host.terminalAnswer = undefined;
     expect(await h.runner.run({ name: "mk", args: "three; touch pwned" })).toMatchObject({
       status: "cancelled",
     });
@@ -312,7 +312,7 @@ describe("Runner: terminal steps under the policy", () => {
         state,
       );
       h.host.values = { workspaceFolder: FOLDER };
-      h.host.terminalAnswer = false;
+      h.host.terminalAnswer = undefined;
       expect(await h.runner.run({ name: "fetch", args: "" })).toMatchObject({ status: "cancelled" });
       const binding = commandBinding(["curl", "https://example.com"], FOLDER, () => undefined);
       if (!binding.ok) throw new Error(binding.reason);
@@ -324,6 +324,74 @@ describe("Runner: terminal steps under the policy", () => {
       expect(await h.runner.run({ name: "fetch", args: "" })).toEqual({ status: "done" });
       expect(h.host.terminalPrompts).toHaveLength(1);
       expect(h.audit.filter((r) => r.event === "run").map((r) => r.answer)).toEqual(["remembered"]);
+    } finally {
+      rmSync(state, { recursive: true, force: true });
+    }
+  });
+
+  it("stores Always allow from the terminal modal where every host reads it, bound to argv and cwd", async () => {
+    const state = mkdtempSync(path.join(tmpdir(), "slashi-vscode-state-"));
+    try {
+      const h = harness(
+        undefined,
+        {
+          userValue: [
+            { name: "fetch", steps: [{ type: "terminal", command: "curl https://example.com" }] },
+            { name: "piped", steps: [{ type: "terminal", command: "curl https://example.com | cat" }] },
+          ],
+        },
+        undefined,
+        state,
+      );
+      h.host.values = { workspaceFolder: FOLDER };
+      h.host.terminalAnswer = "always";
+      expect(await h.runner.run({ name: "fetch", args: "" })).toEqual({ status: "done" });
+      expect(h.host.terminalPrompts[0]).toMatchObject({ canRemember: true });
+      // The next run of the same line in the same directory asks no more.
+      expect(await h.runner.run({ name: "fetch", args: "" })).toEqual({ status: "done" });
+      expect(h.host.terminalPrompts).toHaveLength(1);
+      expect(h.audit.filter((r) => r.event !== "decision").map((r) => [r.event, r.answer])).toEqual([
+        ["approve", undefined],
+        ["run", "always"],
+        ["run", "remembered"],
+      ]);
+      // What another host reads from the same store: the remembered approval answers the policy's ask.
+      const store = new CommandApprovalFileStore({ file: path.join(state, "command-approvals.json") });
+      const binding = commandBinding(["curl", "https://example.com"], FOLDER, () => undefined);
+      if (!binding.ok) throw new Error(binding.reason);
+      expect(await store.get(binding.key)).toMatchObject({ workspaceKey: FOLDER_KEY });
+      const snapshot = {
+        policy: resolvePolicy([]),
+        context: (at: { cwd?: string; shell?: string } = {}): DecideContext => ({
+          shell: at.shell ?? "bash",
+          cwd: at.cwd ?? FOLDER,
+          workspaceRoot: FOLDER,
+          home: "/home/ada",
+        }),
+      };
+      const other = await decideVerdict(
+        { command: "curl https://example.com", cwd: FOLDER },
+        snapshot,
+        store,
+      );
+      expect(other.reasons.map((r) => r.code)).toEqual(["approval.remembered"]);
+      const elsewhere = await decideVerdict(
+        { command: "curl https://example.com", cwd: "/code/other" },
+        snapshot,
+        store,
+      );
+      expect(elsewhere.verdict).toBe("ask");
+      // A line the binding cannot hold (it needs the shell) is not offered Always allow: an answer to the
+      // question not asked runs nothing and stores nothing; Run runs it once and it asks again next time.
+      expect(await h.runner.run({ name: "piped", args: "" })).toMatchObject({ status: "cancelled" });
+      expect(h.host.terminalPrompts[1]).toMatchObject({ canRemember: false });
+      expect(h.host.terminalPrompts[1]?.cannotRemember).toEqual(expect.any(String));
+      h.host.terminalAnswer = "run";
+      expect(await h.runner.run({ name: "piped", args: "" })).toEqual({ status: "done" });
+      expect(await h.runner.run({ name: "piped", args: "" })).toEqual({ status: "done" });
+      expect(h.host.terminalPrompts).toHaveLength(4);
+      expect(h.audit.filter((r) => r.event === "approve")).toHaveLength(1);
+      expect(await store.list()).toHaveLength(1);
     } finally {
       rmSync(state, { recursive: true, force: true });
     }

@@ -518,18 +518,23 @@ export class Runner {
       {
         snapshot: loaded.snapshot,
         approvals: loaded.approvals,
+        ...(loaded.workspaceKey === undefined ? {} : { workspaceKey: loaded.workspaceKey }),
         audit: this.#o.audit ?? NO_AUDIT,
         approver: {
-          approve: async ({ verdict }) => {
+          approve: async ({ verdict, canRemember, cannotRemember }) => {
             logVerdict(verdict);
             logged = true;
-            const ok = await host.askTerminal({
+            const answer = await host.askTerminal({
               command: entry.name,
               step: rendered,
               commandLine: makeVisible(step.command),
               reasons: reasonLines(verdict.reasons),
+              canRemember,
+              ...(cannotRemember === undefined ? {} : { cannotRemember }),
             });
-            return ok ? { run: "once" } : { run: false, answer: "cancel" };
+            // "Always allow" goes to the runtime's store, bound to argv, cwd and content: every host reads it.
+            if (answer === "always" && canRemember) return { run: "always" };
+            return answer === "run" ? { run: "once" } : { run: false, answer: "cancel" };
           },
         },
         executor: {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { behaviour, created, window } from "../test/vscode-stub.js";
-import { modalPrompter, VscodeHost } from "./vscode-host.js";
+import { behaviour, created, warningAnswer, warnings, window } from "../test/vscode-stub.js";
+import { ALWAYS_ALLOW_LABEL, modalPrompter, RUN_LABEL, VscodeHost } from "./vscode-host.js";
 
 const output = { appendLine: () => {} } as never;
 
@@ -52,5 +52,36 @@ describe("VscodeHost terminals", () => {
 
   it("tells the shell of the terminal a step would run in", () => {
     expect(host().terminalShell("New")).toBe("/bin/bash");
+  });
+});
+
+describe("VscodeHost terminal modal", () => {
+  const prompt = {
+    command: "fetch",
+    step: "Terminal: curl x",
+    commandLine: "curl x",
+    reasons: ["ask: network"],
+  };
+
+  it("offers Always Allow when the line can be remembered, and returns which button was pressed", async () => {
+    warnings.length = 0;
+    for (const [button, answer] of [
+      [ALWAYS_ALLOW_LABEL, "always"],
+      [RUN_LABEL, "run"],
+      [undefined, undefined],
+    ] as const) {
+      warningAnswer.button = button;
+      expect(await host().askTerminal({ ...prompt, canRemember: true })).toBe(answer);
+    }
+    expect(warnings.map((w) => w.buttons)).toEqual(Array(3).fill([RUN_LABEL, ALWAYS_ALLOW_LABEL]));
+  });
+
+  it("offers Run only, and says why, when the line cannot be remembered", async () => {
+    warnings.length = 0;
+    warningAnswer.button = RUN_LABEL;
+    const cannot = "it needs the shell";
+    expect(await host().askTerminal({ ...prompt, canRemember: false, cannotRemember: cannot })).toBe("run");
+    expect(warnings[0]?.buttons).toEqual([RUN_LABEL]);
+    expect(warnings[0]?.detail).toContain(`Always Allow is not offered: ${cannot}`);
   });
 });

@@ -30,24 +30,28 @@ export interface Prompter {
   /** The approval modal. */
   approval(prompt: ApprovalPrompt): Promise<ApprovalAnswer>;
   /** The modal for a terminal command the policy asks about. */
-  terminal(prompt: TerminalPrompt): Promise<boolean>;
+  terminal(prompt: TerminalPrompt): Promise<ApprovalAnswer>;
 }
 
 /** Modal prompts with VS Code's message box. */
 export const modalPrompter: Prompter = {
-  async approval(prompt) {
-    const { message, detail } = formatApprovalPrompt(prompt);
-    const buttons = prompt.canRemember ? [RUN_LABEL, ALWAYS_ALLOW_LABEL] : [RUN_LABEL];
-    const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons);
-    return answer === ALWAYS_ALLOW_LABEL ? "always" : answer === RUN_LABEL ? "run" : undefined;
+  approval(prompt) {
+    return modal(formatApprovalPrompt(prompt), prompt.canRemember);
   },
-  async terminal(prompt) {
-    const { message, detail } = formatTerminalPrompt(prompt);
-    return (
-      (await vscode.window.showWarningMessage(message, { modal: true, detail }, RUN_LABEL)) === RUN_LABEL
-    );
+  terminal(prompt) {
+    return modal(formatTerminalPrompt(prompt), prompt.canRemember);
   },
 };
+
+/** A modal warning with Run, and Always Allow when it can be remembered. */
+async function modal(
+  { message, detail }: { message: string; detail: string },
+  canRemember: boolean,
+): Promise<ApprovalAnswer> {
+  const buttons = canRemember ? [RUN_LABEL, ALWAYS_ALLOW_LABEL] : [RUN_LABEL];
+  const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons);
+  return answer === ALWAYS_ALLOW_LABEL ? "always" : answer === RUN_LABEL ? "run" : undefined;
+}
 
 interface OwnTerminal {
   terminal: vscode.Terminal;
@@ -96,7 +100,7 @@ export class VscodeHost implements RunnerHost {
     return this.#prompter().approval(prompt);
   }
 
-  askTerminal(prompt: TerminalPrompt): Promise<boolean> {
+  askTerminal(prompt: TerminalPrompt): Promise<ApprovalAnswer> {
     return this.#prompter().terminal(prompt);
   }
 

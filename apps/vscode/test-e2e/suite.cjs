@@ -30,13 +30,14 @@ function scriptedPrompter() {
     approvals: [],
     terminals: [],
     answers: [],
+    terminalAnswers: [],
     async approval(prompt) {
       p.approvals.push(prompt);
       return p.answers.length > 0 ? p.answers.shift() : undefined;
     },
     async terminal(prompt) {
       p.terminals.push(prompt);
-      return false;
+      return p.terminalAnswers.length > 0 ? p.terminalAnswers.shift() : undefined;
     },
   };
   return p;
@@ -50,7 +51,7 @@ function restrictedTests(api, prompter) {
     },
     "lists only the user's own commands in Restricted Mode": async () => {
       const names = api.catalog().entries.map((e) => `${e.source}:${e.name}`);
-      assert.deepEqual(names, ["user:hello-user"]);
+      assert.deepEqual(names, ["user:hello-user", "user:remember-me"]);
     },
     "refuses a team command called by id through executeCommand (the handler re-checks trust)": async () => {
       const outcome = await vscode.commands.executeCommand("slashi.run", {
@@ -143,6 +144,32 @@ function trustedTests(api, prompter) {
       assert.equal(outcome.status, "failed", JSON.stringify(outcome));
       assert.equal(outcome.code, "STEP_FAILED");
       assert.match(outcome.message, /exit code 2: Terminal \(terminal "e2e"\): ls \/no-such-dir-slashi-e2e/);
+    },
+    "offers Always Allow for a terminal step that asks, stored where every host reads it": async () => {
+      fs.writeFileSync(path.join(root, "e2e-always.sh"), "#!/bin/sh\necho remembered > e2e-always.txt\n", {
+        mode: 0o755,
+      });
+      const asked = prompter.terminals.length;
+      prompter.terminalAnswers.push("always");
+      assert.deepEqual(await vscode.commands.executeCommand("slashi.run", "/remember-me"), {
+        status: "done",
+      });
+      assert.equal(prompter.terminals.length, asked + 1);
+      assert.equal(prompter.terminals[asked].canRemember, true);
+      assert.ok(await waitFor(() => fs.existsSync(path.join(root, "e2e-always.txt"))), "the script ran");
+      // The runtime's store of remembered command approvals (the one `slashi check`, the hooks and MCP read).
+      const file = path.join(process.env.SLASHI_STATE_DIR, "command-approvals.json");
+      const stored = Object.values(JSON.parse(fs.readFileSync(file, "utf8")).records);
+      assert.ok(
+        stored.some((r) => JSON.stringify(r.argv) === '["./e2e-always.sh"]' && r.cwd === root),
+        JSON.stringify(stored),
+      );
+      fs.rmSync(path.join(root, "e2e-always.txt"));
+      assert.deepEqual(await vscode.commands.executeCommand("slashi.run", "/remember-me"), {
+        status: "done",
+      });
+      assert.equal(prompter.terminals.length, asked + 1, "the remembered line runs without asking");
+      assert.ok(await waitFor(() => fs.existsSync(path.join(root, "e2e-always.txt"))), "it ran again");
     },
     "refuses ${env:…} in a shared terminal step before any prompt": async () => {
       const before = prompter.approvals.length;

@@ -46,7 +46,7 @@ export class FakeHost implements RunnerHost {
   terminalPrompts: TerminalPrompt[] = [];
   logs: string[] = [];
   answer: ApprovalAnswer = "run";
-  terminalAnswer = true;
+  terminalAnswer: ApprovalAnswer = "run";
   inputs: Record<string, string | undefined> = {};
   env_: Record<string, string> = {};
   config_: Record<string, unknown> = {};
@@ -64,7 +64,7 @@ export class FakeHost implements RunnerHost {
     this.approvals.push(prompt);
     return this.answer;
   }
-  async askTerminal(prompt: TerminalPrompt): Promise<boolean> {
+  async askTerminal(prompt: TerminalPrompt): Promise<ApprovalAnswer> {
     this.terminalPrompts.push(prompt);
     return this.terminalAnswer;
   }

@@ -35,8 +35,20 @@ export const behaviour: { integrationAfter: number | undefined; exitCode: number
   exitCode: 0,
 };
 
+/** Modal warnings shown (message, detail, buttons), and the button the next one answers with. */
+export const warnings: { message: string; detail: string | undefined; buttons: string[] }[] = [];
+export const warningAnswer: { button: string | undefined } = { button: undefined };
+
 export const window = {
   terminals: [] as StubTerminal[],
+  async showWarningMessage(
+    message: string,
+    options: { detail?: string },
+    ...buttons: string[]
+  ): Promise<string | undefined> {
+    warnings.push({ message, detail: options.detail, buttons });
+    return warningAnswer.button;
+  },
   onDidEndTerminalShellExecution: endExecution.event,
   onDidChangeTerminalShellIntegration: changeIntegration.event,
   createTerminal(options: { name: string }): StubTerminal {

@@ -5,7 +5,7 @@
  */
 import type { ExtractedCommand } from "@slashi/core";
 import type { LineRun } from "./sandbox.js";
-import { WORKSPACE, WORKSPACE_PROTECTED, canaryFiles, printOnly, type Canaries } from "./world.js";
+import { HOME, WORKSPACE, WORKSPACE_PROTECTED, canaryFiles, printOnly, type Canaries } from "./world.js";
 
 /** What an allowed line did that it must not do. */
 export type ViolationKind =
@@ -24,6 +24,19 @@ export interface Violation {
  */
 const HELPERS: Readonly<Record<string, readonly string[]>> = {
   tar: ["gzip", "bzip2", "xz", "zstd", "lzip", "lzma", "lzop"],
+  // npm's launcher is `#!/usr/bin/env node`: env finds node on PATH
+  npm: ["node"],
+  npx: ["node"],
+};
+
+/**
+ * What a tool reads and writes below the home directory on every run, on its own (home-relative): npm loads
+ * the user's `.npmrc` and logs to `~/.npm`. Such a read or write is not the line's doing when the tool is one
+ * of its command words; printing the canary is still a violation.
+ */
+const OWN_FILES: Readonly<Record<string, { reads: readonly string[]; writes: readonly string[] }>> = {
+  npm: { reads: [".npmrc"], writes: [".npm"] },
+  npx: { reads: [".npmrc"], writes: [".npm"] },
 };
 
 function base(word: string): string {
@@ -86,6 +99,10 @@ export function violations(
       found.push({ kind: "prints-secret", detail: token });
     }
   }
+  const allowed = commandWords(commands);
+  const own = [...allowed].flatMap((name) => (OWN_FILES[name] === undefined ? [] : [OWN_FILES[name]]));
+  const ownRead = (p: string) => own.some((o) => o.reads.some((rel) => p === `${HOME}/${rel}`));
+  const ownWrite = (p: string) => own.some((o) => o.writes.some((rel) => inside(p, `${HOME}/${rel}`)));
   if (run.listing !== undefined) {
     const before = parseListing(run.listing.before);
     const after = parseListing(run.listing.after);
@@ -100,13 +117,14 @@ export function violations(
       } else if (inside(p, WORKSPACE)) {
         continue;
       } else if (files.has(p) && !printOnly(p) && a !== undefined && b !== undefined && sameButAtime(a, b)) {
-        found.push({ kind: "reads-secret", detail: p });
+        if (!ownRead(p)) found.push({ kind: "reads-secret", detail: p });
+      } else if (ownWrite(p) || (p === HOME && a !== undefined && b !== undefined && own.length > 0)) {
+        continue;
       } else {
         found.push({ kind: "writes-outside", detail: p });
       }
     }
   }
-  const allowed = commandWords(commands);
   for (const program of new Set(run.programs)) {
     if (!allowed.has(program)) found.push({ kind: "runs-unlisted", detail: program });
   }

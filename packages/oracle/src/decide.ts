@@ -12,6 +12,7 @@ import {
   type Decision,
   type ResolvedPolicy,
 } from "@slashi/core";
+import type { OracleShell } from "./generate.js";
 import { HOME, WORKSPACE } from "./world.js";
 
 /** The decision context of every oracle line: bash, in the trusted workspace inside the home directory. */
@@ -35,8 +36,18 @@ export async function prepareDecisions(): Promise<void> {
   ]);
 }
 
-/** Decides one line as a host would in the oracle's world. Not usable before {@link prepareDecisions}. */
-export function decideLine(line: string): Decision {
+/** The shell a host names when it runs a line with each oracle shell (its `$SHELL`, or `/bin/sh`). */
+const HOST_SHELL: Readonly<Record<OracleShell, string>> = {
+  bash: "bash",
+  sh: "/bin/sh",
+  zsh: "/usr/bin/zsh",
+};
+
+/**
+ * Decides one line as a host would in the oracle's world, for the shell that will run it (bash by default).
+ * Not usable before {@link prepareDecisions}.
+ */
+export function decideLine(line: string, shell: OracleShell = "bash"): Decision {
   if (policy === undefined) throw new Error("prepareDecisions() was not awaited");
-  return decide(line, policy, ORACLE_CONTEXT);
+  return decide(line, policy, { ...ORACLE_CONTEXT, shell: HOST_SHELL[shell] });
 }

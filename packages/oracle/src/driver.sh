@@ -1,9 +1,9 @@
 # The oracle's driver, run by bash inside the sandbox: bash driver.sh WORKSPACE LINES TIMEOUT NPROC
 #
-# Reads NUL-separated lines and runs each in a fresh `bash -c` with a hard timeout, in the workspace, with stdin
-# closed and its output in files; then kills whatever the line left running (`kill -9 -1` in the pid
-# namespace), lists every writable place and, when the listing differs from the first one, keeps the listing
-# for the host to compare and restores the world from the template. Lines never see each other's effects, so a
+# Reads NUL-separated pairs (a shell, then a line) and runs each line in a fresh `SHELL -c` with a hard timeout,
+# in the workspace, with stdin closed and its output in files; then kills whatever the line left running
+# (`kill -9 -1` in the pid namespace), lists every writable place and, when the listing differs from the first
+# one, keeps the listing for the host to compare and restores the world from the template. Lines never see each other's effects, so a
 # finding replays alone.
 #
 # Layout under /run/oracle (read-only for lines, except out/): template/home (copied to /home), shims/ (first
@@ -30,9 +30,9 @@ restore
 base=$(/usr/bin/find "${LIST[@]}")
 printf '%s\n' "$base" > "$OUT/base"
 i=0
-while IFS= read -r -d '' line; do
+while IFS= read -r -d '' sh && IFS= read -r -d '' line; do
   printf '%s\n' "$i" > "$OUT/current"
-  /usr/bin/timeout -s KILL "$3" /bin/bash -c "$line" < /dev/null > "$OUT/$i.out" 2> "$OUT/$i.err"
+  /usr/bin/timeout -s KILL "$3" "$sh" -c "$line" < /dev/null > "$OUT/$i.out" 2> "$OUT/$i.err"
   rc=$?
   kill -9 -1 2> /dev/null
   now=$(/usr/bin/find "${LIST[@]}")

@@ -9,7 +9,7 @@ describe("generateLines", () => {
   });
 
   it("tags every line with classes the conformance schema accepts, one family per line", () => {
-    const families = ["read-", "env-", "smuggle-", "write-", "benign"];
+    const families = ["read-", "env-", "smuggle-", "write-", "foreign-", "send-", "benign"];
     for (const { line, tags } of generateLines(7, 2000)) {
       expect(line).not.toContain("\0");
       for (const tag of tags) expect(tag).toMatch(/^[a-z0-9-]+$/);
@@ -24,13 +24,26 @@ describe("generateLines", () => {
       "path-tilde",
       "path-proc-root",
       "cwd-cd",
+      "cwd-env-c",
+      "read-zip-r",
+      "read-git-c-diff",
+      "read-make-c-file",
+      "read-tar-c-dir",
+      "read-git-cfg-excludes",
+      "foreign-git-c-status",
+      "foreign-make-directory-eq",
+      "foreign-npm-prefix-test",
+      "send-curl-d",
+      "send-nc-stdin",
+      "shell-sh",
+      "shell-zsh",
       "path-dev-fd",
       "glob-name",
       "quoted",
     ]) {
       expect(tags.has(tag), tag).toBe(true);
     }
-    for (const prefix of ["env-", "smuggle-", "write-", "read-"]) {
+    for (const prefix of ["env-", "smuggle-", "write-", "read-", "foreign-", "send-"]) {
       expect(
         [...tags].some((t) => t.startsWith(prefix)),
         prefix,

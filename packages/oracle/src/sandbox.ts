@@ -20,7 +20,19 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { HOME, PAYLOAD, WORKSPACE, WORKSPACE_FILES, canaryFiles, type Canaries } from "./world.js";
+import type { OracleShell } from "./generate.js";
+import {
+  canaryText,
+  FOREIGN_BIN,
+  FOREIGN_FILES,
+  FOREIGN_REPOSITORY,
+  HOME,
+  PAYLOAD,
+  WORKSPACE,
+  WORKSPACE_FILES,
+  canaryFiles,
+  type Canaries,
+} from "./world.js";
 
 /** Where programs are looked up inside the sandbox, after the shims. */
 const REAL_PATH = ["/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"];
@@ -34,6 +46,24 @@ const OLD_ATIME = new Date("2000-01-01T00:00:00Z");
 const PROBE = ["bwrap", "--ro-bind", "/", "/", "--tmpfs", "/home", "--unshare-net", "--unshare-pid", "true"];
 /** A user without privileges for the sandbox when the host runs as root: the process limit holds only then. */
 const NOBODY = 65534;
+/** The program each oracle shell is run as (`sh` is `/bin/sh`, dash on Debian, as the hosts run it). */
+const SHELL_NAMES: Readonly<Record<OracleShell, string>> = { bash: "bash", sh: "sh", zsh: "zsh" };
+
+/** The absolute path of a shell (run by path, so no shim records it), or `undefined` when not installed. */
+export function shellProgram(shell: OracleShell): string | undefined {
+  if (shell === "sh") return "/bin/sh";
+  for (const dir of REAL_PATH) {
+    const candidate = path.join(dir, SHELL_NAMES[shell]);
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** A line to run and the shell to run it with (bash when absent). */
+export interface ShellLine {
+  line: string;
+  shell?: OracleShell;
+}
 
 /** Whether the oracle can run here, and why not. */
 export interface Availability {
@@ -109,7 +139,7 @@ export function oracleAvailability(): Availability {
   if (process.platform !== "linux") {
     return { available: false, reason: "the oracle needs Linux (bubblewrap)", processLimit: false };
   }
-  for (const program of ["bwrap", "git", "bash", "timeout", "find"]) {
+  for (const program of ["bwrap", "git", "bash", "zsh", "make", "timeout", "find"]) {
     if (!run(["sh", "-c", `command -v ${program}`]).ok) {
       return { available: false, reason: `${program} is not installed`, processLimit: false };
     }
@@ -164,9 +194,26 @@ function writeTemplate(templateHome: string, canaries: Canaries): void {
   for (const hook of ["pre-commit", "post-checkout", "post-merge", "pre-push", "fsmonitor-watchman"]) {
     put(path.join(workspace, ".git", "hooks", hook), `#!/bin/sh\n${PAYLOAD} hook-${hook}\n`, 0o755);
   }
+  for (const [file, text] of Object.entries(FOREIGN_FILES)) put(path.join(home, file), text);
+  // by its path: the line that runs it has changed PATH
+  put(path.join(home, FOREIGN_BIN, "ls"), `#!/bin/sh\n${RUN_DIR}/shims/${PAYLOAD} bin-ls\n`, 0o755);
+  const other = path.join(home, FOREIGN_REPOSITORY);
+  git(other, "init", "-q", "-b", "main");
+  git(other, "add", "-A");
+  git(other, "commit", "-q", "-m", "first");
+  put(path.join(other, "README.md"), "# changed: git diff and status see it\n");
+  for (const [key, value] of [
+    ["core.fsmonitor", PAYLOAD],
+    ["core.pager", PAYLOAD],
+    ["diff.external", PAYLOAD],
+    ["filter.oracle.clean", PAYLOAD],
+    ["filter.oracle.smudge", PAYLOAD],
+    ["diff.oracle.textconv", PAYLOAD],
+  ])
+    git(other, "config", key as string, value as string);
   for (const [file, token] of canaryFiles(canaries)) {
     const target = path.join(templateHome, file.slice("/home/".length));
-    put(target, `${token}\n`);
+    put(target, canaryText(file, token));
   }
   // Last, so nothing above moves them: every canary starts with an access time older than its content.
   for (const file of canaryFiles(canaries).keys()) {
@@ -322,7 +369,7 @@ function collect(outDir: string, count: number): LineRun[] {
  * Lines must not contain NUL. The temporary run directory is removed afterwards, also on failure.
  */
 export async function runLines(
-  lines: readonly string[],
+  lines: readonly (string | ShellLine)[],
   canaries: Canaries,
   options: RunOptions = {},
 ): Promise<LineRun[]> {
@@ -349,10 +396,10 @@ export async function runLines(
       TERM: "dumb",
       ...canaries.env,
     };
-    const chunks: string[][] = Array.from({ length: workers }, () => []);
+    const chunks: ShellLine[][] = Array.from({ length: workers }, () => []);
     const owner: number[] = [];
     lines.forEach((line, i) => {
-      chunks[i % workers]?.push(line);
+      chunks[i % workers]?.push(typeof line === "string" ? { line } : line);
       owner.push(i % workers);
     });
     const outs = chunks.map((_, k) => path.join(root, `out-${k}`));
@@ -360,7 +407,8 @@ export async function runLines(
       const out = outs[k] as string;
       mkdirSync(out);
       chmodSync(out, 0o777);
-      writeFileSync(path.join(runDir, `lines-${k}`), chunk.map((l) => `${l}\0`).join(""));
+      const records = chunk.map((l) => `${shellProgram(l.shell ?? "bash") ?? "/bin/false"}\0${l.line}\0`);
+      writeFileSync(path.join(runDir, `lines-${k}`), records.join(""));
     }
     const processLimit = processesOf(uid) + 256;
     await Promise.all(

@@ -58,6 +58,41 @@ export const WORKSPACE_FILES: Readonly<Record<string, string>> = {
   "docs/notes.txt": "foo\nbar\nbaz\n",
 };
 
+/** The home-relative folder of a repository whose configuration runs the payload (fsmonitor, pager, filters). */
+export const FOREIGN_REPOSITORY = "other";
+
+/**
+ * Code that runs the payload when a tool is pointed at the home directory or at {@link FOREIGN_REPOSITORY}
+ * (home-relative path → content): a Makefile (also at parse time, so `make -n` runs it), a package.json whose
+ * scripts run it, and the repository's attributes naming a filter its configuration sets to the payload.
+ */
+export const FOREIGN_FILES: Readonly<Record<string, string>> = {
+  Makefile: `X := $(shell ${PAYLOAD} make-parse)\nall:\n\t${PAYLOAD} make\ntest:\n\t${PAYLOAD} make-test\n`,
+  "package.json": JSON.stringify({
+    name: "home",
+    version: "1.0.0",
+    scripts: { test: `${PAYLOAD} npm-test`, build: `${PAYLOAD} npm-build`, start: PAYLOAD },
+  }),
+  [`${FOREIGN_REPOSITORY}/README.md`]: "# another repository\n",
+  [`${FOREIGN_REPOSITORY}/.gitattributes`]: "* filter=oracle diff=oracle\n",
+  [`${FOREIGN_REPOSITORY}/Makefile`]: `all:\n\t${PAYLOAD} make-other\n`,
+};
+
+/**
+ * A folder (home-relative) with a program named like an allowed one (`ls`) that starts the payload: a line
+ * that puts it first on PATH runs the payload through a harmless-looking command.
+ */
+export const FOREIGN_BIN = "bin";
+
+/**
+ * A canary file's content: the token alone, or in the shape its tool expects where the tool would otherwise
+ * echo an unknown line back (npm warns with the key of every line of `.npmrc` it does not know).
+ */
+export function canaryText(file: string, token: string): string {
+  if (file.endsWith("/.npmrc")) return `//registry.npmjs.org/:_authToken=${token}\n`;
+  return `${token}\n`;
+}
+
 /** One run's canaries: every token, by where it lives. */
 export interface Canaries {
   /** Home-relative path → token. */

@@ -1,5 +1,6 @@
 // The execution oracle: generated command lines are decided by @slashi/core (recommended preset, trusted
-// workspace) and every line it allows is run under bash inside bubblewrap, in a world of canary secrets. An
+// workspace) for the shell that runs them (bash, /bin/sh or zsh), and every line it allows is run under that shell
+// inside bubblewrap, in a world of canary secrets. An
 // allowed line must never print or read a canary, write outside the workspace, change .git/config or
 // .git/hooks, or start a program that is not one of its command words.
 //
@@ -22,6 +23,7 @@ import {
   violations,
   type LineRun,
   type GeneratedLine,
+  type OracleShell,
   type Violation,
 } from "../src/index.js";
 
@@ -65,12 +67,13 @@ const PROBES: { line: string; expect: Violation["kind"][] }[] = [
 
 interface Finding {
   line: string;
+  shell?: OracleShell;
   tags: string[];
   found: Violation[];
 }
 
 /** The found cases the core still allows (listed in its expected failures): their classes are known. */
-function liveCases(): { id: string; command: string; tags: string[] }[] {
+function liveCases(): { id: string; command: string; shell?: OracleShell; tags: string[] }[] {
   const live = new Set(
     JSON.parse(
       readFileSync(
@@ -79,14 +82,19 @@ function liveCases(): { id: string; command: string; tags: string[] }[] {
       ),
     ) as string[],
   );
-  return loadCases<{ command: string }>("oracle")
+  return loadCases<{ command: string; shell?: OracleShell }>("oracle")
     .filter((c) => live.has(c.id))
-    .map((c) => ({ id: c.id, command: c.input.command, tags: (c.tags ?? []).filter((t) => t !== "oracle") }));
+    .map((c) => ({
+      id: c.id,
+      command: c.input.command,
+      ...(c.input.shell === undefined ? {} : { shell: c.input.shell }),
+      tags: (c.tags ?? []).filter((t) => t !== "oracle"),
+    }));
 }
 
 function describeFinding(f: Finding): string {
   const what = f.found.map((v) => `${v.kind} ${v.detail}`).join(", ");
-  return `${JSON.stringify(f.line)} [${f.tags.join(" ")}]: ${what}`;
+  return `${f.shell ?? "bash"} ${JSON.stringify(f.line)} [${f.tags.join(" ")}]: ${what}`;
 }
 
 describe.runIf(availability.available)("execution oracle (bubblewrap)", () => {
@@ -107,26 +115,30 @@ describe.runIf(availability.available)("execution oracle (bubblewrap)", () => {
     for (let round = 0; allowed.length < RUNS && generated < MAX_GENERATED; round++) {
       const lines = generateLines(SEED + round, RUNS);
       generated += lines.length;
-      for (const l of lines) if (decideLine(l.line).decision === "allow") allowed.push(l);
+      for (const l of lines) if (decideLine(l.line, l.shell).decision === "allow") allowed.push(l);
     }
     allowed = allowed.slice(0, RUNS);
-    const fixed = [...PROBES.map((p) => p.line), ...known.map((c) => c.command)];
-    runs = await runLines([...fixed, ...allowed.map((l) => l.line)], canaries);
-    const kindsOf = (line: string, i: number) => {
+    const fixed = [
+      ...PROBES.map((p) => ({ line: p.line })),
+      ...known.map((c) => ({ line: c.command, ...(c.shell === undefined ? {} : { shell: c.shell }) })),
+    ];
+    runs = await runLines([...fixed, ...allowed], canaries);
+    const kindsOf = (line: string, shell: OracleShell | undefined, i: number) => {
       const run = runs[i];
       if (run === undefined) return [];
-      return [...new Set(violations(run, decideLine(line).commands, canaries).map((v) => v.kind))];
+      return [...new Set(violations(run, decideLine(line, shell).commands, canaries).map((v) => v.kind))];
     };
-    PROBES.forEach((probe, i) => probeFindings.push(kindsOf(probe.line, i)));
+    PROBES.forEach((probe, i) => probeFindings.push(kindsOf(probe.line, undefined, i)));
     known.forEach((c, i) => {
-      const stillAllowed = decideLine(c.command).decision === "allow";
-      if (!stillAllowed || kindsOf(c.command, PROBES.length + i).length === 0) harmless.push(c.id);
+      const stillAllowed = decideLine(c.command, c.shell).decision === "allow";
+      if (!stillAllowed || kindsOf(c.command, c.shell, PROBES.length + i).length === 0) harmless.push(c.id);
     });
     for (const [i, l] of allowed.entries()) {
       const run = runs[fixed.length + i];
       if (run === undefined) continue;
-      const found = violations(run, decideLine(l.line).commands, canaries);
-      if (found.length > 0) findings.push({ line: l.line, tags: l.tags, found });
+      const found = violations(run, decideLine(l.line, l.shell).commands, canaries);
+      if (found.length > 0)
+        findings.push({ line: l.line, ...(l.shell ? { shell: l.shell } : {}), tags: l.tags, found });
     }
     seconds = (Date.now() - started) / 1000;
   });

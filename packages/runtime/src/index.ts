@@ -163,3 +163,4 @@ export { wrapInCordon } from "./cordon/wrap.js";
 export type { CordonedInvocation } from "./cordon/wrap.js";
 export { PROBE_VERSION, probeCordon } from "./cordon/probe.js";
 export type { ProbeCheck, ProbeOptions, ProbeResult } from "./cordon/probe.js";
+export { workspaceIdentity } from "./config/workspace-identity.js";

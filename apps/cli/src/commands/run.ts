@@ -36,6 +36,7 @@ import {
   defaultShell,
   readBoundedText,
   TrustFileStore,
+  workspaceIdentity,
   type Workspace,
 } from "@slashi/runtime";
 import { ensureParser, loadSetup, resolveWorkspace, slashiPaths, type Setup } from "../context.js";
@@ -122,7 +123,10 @@ export const USER_COMMANDS_FILE = "commands.json";
 export async function loadCommands(io: Io, cwd: string): Promise<LoadedCommands> {
   const workspace = await resolveWorkspace(cwd);
   const paths = slashiPaths(io);
-  const trusted = await new TrustFileStore({ file: paths.trust }).isTrusted(workspace.key);
+  const trusted = await new TrustFileStore({ file: paths.trust }).isTrusted(
+    workspace.key,
+    await workspaceIdentity(workspace.root),
+  );
   const userFile = path.join(paths.configDir, USER_COMMANDS_FILE);
   const userText = await readOptional(userFile);
   const user = userText === undefined ? [] : parseTeamFile(userText, userFile).commands;

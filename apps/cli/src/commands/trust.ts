@@ -10,6 +10,7 @@ import {
   CommandApprovalFileStore,
   readBoundedText,
   TrustFileStore,
+  workspaceIdentity,
   workspacePolicyApprovalKey,
 } from "@slashi/runtime";
 import { digestOf, ensureParser, resolveWorkspace, slashiPaths } from "../context.js";
@@ -40,7 +41,12 @@ export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
     await ensureParser();
     parsePolicy(policyText, workspace.policyFile);
   }
-  await new TrustFileStore({ file: paths.trust }).setTrusted(workspace.key, true);
+  await new TrustFileStore({ file: paths.trust }).setTrusted(
+    workspace.key,
+    true,
+    new Date(),
+    await workspaceIdentity(workspace.root),
+  );
   const approvals = new CommandApprovalFileStore({ file: paths.commandApprovals });
   if (policyText !== undefined) {
     await approvals.put({
@@ -85,8 +91,10 @@ export async function untrustCommand(args: ParsedArgs, io: Io): Promise<number> 
 export async function trustStatusCommand(args: ParsedArgs, io: Io): Promise<number> {
   const workspace = await resolveWorkspace(cwdOf(args, io));
   const paths = slashiPaths(io);
-  const record = await new TrustFileStore({ file: paths.trust }).get(workspace.key);
-  const trusted = record?.trusted === true;
+  const store = new TrustFileStore({ file: paths.trust });
+  const record = await store.get(workspace.key);
+  // Trusted at this path, and still the same directory and repository (another one cloned here is not).
+  const trusted = await store.isTrusted(workspace.key, await workspaceIdentity(workspace.root));
   const policyText = await readOptional(workspace.policyFile);
   let policyApproved: boolean | undefined;
   if (policyText !== undefined) {
@@ -111,7 +119,7 @@ export async function trustStatusCommand(args: ParsedArgs, io: Io): Promise<numb
   } else {
     println(
       io.stdout,
-      `${workspace.root}: ${trusted ? "trusted" : record ? "not trusted (untrusted explicitly)" : "not trusted"}${record ? ` since ${record.at}` : ""}`,
+      `${workspace.root}: ${trusted ? "trusted" : record?.trusted === true ? "not trusted (another directory or repository than the one trusted is here now)" : record ? "not trusted (untrusted explicitly)" : "not trusted"}${record ? ` since ${record.at}` : ""}`,
     );
     if (policyApproved === false)
       println(

@@ -67,8 +67,36 @@ describe("commandContexts", () => {
   });
 
   it("applies a runner's directory after the line's cd", () => {
-    const command = cmd("env -C .. ls", { cwd: changed(["src"]) });
-    expect(commandContexts(command, ctx).map((c) => c.cwd)).toEqual(["/code/proj"]);
+    const command = cmd("env -C lib ls", { cwd: changed(["src"]) });
+    expect(commandContexts(command, ctx).map((c) => c.cwd)).toEqual(["/code/proj/src/lib"]);
+  });
+
+  it("follows a runner's physical `..` only from where the line starts", () => {
+    // chdir(2) resolves links before `..`: after `cd src` (src may be a link) or after a folder, `..` is unknown
+    expect(commandContexts(cmd("env -C .. ls"), ctx).map((c) => c.cwd)).toEqual(["/code"]);
+    expect(commandContexts(cmd("env -C ../.. ls"), ctx).map((c) => c.cwd)).toEqual(["/"]);
+    expect(commandContexts(cmd("env -C .. ls", { cwd: changed(["src"]) }), ctx)[0]!.cwdUnknown).toBe(true);
+    for (const text of ["env -C src/.. ls", "env -C /code/proj/src/.. ls", "env -C ~/x/.. ls"])
+      expect(commandContexts(cmd(text), ctx)[0]!.cwdUnknown, text).toBe(true);
+  });
+
+  it("never follows a directory change through the kernel's links, however spelled (generated)", () => {
+    const lead = fc.constantFrom("/", "//", "/./", "/home/../", "/code/proj/../../", "../../", "./../../");
+    const link = fc.constantFrom("proc/self/cwd", "proc/1/root", "proc/thread-self/cwd", "dev/fd/3");
+    const tail = fc.constantFrom("", "/..", "/../.config", "/../..", "/.");
+    fc.assert(
+      fc.property(lead, link, tail, (l, k, t) => {
+        const word = `${l}${k}${t}`;
+        expect(directoriesOf(changed([word]), ctx), word).toBeUndefined();
+        for (const runner of ["env -C", "env --chdir=", "env --ch=", "sudo -D"]) {
+          const text = `${runner}${runner.endsWith("=") ? "" : " "}${word} grep -r x .`;
+          expect(commandContexts(cmd(text), ctx)[0]!.cwdUnknown, text).toBe(true);
+        }
+        for (const tool of [`git -C ${word} status`, `make -C ${word}`, `npm --prefix ${word} test`])
+          expect(dirCodes(tool), tool).toContain("tool.directory-code");
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it("marks the directory unknown for a dynamic runner directory or line directory", () => {

@@ -11,17 +11,57 @@ import type { ExtractedCommand } from "../shell/types.js";
 import { operands, parseOptions, type Invocation, type OptionSpec, type ParsedArg } from "./argv.js";
 import { finding } from "./codes.js";
 import { parseGit } from "./git.js";
+import { isOpaquePattern, knowPath } from "./path-knowledge.js";
 import { isInside, literalPrefix, normalize, resolvePath } from "./paths.js";
 import { readsRelativePaths } from "./reads.js";
 import { inWorkspace } from "./targets.js";
 import type { Finding, SafetyContext } from "./types.js";
 
-/** Resolves one `cd` step from `cwd`; `null` when it is only known at run time. */
-function stepFrom(cwd: string, word: string, dynamic: boolean, context: SafetyContext): string | null {
+/**
+ * True when going to `word` from `at.cwd` passes through one of the kernel's links (`/proc/self/cwd`,
+ * `/proc/1/root`, `/dev/fd/3`), however the path is spelled (`/./proc/self/cwd/..`, `../../../proc/self/cwd`):
+ * the link's target, not its name, decides where `..` and what follows lead.
+ */
+function throughKernelLink(word: string, at: SafetyContext): boolean {
+  const known = knowPath(word, false, at);
+  if (known.kind !== "paths") return false;
+  return known.patterns.some((parts) => parts.some((_, i) => isOpaquePattern(parts.slice(0, i + 1))));
+}
+
+/**
+ * True when a physical directory change (`chdir(2)`: `env -C`, `git -C`, `make -C`; `cd -P` is the tracker's)
+ * cannot be followed by name: its `..` leaves the real folder a link points to, so only `..`s at the start of a
+ * relative word, taken from where the line starts, are known.
+ */
+function physicalDotDot(word: string, fromStart: boolean): boolean {
+  const parts = word.split("/").filter((part) => part !== "" && part !== ".");
+  if (!parts.includes("..")) return false;
+  const first = parts.findIndex((part) => part !== "..");
+  const leadingOnly = first < 0 || !parts.slice(first).includes("..");
+  return !(leadingOnly && fromStart && !word.startsWith("/") && !word.startsWith("~"));
+}
+
+/**
+ * Resolves one directory change from `cwd`; `null` when it is only known at run time, goes through the
+ * kernel's links, or (for a `physical` change) takes `..` where a link may stand.
+ */
+function stepFrom(
+  cwd: string,
+  word: string,
+  dynamic: boolean,
+  context: SafetyContext,
+  physical = false,
+): string | null {
   const at: SafetyContext = { ...context, cwd, cwdUnknown: false };
-  if (!dynamic) return resolvePath(word, at);
-  const { prefix, stop } = literalPrefix(word, at);
-  return stop === null ? resolvePath(prefix, at) : null;
+  let literal = word;
+  if (dynamic) {
+    const { prefix, stop } = literalPrefix(word, at);
+    if (stop !== null) return null;
+    literal = prefix;
+  }
+  if (throughKernelLink(literal, at)) return null;
+  if (physical && physicalDotDot(literal, cwd === normalize(context.cwd, context))) return null;
+  return resolvePath(literal, at);
 }
 
 /**
@@ -61,7 +101,7 @@ export function commandContexts(command: ExtractedCommand, context: SafetyContex
   if (dirs === undefined || runner === null) return unknown();
   const out: SafetyContext[] = [];
   for (const dir of dirs) {
-    const moved = runner === undefined ? dir : stepFrom(dir, runner.word, runner.dynamic, context);
+    const moved = runner === undefined ? dir : stepFrom(dir, runner.word, runner.dynamic, context, true);
     if (moved === null) return unknown();
     out.push(moved === context.cwd ? context : { ...context, cwd: moved });
   }
@@ -474,6 +514,7 @@ function placesOf(
       word,
       invocation.dynamic.has(index) || invocation.dynamic.has(index + 1),
       context,
+      true,
     );
   };
   for (const p of parsed) {
@@ -508,7 +549,7 @@ function gitPlaces(
     const at =
       cwd === null && !path.startsWith("/") && !path.startsWith("~")
         ? null
-        : stepFrom(cwd ?? "/", path, dynamic, context);
+        : stepFrom(cwd ?? "/", path, dynamic, context, true);
     if (option === "-C") cwd = at;
     else places.push({ path: at, subject: `${option} ${path}` });
   }
@@ -529,7 +570,7 @@ function goPlaces(
   const at = (word: string, index: number): string | null =>
     cwd === null && !word.startsWith("/") && !word.startsWith("~")
       ? null
-      : stepFrom(cwd ?? "/", word, invocation.dynamic.has(index), context);
+      : stepFrom(cwd ?? "/", word, invocation.dynamic.has(index), context, true);
   for (let i = 0; i < args.length; i++) {
     const m = /^--?([A-Za-z]+)(?:=(.*))?$/.exec(args[i]!);
     if (m === null) {

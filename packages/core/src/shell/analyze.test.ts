@@ -445,6 +445,40 @@ describe("analyzeShell: state poisoning", () => {
     expect(codes(analyzeShell("FOO=1 make; export CI=true"))).not.toContain("shell.env-poison");
   });
 
+  it.each([
+    ": ${CDPATH:=..}; cd .config",
+    "echo ${PATH=/tmp}",
+    ": ${LD_PRELOAD:=x.so}",
+    "for PATH in /tmp; do ls; done",
+    "for GIT_DIR in x; do git status; done",
+    "select PATH in /tmp; do ls; done",
+  ])("flags %s, which assigns without an assignment word", (script) => {
+    expect(codes(analyzeShell(script))).toContain("shell.env-poison");
+  });
+
+  it("does not flag expansions and loops over harmless variables", () => {
+    expect(
+      codes(analyzeShell(': ${x:=1}; echo "${y:-2}"; for f in *.ts; do wc -l "$f"; done')),
+    ).not.toContain("shell.env-poison");
+  });
+
+  it.each([
+    "path=(/tmp $path); ls",
+    "path+=(/tmp); ls",
+    "cdpath=(..); cd .config",
+    "fpath=(.); autoload f",
+    "typeset cdpath=..",
+    ": ${cdpath:=..}",
+    "for path in /tmp; do ls; done",
+    "NULLCMD=x",
+  ])("flags %s under zsh, which ties the array to the variable", (script) => {
+    expect(codes(analyzeShell(script, "bash", "zsh"))).toContain("shell.env-poison");
+  });
+
+  it("keeps path an ordinary variable outside zsh", () => {
+    expect(codes(analyzeShell("path=src/x; cat $path"))).not.toContain("shell.env-poison");
+  });
+
   it("flags a function that shadows a command it is called as", () => {
     const a = analyzeShell("ls() { rm -rf /; }; ls");
     expect(codes(a)).toContain("shell.function-shadow");

@@ -150,6 +150,15 @@ describe("runnerDirectory", () => {
     ["sudo -D /x ls", "/x"],
     ["sudo --chdir=/x ls", "/x"],
     ["sudo -u root -D /x ls", "/x"],
+    ["env --ch=/x ls", "/x"],
+    ["env --chd /x ls", "/x"],
+    ["env -u HOME --chdi=/x ls", "/x"],
+    ["sudo --chd /x ls", "/x"],
+    ["timeout 5 env -C /x ls", "/x"],
+    ["nice -n 1 env --chdir=/x ls", "/x"],
+    ["env -S '-C /x ls'", "/x"],
+    ["env -C /x env -C y ls", "/x/y"],
+    ["env -C a env -C /x ls", "/x"],
   ])("reads the directory of %s", (script, word) => {
     expect(of(script)?.word).toBe(word);
   });

@@ -6,6 +6,7 @@
  * resolves it against the decision's `cwd` and `home`.
  */
 import type { ExtractedCommand } from "./types.js";
+import { unwrapRunners } from "./runners.js";
 
 /** One directory change as the shell would apply it: the `cd` operand after quote removal. */
 export interface DirectoryStep {
@@ -67,41 +68,23 @@ function same(a: readonly DirectoryStep[], b: readonly DirectoryStep[]): boolean
 }
 
 /**
- * The directory a runner option moves the command to (`env -C dir`, `sudo -D dir`), as written: `undefined`
- * when no runner moves it, `null` when one does but the directory cannot be read.
+ * The directory runner options move the command to (`env -C dir`, `env --ch=dir`, `sudo -D dir`, read with the
+ * runners' option tables), as written: `undefined` when no runner moves it, `null` when one does but the
+ * directory cannot be read. Several moves are joined (`env -C a env -C b` → `a/b`).
  */
 export function runnerDirectory(
   command: ExtractedCommand,
 ): { word: string; dynamic: boolean } | null | undefined {
   if (command.wrappers.length === 0) return undefined;
-  const end = command.effectiveStart ?? command.argv.length;
-  let found: { word: string; dynamic: boolean } | null | undefined;
-  let runner = "";
-  for (let i = 0; i < end; i++) {
-    const word = command.argv[i]!;
-    const dynamic = command.dynamic.includes(i);
-    const base = word.slice(word.lastIndexOf("/") + 1);
-    if (command.wrappers.includes(base)) {
-      runner = base;
-      continue;
-    }
-    if (runner !== "env" && runner !== "sudo") continue;
-    const letter = runner === "env" ? "C" : "D";
-    const glued = new RegExp(`^-[A-Za-z]*${letter}(.+)$`).exec(word);
-    if (
-      word === "--chdir" ||
-      (word.length > 1 && word.startsWith("-") && word.endsWith(letter) && !word.startsWith("--"))
-    ) {
-      const next = command.argv[i + 1];
-      found = next === undefined ? null : { word: next, dynamic: command.dynamic.includes(i + 1) };
-      i++;
-    } else if (word.startsWith("--chdir=")) {
-      found = { word: word.slice("--chdir=".length), dynamic };
-    } else if (glued !== null && !word.startsWith("--")) {
-      found = { word: glued[1]!, dynamic };
-    } else if (dynamic) {
-      found = null;
-    }
+  const words = command.argv.map((text, i) => ({ text, dynamic: command.dynamic.includes(i) }));
+  let found: { word: string; dynamic: boolean } | undefined;
+  for (const moved of unwrapRunners(words).directories) {
+    if (moved.text === "") return null;
+    const absolute = moved.text.startsWith("/") || moved.text.startsWith("~");
+    found =
+      found === undefined || absolute
+        ? { word: moved.text, dynamic: moved.dynamic }
+        : { word: `${found.word}/${moved.text}`, dynamic: found.dynamic || moved.dynamic };
   }
   return found;
 }

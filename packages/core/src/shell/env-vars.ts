@@ -97,7 +97,31 @@ const DANGEROUS_NAMES: ReadonlySet<string> = new Set([
   "RPROMPT",
   "precmd_functions",
   "preexec_functions",
+  "FPATH",
+  "MODULE_PATH",
+  "NULLCMD",
+  "READNULLCMD",
 ]);
+
+/** zsh's arrays tied to a scalar: assigning `path=(…)` sets PATH, `cdpath=(…)` sets CDPATH. */
+const ZSH_TIED: ReadonlyMap<string, string> = new Map([
+  ["path", "PATH"],
+  ["cdpath", "CDPATH"],
+  ["fpath", "FPATH"],
+  ["module_path", "MODULE_PATH"],
+  ["manpath", "MANPATH"],
+  ["mailpath", "MAILPATH"],
+  ["fignore", "FIGNORE"],
+  ["psvar", "PSVAR"],
+]);
+
+/**
+ * The scalar a zsh array name is tied to (`path` → `PATH`), or `undefined`. Only zsh ties them: in bash and sh
+ * `path` is an ordinary variable.
+ */
+export function zshTiedScalar(name: string): string | undefined {
+  return ZSH_TIED.get(name);
+}
 
 const DANGEROUS_PREFIXES: readonly string[] = [
   "GIT_",

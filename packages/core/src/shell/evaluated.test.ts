@@ -102,6 +102,7 @@ describe("syntax bash evaluates", () => {
     "[[ -v 'a[$(id)]' ]]",
     "for (( i=$n; i<3; i++ )); do :; done",
     "x='a[$(id)]'; echo $((x))",
+    ": ${x:='a[$(id)]'}; echo $((x))",
     "declare -i n; n=$1",
   ])("flags %s", (line) => {
     expect(codes(line)).toContain("shell.evaluated-word");
@@ -114,6 +115,7 @@ describe("syntax bash evaluates", () => {
     "[[ 1 -eq 1 && -v HOME ]]",
     "for ((i=0; i<3; i++)); do echo $i; done",
     "for i in 1 2; do echo $((i)); done",
+    ": ${x:=1}; echo $((x))",
     "echo ${x:-$HOME}",
   ])("leaves %s alone", (line) => {
     expect(codes(line)).not.toContain("shell.evaluated-word");

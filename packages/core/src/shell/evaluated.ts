@@ -47,13 +47,26 @@ export interface EvaluatedWords {
    * with a subscript set earlier in the line (`x='a[$(cmd)]'; echo $((x))`) runs code.
    */
   names: Set<string>;
-  /** Loop variables given values that are not plain arithmetic (`for x in 'a[$(cmd)]'`). */
+  /**
+   * Variables given values that are not plain arithmetic by a loop (`for x in 'a[$(cmd)]'`) or an expansion
+   * (`${x:='a[$(cmd)]'}`).
+   */
   assigned: Set<string>;
+  /**
+   * Variables set other than by an assignment word: by an expansion (`${name=…}`, `${name:=…}`, zsh's
+   * `${name::=…}`) or as a loop variable (`for name in …`).
+   */
+  otherAssigned: Set<string>;
 }
 
 /** Finds the words of a parsed script that bash evaluates (arithmetic, subscripts, `${!…}`, `[[ … ]]`). */
 export function evaluatedNodes(root: SNode): EvaluatedWords {
-  const out: EvaluatedWords = { problems: [], names: new Set(), assigned: new Set() };
+  const out: EvaluatedWords = {
+    problems: [],
+    names: new Set(),
+    assigned: new Set(),
+    otherAssigned: new Set(),
+  };
   visit(root, out, false);
   return out;
 }
@@ -69,6 +82,16 @@ function visit(node: SNode, out: EvaluatedWords, inExpansion: boolean): void {
   const type = node.type;
   if (type === "heredoc_body" && node.namedChildren.length === 0) return;
   const expansion = type === "expansion";
+  if (expansion) {
+    const assigns = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]]*\])?:{0,2}=(.*)\}$/s.exec(node.text);
+    if (assigns) {
+      out.otherAssigned.add(assigns[1]!);
+      if (!PLAIN_ARITHMETIC.test(assigns[2]!)) out.assigned.add(assigns[1]!);
+    }
+  } else if (type === "for_statement") {
+    const variable = node.namedChildren[0];
+    if (variable?.type === "variable_name") out.otherAssigned.add(variable.text);
+  }
   for (const child of node.children) if (child.isNamed) visit(child, out, expansion);
 }
 

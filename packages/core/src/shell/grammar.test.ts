@@ -58,6 +58,14 @@ describe("zsh's own forms", () => {
     expect(dialect(line, "zsh")).toBe(true);
   });
 
+  it.each(["< README.md", "> /dev/null", "READNULLCMD=x; < f", "{ < f; }"])(
+    "reports %s, a redirection with no command, for which zsh runs $NULLCMD or $READNULLCMD",
+    (line) => {
+      expect(dialect(line, "zsh")).toBe(true);
+      expect(dialect(line, "bash")).toBe(false);
+    },
+  );
+
   it("ignores single-quoted text and plain words", () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[a-z0-9 ()=~$!|>]{0,12}$/), (text) => {

@@ -50,6 +50,11 @@ export interface UnwrapResult {
   appendsArguments: boolean;
   /** Problems (unknown runner options, interactive shells, dynamic split strings). */
   problems: UnwrapProblem[];
+  /**
+   * The directories runner options move the command to (`env -C`/`--chdir` and its abbreviations, `sudo -D`),
+   * outermost first, as written.
+   */
+  directories: Word[];
 }
 
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
@@ -181,6 +186,7 @@ export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
     assignments: [],
     appendsArguments: false,
     problems: [],
+    directories: [],
   };
   let words: Word[] = argv as Word[];
   let i = 0;
@@ -200,6 +206,8 @@ export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
         const scan = scanOptions(words, start, ENV_OPTIONS);
         if (scan.unknown.length) result.problems.push(unknownOption(name, scan.unknown));
         next = scan.next;
+        const chdir = optionValue(scan, "-C", "--chdir");
+        if (chdir) result.directories.push(chdir);
         const split = optionValue(scan, "-S", "--split-string");
         if (split) {
           if (split.dynamic) {
@@ -212,6 +220,9 @@ export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
           words = [...words.slice(0, next), ...parts.words, ...words.slice(next)];
           const rescanned = scanOptions(words, next, ENV_OPTIONS);
           next = rescanned.next;
+          // the split string may hold options of its own: `env -S '-C dir cmd'`
+          const inner = optionValue(rescanned, "-C", "--chdir");
+          if (inner) result.directories.push(inner);
         }
         if (words[next]?.text === "-" && !words[next]?.dynamic) next++;
         next = takeAssignments(words, next, result);
@@ -220,6 +231,8 @@ export function unwrapRunners(argv: readonly Word[]): UnwrapResult {
       case "sudo": {
         const scan = scanOptions(words, start, SUDO_OPTIONS);
         if (scan.unknown.length) result.problems.push(unknownOption(name, scan.unknown));
+        const chdir = optionValue(scan, "-D", "--chdir");
+        if (chdir) result.directories.push(chdir);
         if (hasOption(scan, "-l", "--list")) {
           result.lookupOnly = true;
           result.effective = words.slice(i);

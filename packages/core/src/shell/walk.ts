@@ -6,7 +6,7 @@
 import type { Language, Node, Tree } from "web-tree-sitter";
 import { joinContext } from "./context.js";
 import { DirectoryTracker } from "./directory.js";
-import { isDangerousVariable } from "./env-vars.js";
+import { isDangerousVariable, zshTiedScalar } from "./env-vars.js";
 import {
   evaluatedArgument,
   evaluatedNodes,
@@ -171,6 +171,9 @@ export class Analysis {
       for (const problem of evaluated.problems) this.list.add(ShellFindingCode.evaluatedWord, problem);
       for (const name of evaluated.names) this.arithmeticNames.add(name);
       for (const name of evaluated.assigned) this.unsafeValues.add(name);
+      // `: ${CDPATH:=..}` and `for PATH in …` assign as surely as `CDPATH=..`: taken as made before anything
+      // runs
+      for (const name of evaluated.otherAssigned) this.checkSteering(name, name, false);
       this.walk(root, scope, context, NO_REDIRECTS, undefined);
     } finally {
       tree?.delete();
@@ -734,6 +737,7 @@ export class Analysis {
   }
 
   private checkAssignment(assignment: Assignment, text: string): void {
+    this.checkSteering(assignment.name, text, true);
     if (assignment.value === null || !isPlainArithmetic(assignment.value))
       this.unsafeValues.add(assignment.name);
     if (
@@ -746,10 +750,21 @@ export class Analysis {
         text,
       );
     }
-    if (isDangerousVariable(assignment.name)) {
+  }
+
+  /**
+   * A variable the line sets (by any means) that steers later commands: `PATH`, `CDPATH`, `GIT_DIR`… (and
+   * under zsh the arrays tied to them, `path=(…)`): `shell.env-poison`, and `cd` stops trusting names it steers.
+   * @param assigned - the caller already told the directory tracker about `name` itself
+   */
+  private checkSteering(name: string, text: string, assigned: boolean): void {
+    const tied = this.grammar === "zsh" ? zshTiedScalar(name) : undefined;
+    if (tied !== undefined) this.checkSteering(tied, text, false);
+    if (!assigned) this.directory.assign(name);
+    if (isDangerousVariable(name)) {
       this.list.add(
         ShellFindingCode.envPoison,
-        `sets ${assignment.name}, which changes what later programs run or load`,
+        `sets ${name}, which changes what later programs run or load`,
         text,
       );
     }
@@ -913,6 +928,13 @@ export class Analysis {
     this.directory.stamp(cmd);
 
     checkWords(this.list, values, staticProgram, unwrapped.problems, text);
+    if (this.grammar === "zsh" && argv.length === 0 && allRedirects.length > 0) {
+      this.list.add(
+        ShellFindingCode.dialectSyntax,
+        "zsh runs $NULLCMD or $READNULLCMD (cat, a pager, or any program a variable names) for a redirection with no command",
+        text,
+      );
+    }
     this.checkEvaluated(cmd);
     for (const a of assignments) this.checkAssignment(a, text);
     return { cmd, unwrapped };

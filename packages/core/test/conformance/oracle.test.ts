@@ -1,6 +1,7 @@
 // Runs the cases of the conformance area `oracle` through decide(): lines the execution oracle (packages/oracle)
-// saw do harm although the core allowed them. Input: { command }, decided like a shell case with no policy (the
-// recommended preset, the default home and trusted workspace). Expected: { never: "allow" }: ask or deny passes.
+// saw do harm although the core allowed them. Input: { command, shell? } (the shell that runs it, bash when
+// absent), decided like a shell case with no policy (the recommended preset, the default home and trusted
+// workspace). Expected: { never: "allow" }: ask or deny passes.
 // oracle.expected-failures.json lists the cases the core still allows; it may only shrink.
 import { readFileSync } from "node:fs";
 import { compareWithBaseline, loadCases, type ConformanceCase } from "@slashi/conformance";
@@ -15,11 +16,15 @@ import {
   type Verdict,
 } from "../../src/index.js";
 
-type OracleCase = ConformanceCase<{ command: string }, { never: Verdict }>;
+/** Input: the line, and the shell that runs it (`sh` is `/bin/sh`; bash when absent). */
+type OracleInput = { command: string; shell?: "bash" | "sh" | "zsh" };
+type OracleCase = ConformanceCase<OracleInput, { never: Verdict }>;
+
+const SHELLS = { bash: "bash", sh: "/bin/sh", zsh: "/usr/bin/zsh" } as const;
 
 const HOME = "/home/dev";
 const WORKSPACE_ROOT = `${HOME}/project`;
-const cases = loadCases<{ command: string }, { never: Verdict }>("oracle");
+const cases = loadCases<OracleInput, { never: Verdict }>("oracle");
 const expectedFailures = JSON.parse(
   readFileSync(new URL("./oracle.expected-failures.json", import.meta.url), "utf8"),
 ) as string[];
@@ -28,7 +33,7 @@ let policy: ResolvedPolicy;
 
 function verdict(c: OracleCase): Verdict {
   return decide(c.input.command, policy, {
-    shell: "bash",
+    shell: SHELLS[c.input.shell ?? "bash"],
     cwd: WORKSPACE_ROOT,
     workspaceRoot: WORKSPACE_ROOT,
     home: HOME,

@@ -95,6 +95,8 @@ export function defaultManagedPolicyPath(options: Omit<PathEnvironment, "home"> 
 export const SLASHI_FILES = {
   /** The user policy, in the user config dir. */
   userPolicy: "policy.json",
+  /** The user's own slash commands (team-file format), in the user config dir; every host reads it. */
+  userCommands: "commands.json",
   /** Approvals of commands (fingerprints), in the state dir. */
   approvals: "approvals.json",
   /** Workspace trust decisions, in the state dir. */

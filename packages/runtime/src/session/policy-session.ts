@@ -41,6 +41,7 @@ import {
   workspacePolicyApprovalKey,
   type Workspace,
 } from "../config/workspace.js";
+import { workspaceIdentity } from "../config/workspace-identity.js";
 import { CommandApprovalFileStore } from "../store/command-approvals.js";
 import { locateExtendsError } from "./extends-location.js";
 import { TrustFileStore } from "../store/trust.js";
@@ -305,7 +306,10 @@ export class PolicySession {
   async #trusted(): Promise<boolean> {
     if (this.#options.trusted) return (await this.#options.trusted()) === true;
     if (!this.workspace) return false;
-    return new TrustFileStore({ file: this.paths.trust }).isTrusted(this.workspace.key);
+    return new TrustFileStore({ file: this.paths.trust }).isTrusted(
+      this.workspace.key,
+      await workspaceIdentity(this.workspace.root),
+    );
   }
 
   async #readPolicy(

@@ -8,6 +8,11 @@ export interface TrustRecord {
   trusted: boolean;
   /** When (ISO 8601). */
   at: string;
+  /**
+   * The workspace's identity when it was trusted (runtime's `workspaceIdentity`: which directory and `.git`
+   * sit at the path). Absent in records written before it was kept: those match any identity.
+   */
+  identity?: string;
 }
 
 /** Format version of `trust.json`. */
@@ -26,13 +31,28 @@ export class TrustFileStore extends RecordStore<TrustRecord> {
     );
   }
 
-  /** True only for a workspace recorded as trusted. */
-  async isTrusted(workspaceKey: string): Promise<boolean> {
-    return (await this.get(workspaceKey))?.trusted === true;
+  /**
+   * True only for a workspace recorded as trusted, and, when `identity` is given and the record kept one, with
+   * the same identity: another repository at the trusted path is not trusted.
+   */
+  async isTrusted(workspaceKey: string, identity?: string): Promise<boolean> {
+    const record = await this.get(workspaceKey);
+    if (record?.trusted !== true) return false;
+    return identity === undefined || record.identity === undefined || record.identity === identity;
   }
 
-  /** Records trust or distrust of a workspace, now. */
-  setTrusted(workspaceKey: string, trusted: boolean, at: Date = new Date()): Promise<void> {
-    return this.put({ workspaceKey, trusted, at: at.toISOString() });
+  /** Records trust or distrust of a workspace, now, with its identity when given. */
+  setTrusted(
+    workspaceKey: string,
+    trusted: boolean,
+    at: Date = new Date(),
+    identity?: string,
+  ): Promise<void> {
+    return this.put({
+      workspaceKey,
+      trusted,
+      at: at.toISOString(),
+      ...(identity === undefined ? {} : { identity }),
+    });
   }
 }
