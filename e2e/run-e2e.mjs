@@ -115,6 +115,16 @@ function workspace(name) {
   return ws;
 }
 
+/** Whether `path` exists within `ms`, checked every 200 ms. */
+async function fileAppears(path, ms) {
+  const end = Date.now() + ms;
+  while (!existsSync(path)) {
+    if (Date.now() > end) return false;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return true;
+}
+
 async function waitForHealth(ms = 30000) {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -371,7 +381,8 @@ async function uiSmoke() {
       );
     await page.screenshot({ path: join(ARTIFACTS, "ui-4-notification.png") });
     record("ui: running shows the command's notification", shown);
-    record("ui: the terminal step ran in the workspace", existsSync(join(ws, "e2e-hello.txt")));
+    // The runner hands the line to the terminal's shell and goes on; the shell writes the file when it gets to it.
+    record("ui: the terminal step ran in the workspace", await fileAppears(join(ws, "e2e-hello.txt"), 20000));
   } finally {
     await context.close();
   }

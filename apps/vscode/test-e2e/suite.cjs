@@ -15,7 +15,7 @@ function folder() {
   return f.uri.fsPath;
 }
 
-async function waitFor(predicate, ms = 10000) {
+async function waitFor(predicate, ms = 30000) {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await predicate()) return true;
