@@ -1,12 +1,13 @@
 // End-to-end tests of the VS Code extension in a real VS Code host (code-server 4.100.3, installed by
 // e2e/install-host.sh). Starts one host, then:
 //   route B: the in-host suite (apps/vscode/test-e2e/suite.cjs) through the extensionTestsPath protocol, once in
-//            Restricted Mode and once trusted;
+//            Restricted Mode and once trusted (with the pack commands against a local verdaccio holding two
+//            versions of a pack, published with the built CLI);
 //   route A: installs the packaged .vsix and drives the workbench with playwright-core and Debian's chromium
 //            (trust modal → palette → Slashi: Run → approval modal → notification), saving screenshots.
 // Prints each result, then "N passed, N failed", and exits 1 on any failure. The host's process group is always
 // killed at the end.
-// Environment: E2E_PORT (default 18471), E2E_VSIX (default apps/vscode/dist/slashi-vscode.vsix),
+// Environment: E2E_PORT (default a free port), E2E_VSIX (default apps/vscode/dist/slashi-vscode.vsix),
 // E2E_ARTIFACTS (default e2e/out), E2E_SKIP_UI=1 to run route B only.
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,16 +15,29 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  freePort,
+  startRegistry,
+  stopRegistry,
+  verdaccioBin,
+  verdaccioUnavailable,
+} from "../packages/test-utils/src/verdaccio.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = dirname(HERE);
 const EXT = join(REPO, "apps/vscode");
 const HOST_BIN = join(HERE, "host/node_modules/.bin/code-server");
-const PORT = Number(process.env.E2E_PORT ?? 18471);
+// A free port unless one is given: several checkouts may run the suite at once on one machine.
+const PORT = Number(process.env.E2E_PORT ?? (await freePort()));
 const BASE = `http://127.0.0.1:${PORT}`;
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? join(HERE, "out");
 const VSIX = process.env.E2E_VSIX ?? join(EXT, "dist/slashi-vscode.vsix");
 const CHROMIUM = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
+// How long the workbench page may take to load: a wait for the host, not an assertion (it reaches minutes on a
+// loaded machine).
+const PAGE_LOAD_MS = 120000;
+// How long one in-host suite may run before it counts as hung (the trusted one installs and updates a pack).
+const SUITE_MS = 300000;
 
 const results = [];
 const record = (name, ok, detail = "") => {
@@ -50,8 +64,13 @@ const data = join(run, "data");
 const exts = join(run, "exts");
 const userSettings = join(data, "User/settings.json");
 mkdirSync(dirname(userSettings), { recursive: true });
+// Its own HOME too: the terminals' interactive shells then read no start-up files of the machine (a slow
+// ~/.bashrc delays shell integration past the terminal steps' timeout).
+const home = join(run, "home");
+mkdirSync(home, { recursive: true });
 const env = {
   ...process.env,
+  HOME: home,
   XDG_CONFIG_HOME: join(run, "xdg-config"),
   XDG_DATA_HOME: join(run, "xdg-data"),
   SLASHI_STATE_DIR: join(run, "slashi-state"),
@@ -138,13 +157,80 @@ async function browser() {
   });
 }
 
+const PACK = "@e2e/hello";
+
+/** Writes version `version` of the pack `@e2e/hello`: one command whose terminal step names the version. */
+function writePack(dir, version) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: PACK, version, keywords: ["slashi-pack"], description: "hello pack", files: [] }),
+  );
+  const v = version === "1.0.0" ? "v1" : "v2";
+  writeFileSync(
+    join(dir, "slashi-pack.json"),
+    JSON.stringify({
+      version: 1,
+      commands: [
+        {
+          name: "pack-hello",
+          description: "Hello from a pack",
+          steps: [
+            { type: "notify", message: "hello from the pack" },
+            { type: "terminal", command: `echo ${v} > pack-${v}.txt` },
+          ],
+        },
+      ],
+    }),
+  );
+}
+
+/**
+ * Starts a verdaccio and publishes `@e2e/hello` 1.0.0 and 1.1.0 to it with the built CLI, for the in-host pack
+ * tests. Without verdaccio installed (e2e/registry/install.sh) it returns undefined and those tests fail with a
+ * message; with CI set a missing verdaccio throws.
+ */
+async function packRegistry() {
+  if (verdaccioUnavailable()) return undefined;
+  const registry = await startRegistry({ bin: verdaccioBin, dir: join(run, "registry"), tls: false });
+  const config = join(run, "publisher-config");
+  mkdirSync(config, { recursive: true });
+  writeFileSync(
+    join(config, "registries.json"),
+    JSON.stringify({ version: 1, registries: [{ url: registry.url, token: { env: "E2E_PACK_TOKEN" } }] }),
+  );
+  const publisher = {
+    ...env,
+    SLASHI_CONFIG_DIR: config,
+    SLASHI_STATE_DIR: join(run, "publisher-state"),
+    E2E_PACK_TOKEN: registry.token,
+  };
+  for (const version of ["1.0.0", "1.1.0"]) {
+    const dir = join(run, `pack-${version}`);
+    writePack(dir, version);
+    const published = spawnSync(
+      process.execPath,
+      [join(REPO, "apps/cli/dist/bin.js"), "pack", "publish", dir, "--yes"],
+      { env: publisher, encoding: "utf8" },
+    );
+    if (published.status !== 0) {
+      await stopRegistry(registry);
+      throw new Error(`publishing ${PACK}@${version} failed: ${published.stdout}${published.stderr}`);
+    }
+  }
+  return registry;
+}
+
 /** Route B: runs the in-host suite in a fresh workspace copy; records each test the suite reports. */
-async function inHostSuite(mode) {
+async function inHostSuite(mode, registry) {
   const ws = workspace(`ws-${mode}`);
-  writeFileSync(join(ws, ".e2e-expect.json"), JSON.stringify({ mode }));
+  writeFileSync(join(ws, ".e2e-expect.json"), JSON.stringify({ mode, registry: registry?.url }));
   writeSettings(
     mode === "trusted"
-      ? { "security.workspace.trust.enabled": false }
+      ? {
+          "security.workspace.trust.enabled": false,
+          ...(registry ? { "slashi.registries": [{ url: registry.url }] } : {}),
+        }
       : {
           "security.workspace.trust.startupPrompt": "never",
           "security.workspace.trust.banner": "never",
@@ -166,8 +252,10 @@ async function inHostSuite(mode) {
       logs.push(`${type} ${JSON.stringify(args)}`),
     );
     await page.exposeFunction("codeAutomationExit", (code) => done(code));
-    await page.goto(`${BASE}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(payload)}`);
-    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r("timeout"), 120000))]);
+    await page.goto(`${BASE}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(payload)}`, {
+      timeout: PAGE_LOAD_MS,
+    });
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r("timeout"), SUITE_MS))]);
     const reportFile = join(ws, ".e2e-report.json");
     if (existsSync(reportFile)) {
       for (const r of JSON.parse(readFileSync(reportFile, "utf8")))
@@ -180,6 +268,32 @@ async function inHostSuite(mode) {
   } finally {
     await context.close();
   }
+}
+
+/** Files the Marketplace and Open VSX show or need, which must be inside the packaged .vsix. */
+const VSIX_MUST_HOLD = [
+  "extension/LICENSE.txt",
+  "extension/package.json",
+  "extension/readme.md",
+  "extension/media/icon.png",
+  "extension/media/walkthrough/trust.md",
+  "extension/media/walkthrough/run.md",
+  "extension/media/walkthrough/approve.md",
+  "extension/media/walkthrough/packs.md",
+  "extension/dist/team-file.schema.json",
+  "extension/dist/policy.schema.json",
+];
+
+/** The .vsix as a store receives it: a zip listing. */
+function vsixContents() {
+  const listing = spawnSync("unzip", ["-Z1", VSIX], { encoding: "utf8" });
+  const files = listing.stdout.split("\n").filter((line) => line.length > 0);
+  const missing = VSIX_MUST_HOLD.filter((file) => !files.includes(file));
+  record(
+    "ui: the .vsix holds the licence, the icon, the walkthrough and the schemas",
+    missing.length === 0,
+    missing.join(", "),
+  );
 }
 
 /** Route A: the installed .vsix in the workbench, driven like a person. */
@@ -203,7 +317,7 @@ async function uiSmoke() {
   const context = await browser();
   try {
     const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(`${BASE}/?folder=${encodeURIComponent(ws)}`);
+    await page.goto(`${BASE}/?folder=${encodeURIComponent(ws)}`, { timeout: PAGE_LOAD_MS });
     await page.waitForSelector(".monaco-workbench", { timeout: 60000 });
     const trust = page.locator(".monaco-dialog-box").getByRole("button", { name: /Yes, I trust/ });
     await trust.click({ timeout: 30000 });
@@ -281,7 +395,7 @@ async function uiRestricted() {
   const context = await browser();
   try {
     const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(`${BASE}/?folder=${encodeURIComponent(ws)}`);
+    await page.goto(`${BASE}/?folder=${encodeURIComponent(ws)}`, { timeout: PAGE_LOAD_MS });
     await page.waitForSelector(".monaco-workbench", { timeout: 60000 });
     await page
       .locator(".monaco-dialog-box")
@@ -384,21 +498,25 @@ const hostLog = [];
 host.stdout.on("data", (d) => hostLog.push(String(d)));
 host.stderr.on("data", (d) => hostLog.push(String(d)));
 
+let registry;
 try {
   await waitForHealth();
   await inHostSuite("restricted");
-  await inHostSuite("trusted");
+  registry = await packRegistry();
+  await inHostSuite("trusted", registry);
   if (process.env.E2E_SKIP_UI === "1") {
     console.log("UI smoke tests skipped (E2E_SKIP_UI=1)");
   } else if (!existsSync(VSIX)) {
     record("ui: a packaged .vsix exists (pnpm package)", false, VSIX);
   } else {
+    vsixContents();
     await uiSmoke();
     await uiRestricted();
   }
 } catch (error) {
   record("the end-to-end run completes", false, String(error && error.stack ? error.stack : error));
 } finally {
+  if (registry) await stopRegistry(registry);
   writeFileSync(join(ARTIFACTS, "code-server.log"), hostLog.join(""));
   try {
     process.kill(-host.pid, "SIGTERM");

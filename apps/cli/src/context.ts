@@ -26,6 +26,7 @@ import {
 } from "@slashi/runtime";
 import { CliError, ExitCode } from "./errors.js";
 import type { Io } from "./io.js";
+import { withProgress } from "./progress.js";
 
 /**
  * Loads the bash parser once. The bundle ships `web-tree-sitter.wasm` and `tree-sitter-bash.wasm` next to
@@ -132,7 +133,8 @@ export async function openSession(io: Io, options: SetupOptions = {}): Promise<P
 /** Builds the policy and decision context for a working directory from {@link openSession}. */
 export async function loadSetup(io: Io, options: SetupOptions = {}): Promise<Setup> {
   const session = await openSession(io, options);
-  const snapshot = await session.current();
+  // The first load reads the shell parser's wasm: slow on a slow disk, so a terminal shows that it is working.
+  const snapshot = await withProgress(io, "loading the policy and the shell parser", () => session.current());
   return {
     policy: snapshot.policy,
     context: snapshot.context(),

@@ -196,10 +196,12 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     path: ["trust"],
     summary: "trust this workspace: load its team file and approve its policy file",
-    usage: ["trust [--cwd D]"],
-    flags: [CWD_FLAG],
+    usage: ["trust [--cwd D] [--json]"],
+    flags: [CWD_FLAG, JSON_FLAG],
     operands: "none",
-    examples: ["slashi trust"],
+    examples: ["slashi trust", "slashi trust --json"],
+    details:
+      "Prints the allow rules and settings that count once trusted (the policy file's, what it extends, trustedWorkspaceOnly rules), those that still wait for an approval, and the commands the team file and packs add.",
   },
   {
     path: ["untrust"],

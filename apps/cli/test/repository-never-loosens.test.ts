@@ -1,6 +1,7 @@
 // A repository can restrict, never loosen: with a strict user policy, no kind of workspace layer (its own rules,
 // a preset or a pack it extends, the team file) turns the person's `ask` into `allow` through `slashi check`
-// until the person approves the workspace policy file as it is now (`slashi trust`).
+// until the person approves the workspace policy file as it is now (`slashi trust`), which prints each rule it
+// makes count.
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -68,37 +69,44 @@ beforeAll(async () => {
 
 afterAll(() => tmp.remove());
 
-const LAYERS: { kind: string; files: Record<string, unknown>; line: string }[] = [
+// `printed`: the line `slashi trust` prints for the rule that turns `line` into allow.
+const LAYERS: { kind: string; files: Record<string, unknown>; line: string; printed: RegExp }[] = [
   {
     kind: "its own allow rules",
     files: { ".vscode/slashi-policy.json": { version: 1, rules: [{ match: ["ls"], decision: "allow" }] } },
     line: "ls -la",
+    printed: /^ {2}allow ls {2}\[workspace \S+slashi-policy\.json \/rules\/0\]$/m,
   },
   {
     kind: "a preset it extends",
     files: { ".vscode/slashi-policy.json": { version: 1, extends: ["recommended"] } },
     line: "ls -la",
+    printed: /^ {2}allow \[ls\|.*\[builtin preset:recommended \/rules\/\d+\]$/m,
   },
   {
     kind: "an approved pack it extends",
     files: { ".vscode/slashi-policy.json": { version: 1, extends: [PACK] } },
     line: "deploy now",
+    printed: /^ {2}allow deploy {2}\[pack @acme\/loose-policy \/rules\/0\]$/m,
   },
   {
     kind: "a pack's approvedCommands",
     files: { ".vscode/slashi-policy.json": { version: 1, extends: [PACK] } },
     line: "ls -la",
+    printed: /^ {2}allow approvedCommands: ls {2}\[pack @acme\/loose-policy \/approvedCommands\/0\]$/m,
   },
 ];
 
 describe("a repository never loosens", () => {
   it.each(LAYERS)(
     "keeps ask through $kind until the person approves the policy file",
-    async ({ kind, files, line }) => {
+    async ({ kind, files, line, printed }) => {
       const root = repository(kind.replace(/\W+/g, "-"), files);
       expect(await check(root, line)).toBe(ASK);
-      // trusting the workspace approves the file as it is now: from then on it may loosen
-      expect((await slashi(["trust"], { env, cwd: root })).exitCode).toBe(0);
+      // trusting the workspace approves the file as it is now: from then on it may loosen, and it says so
+      const trusted = await slashi(["trust"], { env, cwd: root });
+      expect(trusted.exitCode).toBe(0);
+      expect(String(trusted.stdout)).toMatch(printed);
       expect(await check(root, line)).toBe(ALLOW);
       // a changed file is a new file: back to ask until approved again
       const policy = path.join(root, ".vscode", "slashi-policy.json");
@@ -119,7 +127,45 @@ describe("a repository never loosens", () => {
       },
     });
     expect(await check(root, "ls -la")).toBe(ASK);
-    expect((await slashi(["trust"], { env, cwd: root })).exitCode).toBe(0);
+    const trusted = await slashi(["trust"], { env, cwd: root });
+    expect(trusted.exitCode).toBe(0);
+    // trusting adds no rule; the team file, which is not valid, is reported and loads nothing
+    expect(String(trusted.stdout)).toMatch(/no allow rule or loosening setting counts because of this trust/);
+    expect(String(trusted.stdout)).not.toMatch(/adds \d+ command/);
+    expect(String(trusted.stderr)).toMatch(/slashi\.json/);
     expect(await check(root, "ls -la")).toBe(ASK);
+  }, 120_000);
+
+  it("prints with --json the same rules, what still waits for an approval, and the team file's commands", async () => {
+    const root = repository("json", {
+      ".vscode/slashi-policy.json": {
+        version: 1,
+        extends: [PACK],
+        rules: [{ match: ["make", "test"], decision: "allow", reason: "tests only" }],
+        allowNetwork: true,
+      },
+      ".vscode/slashi.json": { version: 1, commands: [{ name: "build", steps: [{ terminal: "make" }] }] },
+    });
+    // the person withdraws the pack's approval: its rules keep waiting for it after the workspace is trusted
+    expect((await slashi(["pack", "approve", PACK, "--revoke"], { env })).exitCode).toBe(0);
+    try {
+      const trusted = await slashi(["trust", "--json"], { env, cwd: root });
+      expect(trusted.exitCode, String(trusted.stderr)).toBe(0);
+      const report = JSON.parse(String(trusted.stdout)) as Record<string, unknown>;
+      expect(report).toMatchObject({
+        trusted: true,
+        rules: [{ layer: "workspace", jsonPath: "/rules/0", match: "make test", reason: "tests only" }],
+        settings: [{ key: "allowNetwork", value: true }],
+        waiting: [
+          { source: PACK, jsonPath: "/rules/0", needs: `slashi pack approve ${PACK}` },
+          { source: PACK, jsonPath: "/approvedCommands/0", needs: `slashi pack approve ${PACK}` },
+        ],
+        teamFile: { commands: ["build"] },
+      });
+      expect(await check(root, "make test")).toBe(ALLOW);
+      expect(await check(root, "deploy now")).toBe(ASK);
+    } finally {
+      expect((await slashi(["pack", "approve", PACK, "--yes"], { env })).exitCode).toBe(0);
+    }
   }, 120_000);
 });

@@ -12,6 +12,7 @@ import {
   readlinkSync,
   renameSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import net from "node:net";
@@ -167,6 +168,26 @@ describe.runIf(posix)("slashi decision service", () => {
     }
     writeFileSync(policy, "{ not json");
     expect(await run(args, on)).toEqual(await run(args, off));
+    await stop(child);
+  }, 120_000);
+
+  it("sees a symbolic link made after its first answer: no verdict is kept from one call to the next", async () => {
+    rmSync(path.join(tmp.dir, "config", "policy.json"), { force: true });
+    const { child } = await startService();
+    const key = path.join(tmp.dir, "home", ".ssh", "id_ed25519");
+    mkdirSync(path.dirname(key), { recursive: true });
+    writeFileSync(key, "canary\n");
+    const notes = path.join(workspace, "notes.txt");
+    writeFileSync(notes, "notes\n");
+    const args = ["check", "--json", "--", "cat notes.txt"];
+    const first = await run(args, on);
+    expect(JSON.parse(first.stdout)).toMatchObject({ decision: "allow" });
+    rmSync(notes);
+    symlinkSync(key, notes);
+    const served = await run(args, on);
+    expect(JSON.parse(served.stdout)).toMatchObject({ decision: "ask" });
+    expect(served).toEqual(await run(args, off));
+    rmSync(notes);
     await stop(child);
   }, 120_000);
 

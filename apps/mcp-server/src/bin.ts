@@ -38,10 +38,13 @@ try {
           log,
         });
 } catch (error) {
+  const { isSlashiError } = await import("@slashi/core");
   log(
     error instanceof UsageError
       ? error.message
-      : `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      : isSlashiError(error)
+        ? `error: ${error.message} [${error.code}]`
+        : `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
   );
   status = error instanceof UsageError ? 2 : 1;
 }

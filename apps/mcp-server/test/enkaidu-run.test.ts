@@ -94,3 +94,20 @@ describe("slashi-mcp --enkaidu-config", () => {
     expect(String(result.message)).toContain("enkaidu.yml:3:");
   });
 });
+
+describe("slashi-mcp with ENKAIDU_* variables and no config file", () => {
+  it("applies them as Enkaidu does: argv runs, the approved list, Enkaidu's defaults for the rest", async () => {
+    server = await connect(sandbox, {
+      env: { ...sandbox.env, ENKAIDU_APPROVED_EXECUTABLES: "ls", ENKAIDU_RESTRICTED_TERMS: "deploy" },
+      answer: { action: "decline" },
+    });
+    expect(await call("ls notes.txt")).toMatchObject({ status: "ran", mode: "argv", decision: "allow" });
+    // curl is in no list: Enkaidu's SafetyError.
+    const refused = await call("curl https://example.com");
+    expect(refused).toMatchObject({ isError: true, code: "SAFETY_DENIED" });
+    expect((refused.reasons as { code: string }[]).map((r) => r.code)).toContain("enkaidu.not-allowed");
+    // wc is in Enkaidu's default allowed list, not approved, and names a restricted term: it asks.
+    expect(await call("wc -l deploy.txt")).toMatchObject({ isError: true, code: "PERMISSION_DENIED" });
+    expect(server.forms).toHaveLength(1);
+  });
+});

@@ -1,6 +1,8 @@
 // `slashi-mcp wrap` with REAL bubblewrap and the published reference filesystem server (installed by
 // e2e/mcp-servers/install.sh), driven by the SDK's client: the protocol passes through, the workspace is
-// readable (writable unless --read-only), a secret in the home directory is not, and nothing is left running.
+// readable (writable unless --read-only, then only the --writable folders), a secret in the home directory is
+// not, the network follows the policy, the server's exit status comes back, and nothing is left running.
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,7 +54,10 @@ describe.runIf(ready)(
       rmSync(root, { recursive: true, force: true });
     });
 
-    async function connect(readOnly: boolean): Promise<{ client: Client; stderr: () => string }> {
+    async function connect(
+      readOnly: boolean,
+      options: string[] = [],
+    ): Promise<{ client: Client; stderr: () => string }> {
       const client = new Client({ name: "slashi-wrap-test", version: "1.0.0" });
       let stderr = "";
       const transport = new StdioClientTransport({
@@ -62,6 +67,7 @@ describe.runIf(ready)(
           BIN,
           "wrap",
           ...(readOnly ? ["--read-only"] : []),
+          ...options,
           "--",
           process.execPath,
           FS_SERVER,
@@ -127,6 +133,85 @@ describe.runIf(ready)(
         expect(existsSync(path.join(workspace, "ro.txt"))).toBe(false);
       } finally {
         await client.close();
+      }
+    });
+
+    it("with --read-only and --writable, writes only the named folder", async () => {
+      mkdirSync(path.join(workspace, "out"), { recursive: true });
+      const { client, stderr } = await connect(true, ["--writable", "out"]);
+      try {
+        const inside = await client.callTool({
+          name: "write_file",
+          arguments: { path: path.join(workspace, "out", "made.txt"), content: "made in out" },
+        });
+        expect(inside.isError).toBeFalsy();
+        expect(readFileSync(path.join(workspace, "out", "made.txt"), "utf8")).toBe("made in out");
+        const beside = await client.callTool({
+          name: "write_file",
+          arguments: { path: path.join(workspace, "beside.txt"), content: "should not land" },
+        });
+        expect(beside.isError).toBe(true);
+        expect(existsSync(path.join(workspace, "beside.txt"))).toBe(false);
+        expect(stderr()).toContain(`${path.join(workspace, "out")} writable`);
+      } finally {
+        await client.close();
+      }
+    });
+
+    /** Runs `slashi-mcp wrap` with stdin closed at once; its exit status and stderr. */
+    function wrapRun(options: string[], command: string[]): { status: number | null; stderr: string } {
+      const run = spawnSync(process.execPath, [BIN, "wrap", ...options, "--", ...command], {
+        env,
+        cwd: workspace,
+        input: "",
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      return { status: run.status, stderr: run.stderr };
+    }
+
+    it("refuses a --writable folder outside the workspace before the server starts", () => {
+      const outside = path.join(root, "outside");
+      mkdirSync(outside, { recursive: true });
+      const run = wrapRun(["--read-only", "--writable", outside], [process.execPath, FS_SERVER, workspace]);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain("RUN_INVALID");
+      expect(run.stderr).toContain(`--writable ${outside}`);
+      expect(run.stderr).not.toMatch(/Secure MCP Filesystem Server/);
+    });
+
+    it("passes the server's exit status through", () => {
+      // The reference server ends with 0 when its input ends, and with 1 when no folder it was given exists.
+      const clean = wrapRun([], [process.execPath, FS_SERVER, workspace]);
+      expect(clean.stderr).toMatch(/Secure MCP Filesystem Server running on stdio/);
+      expect(clean.status).toBe(0);
+      const failed = wrapRun([], [process.execPath, FS_SERVER, path.join(workspace, "no-such-folder")]);
+      expect(failed.stderr).toMatch(/None of the specified directories are accessible/);
+      expect(failed.status).toBe(1);
+      expect(wrapRun([], ["sh", "-c", "exit 7"]).status).toBe(7);
+      expect(wrapRun([], ["sh", "-c", "kill -TERM $$"]).status).toBe(128 + 15);
+    });
+
+    it("gives the server network only when the policy grants it to the server's command line", () => {
+      const policy = path.join(root, "config", "policy.json");
+      mkdirSync(path.dirname(policy), { recursive: true });
+      const networkOf = (document: unknown): string | undefined => {
+        writeFileSync(policy, JSON.stringify(document));
+        return /network (on|off)\)/.exec(
+          wrapRun([], [process.execPath, "-e", "process.exit(0)"]).stderr,
+        )?.[1];
+      };
+      try {
+        expect(networkOf({ version: 1, extends: ["recommended"] })).toBe("off");
+        expect(networkOf({ version: 1, extends: ["recommended"], allowNetwork: true })).toBe("on");
+        const granted = { version: 1, extends: ["recommended"], allowNetwork: true };
+        expect(networkOf({ ...granted, networkAllowedCommands: ["curl"] })).toBe("off");
+        expect(networkOf({ ...granted, networkAllowedCommands: ["node -e"] })).toBe("on");
+        expect(networkOf({ version: 1, extends: ["recommended"], networkAllowedCommands: ["node"] })).toBe(
+          "off",
+        );
+      } finally {
+        rmSync(policy, { force: true });
       }
     });
   },

@@ -18,14 +18,7 @@ const vsce = join(root, "node_modules/.bin/vsce");
 execFileSync("node", [join(root, "scripts/build.mjs")], { stdio: "inherit" });
 execFileSync(
   vsce,
-  [
-    "package",
-    "--no-dependencies",
-    "--allow-missing-repository",
-    "--skip-license",
-    "-o",
-    "dist/slashi-vscode.vsix",
-  ],
+  ["package", "--no-dependencies", "--allow-missing-repository", "-o", "dist/slashi-vscode.vsix"],
   {
     cwd: root,
     stdio: "ignore",

@@ -1,6 +1,7 @@
 // Builds the extension: one CommonJS bundle (dist/extension.cjs) with `vscode` external, the two tree-sitter wasm
-// files next to it (the shell parser loads them from there), and the team file's JSON Schema from the core
-// (dist/team-file.schema.json, used by contributes.jsonValidation).
+// files next to it (the shell parser loads them from there), and the JSON Schemas of the team file and of policy
+// files from the core (dist/team-file.schema.json, dist/policy.schema.json, used by contributes.jsonValidation).
+// The repository's LICENSE is copied next to package.json, where vsce takes it into the .vsix.
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -43,7 +44,7 @@ const schemaModule = join(dist, "schema-export.mjs");
 await build({
   ...common,
   stdin: {
-    contents: 'export { standaloneSchema, teamFileSchema } from "@slashi/core";',
+    contents: 'export { policySchema, standaloneSchema, teamFileSchema } from "@slashi/core";',
     resolveDir: root,
     loader: "ts",
   },
@@ -51,11 +52,14 @@ await build({
   format: "esm",
   banner: { js: 'import { createRequire as __r } from "node:module"; const require = __r(import.meta.url);' },
 });
-const { standaloneSchema, teamFileSchema } = await import(pathToFileURL(schemaModule).href);
+const { policySchema, standaloneSchema, teamFileSchema } = await import(pathToFileURL(schemaModule).href);
 writeFileSync(
   join(dist, "team-file.schema.json"),
   `${JSON.stringify(standaloneSchema(teamFileSchema), null, 2)}\n`,
 );
+// The policy schema refers only to itself; without its $id an editor resolves its references locally.
+const { $id: _policyId, ...policy } = policySchema;
+writeFileSync(join(dist, "policy.schema.json"), `${JSON.stringify(policy, null, 2)}\n`);
 rmSync(schemaModule);
 
 const coreRequire = createRequire(join(root, "../../packages/core/package.json"));
@@ -67,3 +71,5 @@ copyFileSync(
   coreRequire.resolve("tree-sitter-bash/tree-sitter-bash.wasm"),
   join(dist, "tree-sitter-bash.wasm"),
 );
+
+copyFileSync(join(root, "../../LICENSE"), join(root, "LICENSE"));

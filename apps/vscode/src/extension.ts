@@ -17,7 +17,7 @@ import {
   type PackCommandInput,
 } from "./catalog.js";
 import { parseRunArgument, parseTyped, type Invocation } from "./invocation.js";
-import { packManager, registerPackCommands } from "./packs.js";
+import { packManager, registerPackCommands, windowPackDialogs, type PackDialogs } from "./packs.js";
 import { ExtensionPolicy, type LoadedPolicy } from "./policy.js";
 import { Runner, type RunOutcome } from "./runner.js";
 import { readSecuritySettings, type Inspection, type SecuritySettings } from "./settings.js";
@@ -27,6 +27,8 @@ import { VscodeHost, modalPrompter, type Prompter } from "./vscode-host.js";
 export interface SlashiTestApi {
   /** Replaces the modal prompts. */
   setPrompter(prompter: Prompter | undefined): void;
+  /** Replaces the pack commands' dialogs (`undefined`: VS Code's own again). */
+  setPackDialogs(dialogs: PackDialogs | undefined): void;
   /** The current catalog. */
   catalog(): Catalog;
   /** Reloads the catalog. */
@@ -345,7 +347,13 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
     watcher.onDidDelete(() => void reload());
     context.subscriptions.push(watcher);
   }
-  registerPackCommands(context, () => securitySettings().registries, reload);
+  let packDialogs: PackDialogs | undefined;
+  registerPackCommands(
+    context,
+    () => securitySettings().registries,
+    reload,
+    () => packDialogs ?? windowPackDialogs,
+  );
 
   const ready = reload();
   void ready;
@@ -353,6 +361,9 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
   return {
     setPrompter: (p) => {
       prompter = p;
+    },
+    setPackDialogs: (d) => {
+      packDialogs = d;
     },
     catalog: () => catalog,
     reload,

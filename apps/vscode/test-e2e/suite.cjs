@@ -81,6 +81,100 @@ function restrictedTests(api, prompter) {
   };
 }
 
+/** Pack dialogs that answer from queues and record what they were shown. */
+function scriptedPackDialogs() {
+  const dialogs = {
+    inputs: [],
+    picks: [],
+    confirms: [],
+    shown: { picks: [], confirms: [], notes: [] },
+    async input() {
+      return dialogs.inputs.shift();
+    },
+    async pick(title, items) {
+      dialogs.shown.picks.push({ title, labels: items.map((i) => i.label) });
+      const wanted = dialogs.picks.shift();
+      return items.find((i) => i.label === wanted);
+    },
+    async confirm(message, detail, action) {
+      dialogs.shown.confirms.push({ message, detail, action });
+      return dialogs.confirms.shift() === true;
+    },
+    notify(kind, message) {
+      dialogs.shown.notes.push(`${kind}: ${message}`);
+    },
+  };
+  return dialogs;
+}
+
+/** The pack commands against the local registry the runner published `@e2e/hello` 1.0.0 and 1.1.0 to. */
+function packTests(api, prompter, registry) {
+  const root = folder();
+  const PACK = "@e2e/hello";
+  const dialogs = scriptedPackDialogs();
+  const packEntries = () => api.catalog().entries.filter((e) => e.source === "pack");
+  const needRegistry = () => assert.ok(registry, "the runner started a registry (e2e/registry/install.sh)");
+  return {
+    "packs: Browse Packs finds the registry's pack and installs nothing when the install is declined":
+      async () => {
+        needRegistry();
+        api.setPackDialogs(dialogs);
+        dialogs.inputs.push("hello");
+        dialogs.picks.push(PACK);
+        dialogs.confirms.push(false);
+        const outcome = await vscode.commands.executeCommand("slashi.packs.browse");
+        assert.deepEqual(outcome, { status: "cancelled" });
+        assert.ok(dialogs.shown.picks[0].labels.includes(PACK), JSON.stringify(dialogs.shown.picks));
+        const asked = dialogs.shown.confirms[0];
+        assert.match(asked.message, /Install the pack @e2e\/hello@1\.1\.0/);
+        assert.match(asked.detail, /\/pack-hello/);
+        assert.match(asked.detail, /Installing runs nothing/);
+        assert.equal(packEntries().length, 0);
+      },
+    "packs: Install Pack installs a version; its command lists and asks before it runs": async () => {
+      needRegistry();
+      dialogs.confirms.push(true);
+      const outcome = await vscode.commands.executeCommand("slashi.packs.install", `${PACK}@1.0.0`);
+      assert.deepEqual(outcome, { status: "installed", name: PACK, version: "1.0.0" });
+      assert.deepEqual(
+        packEntries().map((e) => `${e.name} ${e.label}`),
+        [`pack-hello ${PACK}@1.0.0`],
+      );
+      const before = prompter.approvals.length;
+      prompter.answers.push("run");
+      const run = await vscode.commands.executeCommand("slashi.run", "/pack-hello");
+      assert.deepEqual(run, { status: "done" });
+      assert.equal(prompter.approvals.length, before + 1, "the pack command asked before it ran");
+      assert.ok(await waitFor(() => fs.existsSync(path.join(root, "pack-v1.txt"))), "the pack's step ran");
+    },
+    "packs: Update Packs shows each changed step, old and new, then updates": async () => {
+      needRegistry();
+      dialogs.confirms.push(true);
+      const outcome = await vscode.commands.executeCommand("slashi.packs.update");
+      assert.deepEqual(outcome, { status: "updated", results: [{ name: PACK, status: "updated" }] });
+      const asked = dialogs.shown.confirms.at(-1);
+      assert.match(asked.message, /Update @e2e\/hello from 1\.0\.0 to 1\.1\.0/);
+      assert.match(asked.detail, /\/pack-hello: changed \(needs approval again\)/);
+      assert.match(
+        asked.detail,
+        /step 2 changed: Terminal: echo v2 > pack-v2\.txt \(was: Terminal: echo v1 > pack-v1\.txt\)/,
+      );
+      assert.deepEqual(
+        packEntries().map((e) => e.label),
+        [`${PACK}@1.1.0`],
+      );
+    },
+    "packs: Remove Pack takes its commands out of the list": async () => {
+      needRegistry();
+      dialogs.picks.push(PACK);
+      const outcome = await vscode.commands.executeCommand("slashi.packs.remove");
+      assert.deepEqual(outcome, { status: "removed", name: PACK });
+      assert.equal(packEntries().length, 0);
+      api.setPackDialogs(undefined);
+    },
+  };
+}
+
 function trustedTests(api, prompter) {
   const root = folder();
   const teamFile = path.join(root, ".vscode", "slashi.json");
@@ -221,6 +315,26 @@ function trustedTests(api, prompter) {
       const all = vscode.languages.getDiagnostics(document.uri).map((d) => `${d.source}: ${d.message}`);
       assert.ok(found, `a schema diagnostic for "bogus" on line 3; got: ${all.join(" | ")}`);
     },
+    "validates .vscode/slashi-policy.json with the policy schema while it is edited (jsonValidation)":
+      async () => {
+        const policyFile = path.join(root, ".vscode", "slashi-policy.json");
+        fs.writeFileSync(
+          policyFile,
+          '{\n  "version": 1,\n  "rules": [{ "match": ["ls"], "decision": "maybe" }]\n}\n',
+        );
+        const document = await vscode.workspace.openTextDocument(vscode.Uri.file(policyFile));
+        await vscode.window.showTextDocument(document);
+        const found = await waitFor(
+          () =>
+            vscode.languages
+              .getDiagnostics(document.uri)
+              .some((d) => /allow|ask|deny/.test(d.message) && d.range.start.line === 2),
+          30000,
+        );
+        const all = vscode.languages.getDiagnostics(document.uri).map((d) => `${d.source}: ${d.message}`);
+        fs.rmSync(policyFile);
+        assert.ok(found, `a schema diagnostic for "maybe" on line 3; got: ${all.join(" | ")}`);
+      },
   };
 }
 
@@ -233,7 +347,10 @@ exports.run = async function run() {
   const prompter = scriptedPrompter();
   api.setPrompter(prompter);
   await api.reload();
-  const tests = expect.mode === "trusted" ? trustedTests(api, prompter) : restrictedTests(api, prompter);
+  const tests =
+    expect.mode === "trusted"
+      ? { ...trustedTests(api, prompter), ...packTests(api, prompter, expect.registry) }
+      : restrictedTests(api, prompter);
   const results = [];
   for (const [name, fn] of Object.entries(tests)) {
     try {

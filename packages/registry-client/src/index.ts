@@ -55,6 +55,7 @@ export {
   compareCommands,
   describeCommand,
   describePack,
+  describeUpdateChanges,
   packPolicyFingerprint,
 } from "./pack/describe.js";
 export type {

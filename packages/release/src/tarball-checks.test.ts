@@ -13,7 +13,7 @@ const good: Manifest = {
   dependencies: { "@slashi/core": "^1.2.3", ajv: "8.20.0" },
   devDependencies: { "@slashi/conformance": "workspace:*" },
 };
-const files = ["package.json", "dist/index.js", "dist/index.d.ts"];
+const files = ["package.json", "LICENSE", "dist/index.js", "dist/index.d.ts"];
 const published = ["@slashi/core", "@slashi/lib"];
 
 describe("tarballProblems", () => {
@@ -46,6 +46,17 @@ describe("tarballProblems", () => {
       "dependencies.@slashi/conformance is never published",
       "peerDependencies.x is link:../x",
     ]);
+  });
+
+  it("names a tarball without the licence text", () => {
+    expect(
+      tarballProblems(
+        good,
+        files.filter((f) => f !== "LICENSE"),
+        published,
+      ),
+    ).toEqual(["no LICENSE file"]);
+    expect(tarballProblems(good, ["LICENSE.md", ...files.slice(2)], published)).toEqual([]);
   });
 
   it("names each missing publishing field", () => {

@@ -19,7 +19,7 @@ function namedFiles(manifest: Manifest): string[] {
  * What is wrong with a packed manifest and its file list, as sentences (empty when nothing is). Covers what
  * publint and arethetypeswrong do not: an export condition naming a file left out of the tarball, a range only
  * the workspace understands, a dependency that is never published, and the publishing fields this project
- * requires of every public package.
+ * requires of every public package, with the licence text the `license` field refers to.
  * @param published - names of the packages the release publishes; the only `@slashi/*` names a manifest may need
  */
 export function tarballProblems(
@@ -33,6 +33,7 @@ export function tarballProblems(
     if (!present.has(file)) problems.push(`exports or bin name ${file}, which is not in the tarball`);
   }
   if (manifest.license === undefined) problems.push("no license");
+  if (!files.some((file) => /^LICEN[CS]E(\.(md|txt))?$/i.test(file))) problems.push("no LICENSE file");
   if (manifest.engines?.node === undefined) problems.push("no engines.node");
   if (manifest.repository?.type !== "git" || manifest.repository.directory === undefined) {
     problems.push("no repository with type git and the package's directory");

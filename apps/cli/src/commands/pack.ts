@@ -2,6 +2,7 @@
 import path from "node:path";
 import {
   PackManager,
+  describeUpdateChanges,
   loadRegistries,
   preparePublish,
   publishPack,
@@ -15,6 +16,7 @@ import { CliError, ExitCode, UsageError } from "../errors.js";
 import { paint, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { choose } from "../prompt.js";
+import { startProgress, withProgress } from "../progress.js";
 import { openSession, slashiPaths } from "../context.js";
 
 /** The pack manager for this process: registries from the config dir, packs in `<state dir>/packs`. */
@@ -136,7 +138,9 @@ export async function packPublish(args: ParsedArgs, io: Io): Promise<number> {
       return ExitCode.RUN_CANCELLED;
     }
   }
-  await publishPack(client, pack, tag);
+  await withProgress(io, `publishing ${name}@${version} to ${registry}`, () =>
+    publishPack(client, pack, tag),
+  );
   if (args.flags.json === true)
     json(io, { name, version, registry, tag, integrity: pack.integrity, published: true });
   else println(io.stdout, `published ${name}@${version}`);
@@ -145,7 +149,12 @@ export async function packPublish(args: ParsedArgs, io: Io): Promise<number> {
 
 /** `slashi pack search [WORDS...]`. */
 export async function packSearch(args: ParsedArgs, io: Io): Promise<number> {
-  const hits = await (await packManager(io)).search(args.operands.join(" "));
+  const manager = await packManager(io);
+  const hits = await withProgress(
+    io,
+    `searching ${manager.registries.length} registr${manager.registries.length === 1 ? "y" : "ies"}`,
+    () => manager.search(args.operands.join(" ")),
+  );
   if (args.flags.json === true) {
     json(io, hits);
     return ExitCode.OK;
@@ -163,12 +172,10 @@ export async function packSearch(args: ParsedArgs, io: Io): Promise<number> {
 export async function packInfo(args: ParsedArgs, io: Io): Promise<number> {
   const [word] = needOperands(args, "a pack name");
   const { name, spec } = splitSpec(word as string);
-  const info = await (
-    await packManager(io)
-  ).info(name, {
-    ...(spec === undefined ? {} : { spec }),
-    remote: args.flags.remote === true,
-  });
+  const manager = await packManager(io);
+  const info = await withProgress(io, `looking up ${name}`, () =>
+    manager.info(name, { ...(spec === undefined ? {} : { spec }), remote: args.flags.remote === true }),
+  );
   if (args.flags.json === true) {
     json(io, {
       ...(info.installed
@@ -220,7 +227,9 @@ export async function packInstall(args: ParsedArgs, io: Io): Promise<number> {
   const results = [];
   for (const word of needOperands(args, "a pack name")) {
     const { name, spec } = splitSpec(word);
-    const result = await manager.install(name, spec);
+    const result = await withProgress(io, `downloading and verifying ${name}`, () =>
+      manager.install(name, spec),
+    );
     results.push(result);
     if (args.flags.json === true) continue;
     const signature =
@@ -246,31 +255,40 @@ export async function packInstall(args: ParsedArgs, io: Io): Promise<number> {
 
 function printPlan(io: Io, plan: UpdatePlan): void {
   println(io.stdout, `${plan.name}: ${plan.from} → ${plan.to}`);
-  for (const change of plan.changes) {
-    if (change.change === "same") continue;
-    const asks = change.needsApproval && change.change !== "removed" ? " (needs approval again)" : "";
-    println(io.stdout, `  /${change.name}: ${change.change}${asks}`);
-    for (const line of change.details ?? []) println(io.stdout, `    ${line}`);
-  }
-  if (plan.policyChanged) println(io.stdout, "  policy: changed");
+  for (const line of describeUpdateChanges(plan.changes, plan.policyChanged)) println(io.stdout, `  ${line}`);
 }
 
 /** `slashi pack update [NAME...] [--yes]`. */
 export async function packUpdate(args: ParsedArgs, io: Io): Promise<number> {
   const manager = await packManager(io);
   const yes = args.flags.yes === true;
-  const results = await manager.update(args.operands, {
-    confirm: async (plan) => {
-      if (args.flags.json !== true) printPlan(io, plan);
-      if (!plan.needsConfirmation || yes) return true;
-      if (!io.interactive) return false;
-      const answer = await choose(io, `Update ${plan.name} to ${plan.to}?`, [
-        { key: "y", label: "update", value: "yes" },
-        { key: "n", label: "skip", value: "no" },
-      ]);
-      return answer === "yes";
-    },
-  });
+  // The progress line is erased while a plan is shown and asked about, and comes back for the download.
+  const progress = startProgress(io, "checking installed packs for updates");
+  const accept = async (plan: UpdatePlan): Promise<boolean> => {
+    if (args.flags.json !== true) printPlan(io, plan);
+    if (!plan.needsConfirmation || yes) return true;
+    if (!io.interactive) return false;
+    const answer = await choose(io, `Update ${plan.name} to ${plan.to}?`, [
+      { key: "y", label: "update", value: "yes" },
+      { key: "n", label: "skip", value: "no" },
+    ]);
+    return answer === "yes";
+  };
+  let results;
+  try {
+    results = await manager.update(args.operands, {
+      confirm: async (plan) => {
+        progress.pause();
+        const accepted = await accept(plan);
+        progress.step(
+          accepted ? `installing ${plan.name}@${plan.to}` : "checking installed packs for updates",
+        );
+        return accepted;
+      },
+    });
+  } finally {
+    progress.stop();
+  }
   if (args.flags.json === true) {
     json(
       io,

@@ -1,10 +1,10 @@
 /**
  * `slashi trust`, `untrust`, `trust status`: the person's decision about the workspace. Trusting loads the team
  * file for `run`/`list`, lets `trustedWorkspaceOnly` rules count, and approves the current content of the
- * workspace policy file (its allow rules count until the file changes).
+ * workspace policy file (its allow rules count until the file changes), and says what each of these adds.
  */
 import path from "node:path";
-import { isSlashiError, parsePolicy } from "@slashi/core";
+import { isSlashiError, makeVisible, parsePolicy } from "@slashi/core";
 import {
   AuditLog,
   CommandApprovalFileStore,
@@ -12,11 +12,14 @@ import {
   TrustFileStore,
   workspaceIdentity,
   workspacePolicyApprovalKey,
+  type Workspace,
 } from "@slashi/runtime";
-import { digestOf, ensureParser, resolveWorkspace, slashiPaths } from "../context.js";
-import { ExitCode } from "../errors.js";
+import { digestOf, ensureParser, openSession, resolveWorkspace, slashiPaths } from "../context.js";
+import { ExitCode, formatError } from "../errors.js";
 import { println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
+import { loadCommands, type LoadedCommands } from "./run.js";
+import { trustGains, type TrustGains } from "./trust-gains.js";
 
 function cwdOf(args: ParsedArgs, io: Io): string {
   return path.resolve(io.cwd, typeof args.flags.cwd === "string" ? args.flags.cwd : ".");
@@ -31,9 +34,15 @@ async function readOptional(file: string): Promise<string | undefined> {
   }
 }
 
-/** `slashi trust`. */
+/**
+ * `slashi trust [--json]`: records trust, approves the workspace policy file as it is now, and prints what that
+ * makes count (the file's allow rules and those of what it extends, `trustedWorkspaceOnly` rules, loosening
+ * settings) and what now loads (the team file's commands, installed packs). The policy is resolved before anything
+ * is recorded, so a policy that does not load is not approved.
+ */
 export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
-  const workspace = await resolveWorkspace(cwdOf(args, io));
+  const cwd = cwdOf(args, io);
+  const workspace = await resolveWorkspace(cwd);
   const paths = slashiPaths(io);
   const policyText = await readOptional(workspace.policyFile);
   // A policy file that does not load is not approved: say so before anything is recorded.
@@ -41,6 +50,8 @@ export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
     await ensureParser();
     parsePolicy(policyText, workspace.policyFile);
   }
+  const snapshot = await (await openSession(io, { cwd })).current();
+  const gains = trustGains(snapshot.layers);
   await new TrustFileStore({ file: paths.trust }).setTrusted(
     workspace.key,
     true,
@@ -64,10 +75,90 @@ export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
     host: "cli",
     workspaceKey: workspace.key,
   });
+  // The trust is recorded: a team file that does not load is reported, as `slashi list` would report it.
+  let loaded: LoadedCommands | undefined;
+  let teamError: string | undefined;
+  try {
+    loaded = await loadCommands(io, cwd);
+  } catch (error) {
+    teamError = formatError(error);
+    println(io.stderr, `slashi: the commands of this workspace do not load: ${teamError}`);
+  }
+  const packs = (loaded?.packs ?? []).map((p) => ({
+    name: p.id,
+    version: p.version,
+    commands: p.commands.map((c) => c.name),
+  }));
+  if (args.flags.json === true) {
+    printJson(io, workspace, {
+      trusted: true,
+      ...(policyText === undefined ? {} : { policyFile: workspace.policyFile }),
+      ...gains,
+      teamFile: {
+        file: workspace.teamFile,
+        commands: (loaded?.team ?? []).map((c) => c.name),
+        ...(teamError === undefined ? {} : { error: teamError }),
+      },
+      packs,
+    });
+    return ExitCode.OK;
+  }
   println(io.stdout, `trusted ${workspace.root}`);
   if (policyText !== undefined)
     println(io.stdout, `approved its policy file ${workspace.policyFile} as it is now (a change asks again)`);
+  printGains(io, gains);
+  const team = (loaded?.team ?? []).map((c) => `/${c.name}`);
+  if (team.length > 0)
+    println(
+      io.stdout,
+      `the team file ${workspace.teamFile} adds ${team.length} command(s) to slashi run and list: ${makeVisible(team.join(", "))} (each asks before its first run, and again when it changes)`,
+    );
+  for (const pack of packs)
+    println(
+      io.stdout,
+      `the installed pack ${makeVisible(pack.name)}@${makeVisible(pack.version)} adds ${pack.commands.length} command(s) here`,
+    );
   return ExitCode.OK;
+}
+
+/** `--json` output of the trust commands: the workspace and its key, then the command's own fields. */
+function printJson(io: Io, workspace: Workspace, fields: Record<string, unknown>): void {
+  println(io.stdout, JSON.stringify({ workspace: workspace.root, key: workspace.key, ...fields }));
+}
+
+/** The gains as lines; text from the repository goes through makeVisible (control characters shown, never sent). */
+function printGains(io: Io, gains: TrustGains): void {
+  if (gains.rules.length === 0 && gains.settings.length === 0) {
+    println(io.stdout, "no allow rule or loosening setting counts because of this trust");
+  } else {
+    println(io.stdout, "now counting in this workspace:");
+    for (const rule of gains.rules.filter((r) => r.because === "approved"))
+      println(
+        io.stdout,
+        `  allow ${makeVisible(rule.match)}${rule.reason === undefined ? "" : `  (${makeVisible(rule.reason)})`}  [${rule.layer} ${makeVisible(rule.source)} ${rule.jsonPath}]`,
+      );
+    // trustedWorkspaceOnly rules count in every trusted workspace: one line per file (--json lists each)
+    const onlyTrusted = new Map<string, number>();
+    for (const rule of gains.rules.filter((r) => r.because === "trusted-workspace")) {
+      const at = `${rule.layer} ${makeVisible(rule.source)}`;
+      onlyTrusted.set(at, (onlyTrusted.get(at) ?? 0) + 1);
+    }
+    for (const [at, count] of onlyTrusted)
+      println(io.stdout, `  ${count} allow rule(s) of ${at} marked trustedWorkspaceOnly (--json lists them)`);
+    for (const setting of gains.settings)
+      println(
+        io.stdout,
+        `  ${setting.key}: ${makeVisible(Array.isArray(setting.value) ? setting.value.join(", ") : String(setting.value))}  [${makeVisible(setting.sources.join(", "))}]`,
+      );
+  }
+  if (gains.waiting.length > 0) {
+    println(io.stdout, "still not counting:");
+    for (const rule of gains.waiting)
+      println(
+        io.stdout,
+        `  allow ${makeVisible(rule.match)}  [${rule.layer} ${makeVisible(rule.source)} ${rule.jsonPath}] until ${makeVisible(rule.needs)}`,
+      );
+  }
 }
 
 /** `slashi untrust`. */
@@ -106,16 +197,11 @@ export async function trustStatusCommand(args: ParsedArgs, io: Io): Promise<numb
       ));
   }
   if (args.flags.json === true) {
-    println(
-      io.stdout,
-      JSON.stringify({
-        workspace: workspace.root,
-        key: workspace.key,
-        trusted,
-        ...(record ? { at: record.at } : {}),
-        ...(policyApproved === undefined ? {} : { policyApproved }),
-      }),
-    );
+    printJson(io, workspace, {
+      trusted,
+      ...(record ? { at: record.at } : {}),
+      ...(policyApproved === undefined ? {} : { policyApproved }),
+    });
   } else {
     println(
       io.stdout,

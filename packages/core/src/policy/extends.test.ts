@@ -60,7 +60,20 @@ describe("unknownExtendsError", () => {
   });
 
   it("tells paths from names", () => {
-    expect(["./team.json", "../a.yml", "/etc/p.json", "~/p.json"].every(isExtendsPath)).toBe(true);
-    expect(["recommended", "@acme/pack", "pack.json"].some(isExtendsPath)).toBe(false);
+    expect(
+      [
+        "./team.json",
+        "../a.yml",
+        "/etc/p.json",
+        "~/p.json",
+        ".enkaidu/config.yml",
+        "config/enkaidu.yml",
+        "C:\\Users\\a\\e.yml",
+        ".\\e.yml",
+      ].every(isExtendsPath),
+    ).toBe(true);
+    expect(
+      ["recommended", "@acme/pack", "pack.json", "enkaidu.yml", "@acme/policy.yml"].some(isExtendsPath),
+    ).toBe(false);
   });
 });

@@ -51,11 +51,13 @@ export function closestName(word: string, candidates: Iterable<string>): string 
 }
 
 /**
- * True when an `extends` entry is written as a file path (`./team.json`, `../x.yml`, `/etc/…`, `~/…`) rather
- * than a preset or pack name. It does not check that the file exists.
+ * True when an `extends` entry is written as a file path (`./team.json`, `../x.yml`, `.enkaidu/config.yml`,
+ * `config/x.yml`, `/etc/…`, `~/…`, `C:\\…`) rather than a preset or pack name: it starts with `.`, a separator,
+ * `~/` or a drive, or holds a separator without being a scoped name (`@scope/name`). No registry name does
+ * any of these, so `enkaidu.yml` and `@acme/policy.yml` are names. It does not check that the file exists.
  */
 export function isExtendsPath(entry: string): boolean {
-  return /^(?:\.{1,2}[\\/]|[\\/]|~[\\/]|[A-Za-z]:[\\/])/.test(entry);
+  return /^(?:\.|[\\/]|~[\\/]|[A-Za-z]:[\\/])/.test(entry) || (!entry.startsWith("@") && /[\\/]/.test(entry));
 }
 
 /**

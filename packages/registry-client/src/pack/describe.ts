@@ -189,3 +189,21 @@ export function compareCommands(
     out.push({ name: c.name, change: "removed", needsApproval: false, before: c.fingerprint });
   return out;
 }
+
+/**
+ * An update's changes as lines for a person, the same in every host: each command that is not the same
+ * (`/deploy: changed (needs approval again)`), under it (indented two spaces) what changed, each step old and new,
+ * and `policy: changed` when the offered policy changed. Unchanged commands are left out; no header line (the
+ * CLI prints `name: from → to` above, the extension's dialog names the versions in its message).
+ */
+export function describeUpdateChanges(changes: readonly CommandChange[], policyChanged: boolean): string[] {
+  const lines: string[] = [];
+  for (const change of changes) {
+    if (change.change === "same") continue;
+    const asks = change.needsApproval && change.change !== "removed" ? " (needs approval again)" : "";
+    lines.push(`/${change.name}: ${change.change}${asks}`);
+    for (const line of change.details ?? []) lines.push(`  ${line}`);
+  }
+  if (policyChanged) lines.push("policy: changed");
+  return lines;
+}

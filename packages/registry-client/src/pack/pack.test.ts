@@ -7,7 +7,7 @@ import { SlashiErrorCode, isSlashiError } from "@slashi/core";
 import type { SlashiError } from "@slashi/core";
 import { readTarball } from "../tar/read.js";
 import { tarballDigests } from "../verify/integrity.js";
-import { compareCommands, describePack, packPolicyFingerprint } from "./describe.js";
+import { compareCommands, describePack, describeUpdateChanges, packPolicyFingerprint } from "./describe.js";
 import { scaffoldPack } from "./init.js";
 import { readPacksLock } from "./lockfile.js";
 import { PackManager, packDirName } from "./manager.js";
@@ -200,6 +200,17 @@ describe("describePack and compareCommands", () => {
       ["status", "changed"],
       ["hello", "removed"],
     ]);
+  });
+
+  it("describes an update as lines: each changed step old and new, no unchanged command", async () => {
+    const a = await prepared("@acme/tools", "1.0.0");
+    const b = await prepared("@acme/tools", "1.1.0", "git status");
+    const fewer = { ...b.description, commands: b.description.commands.slice(1) };
+    const lines = describeUpdateChanges(compareCommands(a.description, fewer), true);
+    expect(lines[0]).toBe("/status: changed (needs approval again)");
+    expect(lines[1]).toMatch(/^ {2}step 1 changed: .*git status .*\(was: .*git status --short.*\)$/);
+    expect(lines.slice(2)).toEqual(["/hello: removed", "policy: changed"]);
+    expect(describeUpdateChanges(compareCommands(a.description, a.description), false)).toEqual([]);
   });
 });
 

@@ -80,9 +80,27 @@ describe("readEnkaiduPolicy", () => {
     expect(error.code).toBe(SlashiErrorCode.IO_FAILED);
   });
 
-  it("tells an Enkaidu config from a policy file by its extension", () => {
-    expect(isEnkaiduConfigPath("/home/ada/enkaidu.yml")).toBe(true);
-    expect(isEnkaiduConfigPath(".enkaidu/config.YAML")).toBe(true);
-    expect(isEnkaiduConfigPath("policy.json")).toBe(false);
+  it.each([
+    "/home/ada/enkaidu.yml",
+    ".enkaidu/config.YAML",
+    "./enkaidu.yml",
+    "../shared/enkaidu.yaml",
+    "~/enkaidu.yml",
+    "config/enkaidu.yml",
+    "C:\\Users\\ada\\enkaidu.yml",
+    ".\\enkaidu.yml",
+  ])("reads the path %s as an Enkaidu config", (entry) => {
+    expect(isEnkaiduConfigPath(entry)).toBe(true);
+  });
+
+  it.each([
+    "enkaidu.yml",
+    "@acme/policy.yml",
+    "@acme/team.YAML",
+    "recommended",
+    "@acme/policy",
+    "./policy.json",
+  ])("does not read %s as an Enkaidu config (a pack or preset name, or no YAML)", (entry) => {
+    expect(isEnkaiduConfigPath(entry)).toBe(false);
   });
 });

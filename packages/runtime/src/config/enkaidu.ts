@@ -10,6 +10,7 @@ import {
   SlashiErrorCode,
   enkaiduPolicyDocument,
   enkaiduSettingsFrom,
+  isExtendsPath,
   isSlashiError,
 } from "@slashi/core";
 import type { EnkaiduOs, PolicyDocument } from "@slashi/core";
@@ -30,9 +31,12 @@ export function enkaiduOs(platform: NodeJS.Platform): EnkaiduOs {
   return platform === "win32" ? "windows" : "unix";
 }
 
-/** Whether a path names an Enkaidu config (a `.yml`/`.yaml` file) rather than a Slashi policy file. */
-export function isEnkaiduConfigPath(path: string): boolean {
-  return /\.ya?ml$/i.test(path);
+/**
+ * Whether an `extends` entry names an Enkaidu config: a path (core's `isExtendsPath`: `./x.yml`, `~/x.yml`,
+ * `.enkaidu/config.yml`) to a `.yml`/`.yaml` file. A pack whose name ends in `.yml` (`@acme/policy.yml`) is a pack.
+ */
+export function isEnkaiduConfigPath(entry: string): boolean {
+  return isExtendsPath(entry) && /\.ya?ml$/i.test(entry);
 }
 
 /**

@@ -7,8 +7,8 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { CommandApprovalFileStore } from "../store/command-approvals.js";
 import { TrustFileStore } from "../store/trust.js";
 import { workspaceKeyOf, workspacePolicyApprovalKey } from "../config/workspace.js";
-import { enkaiduExtendsPath } from "./enkaidu-layers.js";
-import { openPolicySession } from "./policy-session.js";
+import { ENKAIDU_ENVIRONMENT_SOURCE, enkaiduExtendsPath } from "./enkaidu-layers.js";
+import { openPolicySession, type PackLayerLoader } from "./policy-session.js";
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-enkaidu-layers-")));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -81,7 +81,7 @@ describe("Enkaidu configs in the policy session", () => {
 
   it("applies a user policy's extends of an Enkaidu file with Enkaidu's semantics", async () => {
     writeFileSync(path.join(dirs.config, "enkaidu.yml"), EXAMPLE);
-    userPolicy({ version: 1, extends: ["enkaidu.yml"] });
+    userPolicy({ version: 1, extends: ["./enkaidu.yml"] });
     const session = await open();
     expect(await verdict(session, "ls -la")).toBe("allow");
     expect(await verdict(session, "ruby x.rb")).toBe("ask");
@@ -93,7 +93,7 @@ describe("Enkaidu configs in the policy session", () => {
   it("re-reads the extended Enkaidu file when it changes", async () => {
     const file = path.join(dirs.config, "enkaidu.yml");
     writeFileSync(file, EXAMPLE);
-    userPolicy({ version: 1, extends: ["enkaidu.yml"] });
+    userPolicy({ version: 1, extends: ["./enkaidu.yml"] });
     const session = await open();
     expect(await verdict(session, "ruby x.rb")).toBe("ask");
     await session.current();
@@ -109,7 +109,7 @@ describe("Enkaidu configs in the policy session", () => {
       path.join(dirs.repo, ".vscode", "enkaidu.yml"),
       EXAMPLE.replace('["ls"]', '["ls", "ruby"]'),
     );
-    const text = JSON.stringify({ version: 1, extends: ["recommended", "enkaidu.yml"] });
+    const text = JSON.stringify({ version: 1, extends: ["recommended", "./enkaidu.yml"] });
     writeFileSync(path.join(dirs.repo, ".vscode", "slashi-policy.json"), text);
     userPolicy({ version: 1, extends: ["recommended"], rules: [{ match: ["ruby"], decision: "ask" }] });
     const untrusted = await open();
@@ -124,12 +124,32 @@ describe("Enkaidu configs in the policy session", () => {
       approvedAt: new Date().toISOString(),
     });
     const snapshot = await (await open()).current();
-    const pack = snapshot.layers.find((l) => l.source === "enkaidu.yml");
+    const pack = snapshot.layers.find((l) => l.source === "./enkaidu.yml");
     expect(pack).toMatchObject({ kind: "pack", approved: true });
   });
 
+  it("loads a pack whose name ends in .yml as a pack, and reads a path to a .yml file as Enkaidu's", async () => {
+    // A file of the same name sits next to the policy: only the path form reads it.
+    writeFileSync(path.join(dirs.config, "enkaidu.yml"), EXAMPLE);
+    userPolicy({ version: 1, extends: ["recommended", "enkaidu.yml", "@acme/policy.yml", "./enkaidu.yml"] });
+    const asked: string[] = [];
+    const packLayers: PackLayerLoader = async (names) => {
+      asked.push(...names);
+      return names.map((name) => ({
+        kind: "pack" as const,
+        source: name,
+        document: { version: 1 as const, rules: [{ match: ["pack-of", name], decision: "deny" as const }] },
+      }));
+    };
+    const snapshot = await (await open({ packLayers })).current();
+    expect(asked).toEqual(["enkaidu.yml", "@acme/policy.yml"]);
+    const enkaidu = snapshot.layers.filter((l) => l.document.enkaidu !== undefined).map((l) => l.source);
+    expect(enkaidu).toEqual(["./enkaidu.yml"]);
+    expect(decide("pack-of @acme/policy.yml", snapshot.policy, snapshot.context()).decision).toBe("deny");
+  });
+
   it("locates an unreadable extended file at the naming file's /extends/N", async () => {
-    userPolicy({ version: 1, extends: ["recommended", "missing.yml"] });
+    userPolicy({ version: 1, extends: ["recommended", "./missing.yml"] });
     const error = await caught((await open()).current());
     expect(isSlashiError(error) && error.code).toBe(SlashiErrorCode.INVALID_POLICY);
     expect(isSlashiError(error) && error.data).toMatchObject({
@@ -143,7 +163,7 @@ describe("Enkaidu configs in the policy session", () => {
       path.join(dirs.config, "enkaidu.yml"),
       "tool_settings:\n  shell_command:\n    allowed_commands: 3\n",
     );
-    userPolicy({ version: 1, extends: ["enkaidu.yml"] });
+    userPolicy({ version: 1, extends: ["./enkaidu.yml"] });
     const error = await caught((await open()).current());
     expect(isSlashiError(error) && error.data).toMatchObject({
       jsonPath: "/extends/0",
@@ -176,5 +196,43 @@ describe("Enkaidu configs in the policy session", () => {
     expect(snapshot.warnings.join("\n")).toMatch(/inside the workspace/);
     expect(snapshot.policy.skipConfirmInCordon).toBe(false);
     expect(await verdict(session, "curl https://example.com")).not.toBe("allow");
+  });
+
+  describe("the ENKAIDU_* variables without a config file", () => {
+    const enkaiduLayers = async (session: Awaited<ReturnType<typeof open>>) =>
+      (await session.current()).layers.filter((l) => l.document.enkaidu !== undefined).map((l) => l.source);
+
+    it("apply as Enkaidu applies them, its defaults filling the rest, where the host reads them", async () => {
+      dirs.env.ENKAIDU_APPROVED_EXECUTABLES = "whoami";
+      dirs.env.ENKAIDU_RESTRICTED_TERMS = "secret-project";
+      const session = await open({ enkaiduEnvironment: true });
+      expect(await enkaiduLayers(session)).toEqual([ENKAIDU_ENVIRONMENT_SOURCE]);
+      expect(await verdict(session, "whoami")).toBe("allow");
+      // Enkaidu's default allowed list: wc passes the gate and asks, curl does not.
+      expect(await verdict(session, "wc -l notes.txt")).toBe("ask");
+      expect(await verdict(session, "curl https://example.com")).toBe("deny");
+      expect(await verdict(session, "whoami secret-project")).toBe("ask");
+    });
+
+    it("do nothing when none is set, or in a host that does not read them", async () => {
+      expect(await enkaiduLayers(await open({ enkaiduEnvironment: true }))).toEqual([]);
+      dirs.env.ENKAIDU_ALLOWED_EXECUTABLES = " ";
+      expect(await enkaiduLayers(await open({ enkaiduEnvironment: true }))).toEqual([]);
+      dirs.env.ENKAIDU_ALLOWED_EXECUTABLES = "ls";
+      const session = await open();
+      expect(await enkaiduLayers(session)).toEqual([]);
+      expect(await verdict(session, "curl https://example.com")).not.toBe("deny");
+    });
+
+    it("feed the config file's missing lists instead of a layer of their own when a config is read", async () => {
+      const file = path.join(dirs.home, "enkaidu.yml");
+      writeFileSync(file, "tool_settings:\n  shell_command:\n    allowed_commands: [ls]\n");
+      dirs.env.ENKAIDU_APPROVED_EXECUTABLES = "whoami";
+      const named = await open({ enkaiduConfig: file, enkaiduEnvironment: true });
+      expect(await enkaiduLayers(named)).toEqual([file]);
+      writeFileSync(path.join(dirs.config, "enkaidu.yml"), EXAMPLE);
+      userPolicy({ version: 1, extends: ["./enkaidu.yml"] });
+      expect(await enkaiduLayers(await open({ enkaiduEnvironment: true }))).toEqual(["./enkaidu.yml"]);
+    });
   });
 });

@@ -8,7 +8,7 @@
  */
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { isSlashiError, SlashiError, SlashiErrorCode, type PolicyLayer } from "@slashi/core";
+import { ENKAIDU_ENV, isSlashiError, SlashiError, SlashiErrorCode, type PolicyLayer } from "@slashi/core";
 import { isEnkaiduConfigPath, readEnkaiduPolicy, type ReadEnkaiduOptions } from "../config/enkaidu.js";
 
 /** Where an `extends` entry naming an Enkaidu config points: relative to the naming file, `~/` to home. */
@@ -76,6 +76,24 @@ export async function enkaiduConfigLayer(
     };
   }
   return { layer: { kind: "user", source: file, document } };
+}
+
+/** The source name of the layer {@link enkaiduEnvironmentLayer} reads. */
+export const ENKAIDU_ENVIRONMENT_SOURCE = "ENKAIDU_* environment";
+
+/**
+ * The Enkaidu layer of the `ENKAIDU_*` variables alone, as Enkaidu reads them when no config file sets a list:
+ * the person's own (`user`) layer, with Enkaidu's defaults for every variable not set. `undefined` when none of
+ * the three variables holds a word.
+ */
+export async function enkaiduEnvironmentLayer(options: ReadEnkaiduOptions): Promise<PolicyLayer | undefined> {
+  const env = options.env ?? ((name: string) => process.env[name]);
+  if (!Object.values(ENKAIDU_ENV).some((name) => (env(name) ?? "").trim() !== "")) return undefined;
+  return {
+    kind: "user",
+    source: ENKAIDU_ENVIRONMENT_SOURCE,
+    document: await readEnkaiduPolicy(undefined, options),
+  };
 }
 
 function realOrSelf(file: string): string {

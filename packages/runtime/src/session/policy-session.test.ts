@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { decide, SlashiErrorCode, unknownExtendsError, validatePolicyDocument } from "@slashi/core";
@@ -7,6 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { CommandApprovalFileStore } from "../store/command-approvals.js";
 import { TrustFileStore } from "../store/trust.js";
 import { openPolicySession, packPolicyApprovalKey, type PackLayerLoader } from "./policy-session.js";
+import { nodeFileSystemPort } from "../fs/file-system-port.js";
 import { workspaceKeyOf, workspacePolicyApprovalKey } from "../config/workspace.js";
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-session-")));
@@ -192,5 +193,41 @@ describe("openPolicySession", () => {
     expect(session.workspace).toBeUndefined();
     expect(snapshot.context().workspaceRoot).toBeUndefined();
     expect(snapshot.layers.map((l) => l.kind)).toEqual([]);
+  });
+});
+
+describe("the session's file system", () => {
+  /** A workspace file that links to the user's SSH key, made after the session opened. */
+  function linkToKey(name: string): void {
+    mkdirSync(path.join(dirs.home, ".ssh"), { recursive: true });
+    writeFileSync(path.join(dirs.home, ".ssh", "id_ed25519"), "canary\n");
+    symlinkSync(path.join(dirs.home, ".ssh", "id_ed25519"), path.join(dirs.repo, "sub", name));
+  }
+
+  it("resolves a link made after an earlier decision, with no reload in between", async () => {
+    const session = await open();
+    const snapshot = await session.current();
+    const line = "cat notes.txt";
+    expect(decide(line, snapshot.policy, snapshot.context()).decision).toBe("allow");
+    linkToKey("notes.txt");
+    expect(await session.current()).toBe(snapshot);
+    const after = decide(line, snapshot.policy, snapshot.context());
+    expect(after.decision).toBe("ask");
+    expect(after.reasons.map((r) => r.code)).toContain("secret.read");
+  });
+
+  it("decides on the words alone when the host passes no file system", async () => {
+    linkToKey("notes.txt");
+    const snapshot = await (await open({ fileSystem: null })).current();
+    expect(snapshot.context().fs).toBeUndefined();
+    expect(decide("cat notes.txt", snapshot.policy, snapshot.context()).decision).toBe("allow");
+  });
+
+  it("asks for every recursive removal where the port has no mount table", async () => {
+    const fileSystem = { ...nodeFileSystemPort(), mountPoints: () => undefined };
+    const snapshot = await (await open({ fileSystem })).current();
+    const decision = decide("rm -rf build", snapshot.policy, snapshot.context());
+    expect(decision.decision).toBe("ask");
+    expect(decision.reasons.map((r) => r.code)).toContain("rm.mount-unknown");
   });
 });

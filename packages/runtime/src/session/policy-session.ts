@@ -18,6 +18,7 @@ import {
   SlashiError,
   SlashiErrorCode,
   type DecideContext,
+  type FileSystemPort,
   type PolicyLayer,
   type ResolvedPolicy,
   type ShellParserOptions,
@@ -26,6 +27,7 @@ import { textDigest } from "../audit/redact.js";
 import { isEnkaiduConfigPath } from "../config/enkaidu.js";
 import { checkManagedPolicy } from "../config/managed-policy.js";
 import { readBoundedText } from "../fs/bounded-read.js";
+import { nodeFileSystemPort } from "../fs/file-system-port.js";
 import {
   defaultManagedPolicyPath,
   slashiPaths,
@@ -43,7 +45,7 @@ import { workspaceIdentity } from "../config/workspace-identity.js";
 import { CommandApprovalFileStore } from "../store/command-approvals.js";
 import { locateExtendsError } from "./extends-location.js";
 import { TrustFileStore } from "../store/trust.js";
-import { enkaiduConfigLayer, enkaiduExtendLayers } from "./enkaidu-layers.js";
+import { enkaiduConfigLayer, enkaiduEnvironmentLayer, enkaiduExtendLayers } from "./enkaidu-layers.js";
 
 /** How the session reads policy files. Hosts with their own file system API (an editor) pass theirs. */
 export interface PolicyFileReader {
@@ -96,6 +98,13 @@ export interface PolicySessionOptions extends PathEnvironment {
    * the user policy with the `ENKAIDU_*` fallbacks of `env`. A file inside the workspace only restricts.
    */
   enkaiduConfig?: string;
+  /**
+   * Read the `ENKAIDU_*` variables of `env` as an Enkaidu layer of the person's own (`user`) when at least one is
+   * set and no Enkaidu config is read (neither `enkaiduConfig` nor an `extends` entry): Enkaidu applies them with
+   * no config file, its defaults filling the rest. For the host that stands in for Enkaidu's shell tool
+   * (`slashi-mcp`); other hosts leave it off.
+   */
+  enkaiduEnvironment?: boolean;
   /** What-if: decide under exactly these layers (no discovery, no default preset). */
   layers?: readonly PolicyLayer[];
   /**
@@ -111,6 +120,13 @@ export interface PolicySessionOptions extends PathEnvironment {
   parser?: ShellParserOptions;
   /** The shell commands are analysed for when a decision names none (default `bash`). */
   shell?: string;
+  /**
+   * The file system decisions may look at (symbolic links, glob matches, the mount table): default the local
+   * one (`nodeFileSystemPort()`), read afresh at every decision, so a link made after one decision counts for the
+   * next. `null` decides on the words alone: links, glob matches and mount points then add no findings, so only a
+   * host whose commands run on another machine should pass it.
+   */
+  fileSystem?: FileSystemPort | null;
 }
 
 /** Where a decision happens, within the session's workspace. */
@@ -216,6 +232,8 @@ export class PolicySession {
   readonly #managedPath: string;
   readonly #userPolicy: string;
   readonly #cwd: string;
+  /** The file system port of every context; it caches nothing. */
+  readonly #fs: FileSystemPort | undefined;
   #current: PolicySnapshot | undefined;
   /** The text of each policy file read by the load under way, for error locations. */
   #texts = new Map<string, string>();
@@ -239,6 +257,7 @@ export class PolicySession {
       workspace?.root,
     );
     this.shell = options.shell ?? "bash";
+    this.#fs = options.fileSystem === undefined ? nodeFileSystemPort() : (options.fileSystem ?? undefined);
   }
 
   /** The files whose change reloads the policy. */
@@ -346,6 +365,14 @@ export class PolicySession {
       const extended = await enkaiduExtendLayers(layers, { ...this.#enkaiduOptions(), home: this.home });
       this.#extended = extended.files;
       layers.push(...extended.layers);
+      if (
+        this.#options.enkaiduEnvironment === true &&
+        enkaidu === undefined &&
+        extended.layers.length === 0
+      ) {
+        const fromEnv = await enkaiduEnvironmentLayer(this.#enkaiduOptions());
+        if (fromEnv) layers.push(fromEnv);
+      }
       layers.push(...(await this.#packLayers(layers)));
     }
     const policy = resolvePolicy(layers, whatIf === undefined ? {} : { defaultPreset: null });
@@ -357,6 +384,7 @@ export class PolicySession {
       protectedPaths: this.protectedPaths,
       platform: (this.#options.platform ?? process.platform) === "win32" ? "windows" : "posix",
       workspaceTrusted: trusted,
+      ...(this.#fs === undefined ? {} : { fs: this.#fs }),
     };
     const cwd = this.#cwd;
     return {
