@@ -231,7 +231,7 @@ async function setUp(): Promise<void> {
   );
   writeFileSync(
     path.join(enkaiduWorkspace, ".vscode", "slashi-policy.json"),
-    JSON.stringify({ version: 1, extends: ["enkaidu.yml"] }),
+    JSON.stringify({ version: 1, extends: ["./enkaidu.yml"] }),
   );
   await ok(["trust"], {}, enkaiduWorkspace);
   // A remembered "Always allow", stored as `slashi exec` stores it: the binding of argv, cwd and content.
