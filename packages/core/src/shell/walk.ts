@@ -260,8 +260,13 @@ export class Analysis {
             : node.children[0]?.type === BACKTICK
               ? "backtick"
               : "command-substitution";
+        const inner = joinContext(context, kind);
+        // `$(> f)`, `$(2>> f)`: a redirection with no command still opens its file, as it would on its own line.
+        const redirectOnly = node.namedChildren.some((child) => REDIRECT_TYPES.has(child.type));
         return this.ownDirectory(() =>
-          this.sequence(node, scope, joinContext(context, kind), NO_REDIRECTS, undefined),
+          redirectOnly
+            ? this.redirected(node, scope, inner, NO_REDIRECTS, undefined)
+            : this.sequence(node, scope, inner, NO_REDIRECTS, undefined),
         );
       }
       case "comment":
