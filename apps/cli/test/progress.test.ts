@@ -45,7 +45,8 @@ afterAll(async () => {
 async function onTerminal(args: readonly string[], extra: Record<string, string> = {}): Promise<string> {
   const line = [process.execPath, BIN, ...args].map(sh).join(" ");
   const { stdout } = await promisify(execFile)("script", ["-q", "-e", "-c", line, "/dev/null"], {
-    env: { ...env, TERM: "xterm", ...extra },
+    // `CI` is cleared unless a test sets it: the suite itself often runs under CI=true.
+    env: { ...env, CI: "", TERM: "xterm", ...extra },
     cwd: tmp.dir,
   });
   return stdout;
@@ -68,7 +69,7 @@ describe("progress of a search across registries", () => {
   }, 60_000);
 
   it("writes nothing extra when stderr is piped", async () => {
-    const piped = await slashi(["pack", "search", "deploy"], { env, cwd: tmp.dir });
+    const piped = await slashi(["pack", "search", "deploy"], { env: { ...env, CI: "" }, cwd: tmp.dir });
     expect(piped.exitCode).toBe(0);
     expect(String(piped.stderr)).toBe("no packs found");
     expect(String(piped.stdout)).toBe("");
