@@ -144,6 +144,8 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
     () => securitySettings().shellIntegrationTimeout,
   );
   let catalog: Catalog = buildCatalog({ trusted: false });
+  // The first load reads files; every command waits for it, or the Run box would open on an empty catalog.
+  let ready: Promise<void> = Promise.resolve();
   let parser: Promise<void> | undefined;
 
   const reload = async (): Promise<void> => {
@@ -228,12 +230,14 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
   });
 
   const run = async (invocation: Invocation): Promise<RunOutcome> => {
+    await ready;
     // Every handler re-checks trust: the catalog is rebuilt when trust changed since it was loaded.
     if (catalog.trusted !== vscode.workspace.isTrusted) await reload();
     return runner.run(invocation);
   };
 
   const pickAndRun = async (): Promise<void> => {
+    await ready;
     if (catalog.trusted !== vscode.workspace.isTrusted) await reload();
     const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { name?: string }>();
     quickPick.title = "Slashi: Run";
@@ -355,8 +359,9 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
     () => packDialogs ?? windowPackDialogs,
   );
 
-  const ready = reload();
-  void ready;
+  ready = reload().catch((error: unknown) => {
+    output.appendLine(`not loaded: ${error instanceof Error ? error.message : String(error)}`);
+  });
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
     setPrompter: (p) => {
@@ -367,10 +372,7 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
     },
     catalog: () => catalog,
     reload,
-    run: async (invocation) => {
-      await ready;
-      return run(invocation);
-    },
+    run,
   };
 }
 
