@@ -12,7 +12,6 @@
  * - secret variables (`${env:…}`, `${config:…}`, `${clipboard}`) never expand in a shared terminal step (the
  *   core refuses them before anything runs).
  */
-import { createHash } from "node:crypto";
 import path from "node:path";
 import type {
   CallToolResult,
@@ -39,7 +38,7 @@ import {
   type StepPerformer,
   type TerminalStep,
 } from "@slashi/core";
-import { ApprovalFileStore, readBoundedText, redactValue, SLASHI_FILES } from "@slashi/runtime";
+import { ApprovalFileStore, readBoundedText, redactValue, SLASHI_FILES, textDigest } from "@slashi/runtime";
 import * as z from "zod/v4";
 import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
 import type { Confirmer } from "./confirm.js";
@@ -398,7 +397,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
         name: command.def.name,
         steps,
         fingerprint,
-        argsDigest: `sha256:${createHash("sha256").update(args).digest("hex")}`,
+        argsDigest: textDigest(args),
       },
     };
   }

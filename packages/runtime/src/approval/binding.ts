@@ -20,6 +20,7 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { interpreterLaunch, makeLaunch } from "@slashi/core";
+import { textDigest } from "../audit/redact.js";
 import {
   isShellScript,
   makefileIncludes,
@@ -132,10 +133,6 @@ const NEVER = new Set([
   "script",
   "busybox",
 ]);
-function sha(data: string | Uint8Array): string {
-  return `sha256:${createHash("sha256").update(data).digest("hex")}`;
-}
-
 function base(word: string): string {
   return path.posix
     .basename(word.replace(/\\/g, "/"))
@@ -215,8 +212,8 @@ function filesContent(
   const all = [...parts, ...pulled];
   const digest =
     all.length === 1
-      ? sha(first.bytes)
-      : sha(JSON.stringify(all.map((part) => [part.file, sha(part.bytes)])));
+      ? textDigest(first.bytes)
+      : textDigest(JSON.stringify(all.map((part) => [part.file, textDigest(part.bytes)])));
   return {
     kind,
     file: first.file,
@@ -306,7 +303,7 @@ export function executedContent(
       file: pkg.file,
       scripts: all,
       // Without nested scripts the digest is the one approvals stored before nesting was followed.
-      digest: sha(
+      digest: textDigest(
         JSON.stringify({
           file: pkg.file,
           scripts: bodies,
@@ -337,7 +334,7 @@ export function executedContent(
   if (program.includes("/") || program.includes("\\")) {
     return filesContent("file", [path.resolve(cwd, program)], read, "the program", cwd, "if-shell");
   }
-  return { kind: "none", digest: sha("none") };
+  return { kind: "none", digest: textDigest("none") };
 }
 
 /**

@@ -9,11 +9,11 @@ import { createHash } from "node:crypto";
 export const SECRET_MARKER = "⟪secret⟫";
 
 /**
- * `sha256:` + hex of the UTF-8 bytes of a text. The same digest over the same bytes wherever it is taken, so a
- * record can prove what ran without storing it.
+ * `sha256:` + hex of the UTF-8 bytes of a text, or of the bytes given. The same digest over the same bytes wherever
+ * it is taken (audit records, approval bindings), so a record can prove what ran without storing it.
  */
-export function textDigest(text: string): string {
-  return `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
+export function textDigest(text: string | Uint8Array): string {
+  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
 }
 
 /**
