@@ -2,7 +2,7 @@
  * Exit codes and the one place where errors become exit codes and messages ({@link toExitCode},
  * {@link formatError}). Commands throw; only `bin.ts` turns what they throw into output and a status.
  */
-import { errorCategoryOf, isSlashiError, SlashiErrorCode } from "@slashi/core";
+import { errorCategoryOf, isSlashiError, showControls, SlashiErrorCode } from "@slashi/core";
 import type { SlashiErrorCategory } from "@slashi/core";
 
 /**
@@ -105,6 +105,11 @@ export function toExitCode(error: unknown): number {
  * plus the hint or the stable code. Internal errors add a line asking for a bug report.
  */
 export function formatError(error: unknown): string {
+  // Messages carry names, paths and lines from files and repositories: their control characters are shown.
+  return showControls(formatErrorText(error));
+}
+
+function formatErrorText(error: unknown): string {
   if (error instanceof CliError) {
     return `slashi: ${error.message}${error.hint ? `\n${error.hint}` : ""}`;
   }

@@ -4,6 +4,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import { isatty } from "node:tty";
+import { makeVisible } from "@slashi/core";
 
 /** Streams and facts about the running process. */
 export interface Io {
@@ -76,4 +77,18 @@ export function paint(
 /** A verdict painted by severity. */
 export function paintVerdict(io: Pick<Io, "color">, verdict: string): string {
   return paint(io, verdict === "allow" ? "green" : verdict === "ask" ? "yellow" : "red", verdict);
+}
+
+/**
+ * A line for the terminal in which every interpolated value is made visible with core's `makeVisible`: control
+ * characters, escape sequences and bidi marks that came from a command line, a file or a repository show as
+ * `⟨U+XXXX⟩` tokens and never act on the terminal. Only the literal parts, the CLI's own words, stay as written,
+ * so colour goes around the result (`paint(io, "red", "denied") + shown\`: ${command}\``), never inside a value.
+ */
+export function shown(strings: TemplateStringsArray, ...values: unknown[]): string {
+  let out = strings[0] ?? "";
+  values.forEach((value, i) => {
+    out += makeVisible(typeof value === "string" ? value : String(value)) + (strings[i + 1] ?? "");
+  });
+  return out;
 }

@@ -1,3 +1,5 @@
+import { hostileText, rawControls } from "@slashi/test-utils";
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decide, loadShellParser, resolvePolicy } from "@slashi/core";
 import {
@@ -59,6 +61,34 @@ describe("confirmationMessage", () => {
       why: "a team command you have not approved",
     });
     expect(message).toContain("- a team command you have not approved");
+  });
+});
+
+describe("confirmationMessage with hostile text", () => {
+  it("never shows a control character, escape or bidi mark raw, wherever it comes from", () => {
+    const word = (t: string): string => `'${t.replace(/\0/g, "").replace(/'/g, "'\\''")}'`;
+    fc.assert(
+      fc.property(hostileText(), hostileText(), (text, other) => {
+        for (const line of [
+          `echo ${word(text)}`,
+          `X=${word(other)} env ${word(text)} ${word(other)} > ${word(text)}`,
+          `sudo ${word(text)}`,
+          word(text),
+        ]) {
+          const decision = decided(line);
+          const message = confirmationMessage({
+            title: `/${text}`,
+            decision,
+            cwd: `/w/${other}`,
+            env: { ...environmentOverrides(decision), [text]: other },
+            cordon: false,
+            network: false,
+            why: other,
+          });
+          expect(rawControls(message), message).toEqual([]);
+        }
+      }),
+    );
   });
 });
 

@@ -89,14 +89,16 @@ export function environmentOverrides(decision: Decision): Record<string, string>
 export function confirmationMessage(subject: ConfirmSubject): string {
   const { decision } = subject;
   const lines = [
-    `Slashi: approve running this command? (${subject.title})`,
+    `Slashi: approve running this command? (${visible(subject.title)})`,
     "",
     `$ ${visible(decision.input)}`,
     "",
   ];
   decision.commands.forEach((c, i) => {
     const wrapped =
-      c.wrappers.length > 0 ? ` (through ${c.wrappers.join(" → ")}; runs ${argvText(c.effective)})` : "";
+      c.wrappers.length > 0
+        ? ` (through ${c.wrappers.map(visible).join(" → ")}; runs ${argvText(c.effective)})`
+        : "";
     lines.push(`command ${i + 1} argv: ${argvText(c.argv)}${wrapped}`);
     if (c.redirects.length > 0)
       lines.push(`  redirects: ${c.redirects.map((r) => visible(r.text)).join(" ")}`);

@@ -7,6 +7,7 @@ import {
   describeCommandChanges,
   makeVisible,
   renderStep,
+  showControls,
   stepNeedsApproval,
   type ApprovalState,
 } from "@slashi/core";
@@ -89,17 +90,17 @@ export function formatApprovalPrompt(prompt: ApprovalPrompt): { message: string;
   const changed = prompt.commands.some((c) => c.status === "changed");
   const updated = prompt.commands.some((c) => c.updatedFrom !== undefined);
   const message = updated
-    ? `/${prompt.root} comes from an updated pack and changed since you approved it. Run it?`
+    ? `/${makeVisible(prompt.root)} comes from an updated pack and changed since you approved it. Run it?`
     : changed
-      ? `/${prompt.root} changed since you approved it. Run it?`
-      : `/${prompt.root} is a shared command. Run it?`;
+      ? `/${makeVisible(prompt.root)} changed since you approved it. Run it?`
+      : `/${makeVisible(prompt.root)} is a shared command. Run it?`;
   const blocks = prompt.commands.map((c) => {
-    const lines = [`/${c.name} (${c.from})`];
+    const lines = [`/${makeVisible(c.name)} (${c.from})`];
     if (c.status === "changed") {
       lines.push(
         c.updatedFrom === undefined
           ? "Changed since you approved it:"
-          : `Updated from version ${c.updatedFrom}, which you approved; changed since:`,
+          : `Updated from version ${makeVisible(c.updatedFrom)}, which you approved; changed since:`,
       );
       lines.push(...c.changes.map((l) => `  ${l}`));
       lines.push("Steps now:");
@@ -110,7 +111,7 @@ export function formatApprovalPrompt(prompt: ApprovalPrompt): { message: string;
     return lines.join("\n");
   });
   const tail = [
-    ...prompt.notes,
+    ...prompt.notes.map(showControls),
     prompt.canRemember
       ? "Always Allow remembers this exact text: any change asks again."
       : "Always Allow is not offered for this command.",
@@ -121,7 +122,7 @@ export function formatApprovalPrompt(prompt: ApprovalPrompt): { message: string;
 /** The modal text for a terminal command the policy asks about. */
 export function formatTerminalPrompt(prompt: TerminalPrompt): { message: string; detail: string } {
   return {
-    message: `/${prompt.command} wants to run a command that needs your confirmation.`,
+    message: `/${makeVisible(prompt.command)} wants to run a command that needs your confirmation.`,
     detail: [
       `Step: ${prompt.step}`,
       `Command line: ${prompt.commandLine}`,

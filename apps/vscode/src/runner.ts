@@ -19,6 +19,7 @@ import {
   isSlashiError,
   makeApprovalRecord,
   makeVisible,
+  showControls,
   planSlashRun,
   redactedExpansionContext,
   renderStep,
@@ -170,8 +171,16 @@ export class Runner {
     this.#o = options;
   }
 
-  /** Runs one invocation to its end. Never throws: every way a run ends is an outcome. */
+  /**
+   * Runs one invocation to its end. Never throws: every way a run ends is an outcome. The outcome's message shows
+   * the control characters of the names, paths and lines it quotes.
+   */
   async run(invocation: Invocation): Promise<RunOutcome> {
+    const outcome = await this.#outcome(invocation);
+    return outcome.status === "done" ? outcome : { ...outcome, message: showControls(outcome.message) };
+  }
+
+  async #outcome(invocation: Invocation): Promise<RunOutcome> {
     try {
       await this.#run(invocation);
       return { status: "done" };

@@ -40,6 +40,7 @@ export type { RenderOptions } from "./steps/render.js";
 export {
   SPACE_RUN_THRESHOLD,
   hasInvisibleCharacters,
+  showControls,
   isDeceptiveCodePoint,
   makeVisible,
   visibleToken,

@@ -8,3 +8,4 @@ export { decisionCases, isExtractionCase, platformMatches } from "./conformance.
 export { freePort, startRegistry, stopRegistry, verdaccioBin, verdaccioUnavailable } from "./verdaccio.mjs";
 export type { RunningRegistry } from "./verdaccio.mjs";
 export { writeStubBwrap } from "./stub-bwrap.js";
+export { hostileText, rawControls } from "./hostile-text.js";

@@ -17,7 +17,7 @@ import {
 } from "@slashi/runtime";
 import { ensureParser, loadSetup, resolveWorkspace, slashiPaths } from "../context.js";
 import { CliError, ExitCode, UsageError } from "../errors.js";
-import { paint, println, type Io } from "../io.js";
+import { paint, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { choose } from "../prompt.js";
 import { commandText, setupOptions } from "./check.js";
@@ -56,12 +56,15 @@ export async function approvalsList(args: ParsedArgs, io: Io): Promise<number> {
     return ExitCode.OK;
   }
   for (const a of commands)
-    println(io.stdout, `${a.key}\n  slash command ${a.identity}  ${a.fingerprint}  approved ${a.approvedAt}`);
+    println(
+      io.stdout,
+      shown`${a.key}\n  slash command ${a.identity}  ${a.fingerprint}  approved ${a.approvedAt}`,
+    );
   for (const a of shell) {
     const what = a.argv ? JSON.stringify(a.argv) : approvedPolicy(a);
     println(
       io.stdout,
-      `${a.key}\n  ${what}${a.cwd ? ` in ${a.cwd}` : ""}  ${a.digest}  approved ${a.approvedAt}`,
+      shown`${a.key}\n  ${what}${a.cwd ? " in " : ""}${a.cwd ?? ""}  ${a.digest}  approved ${a.approvedAt}`,
     );
   }
   return ExitCode.OK;
@@ -113,7 +116,7 @@ export async function approvalsAdd(args: ParsedArgs, io: Io): Promise<number> {
   const parser = ensureParser();
   const setup = await loadSetup(io, options);
   await parser;
-  for (const w of setup.warnings) println(io.stderr, `slashi: warning: ${w}`);
+  for (const w of setup.warnings) println(io.stderr, shown`slashi: warning: ${w}`);
   const decision = decideLine(command, setup.policy, {
     ...setup.context,
     shell: options.shell ?? defaultShell(io.env),
@@ -121,10 +124,10 @@ export async function approvalsAdd(args: ParsedArgs, io: Io): Promise<number> {
   const reasons = countedReasons(decision);
   const show = (verdict: string): void => {
     for (const r of reasons.filter((x) => x.severity === verdict))
-      println(io.stderr, `  ${r.code}: ${r.message}`);
+      println(io.stderr, shown`  ${r.code}: ${r.message}`);
   };
   if (decision.decision === "deny") {
-    println(io.stderr, `${paint(io, "red", "denied")} by policy, so it cannot be approved: ${command}`);
+    println(io.stderr, paint(io, "red", "denied") + shown` by policy, so it cannot be approved: ${command}`);
     show("deny");
     return ExitCode.RUN_DENIED;
   }
@@ -137,7 +140,7 @@ export async function approvalsAdd(args: ParsedArgs, io: Io): Promise<number> {
   const remembered = await rememberedApproval(decision, cwd, store);
   const { binding } = remembered;
   if (!binding.ok) {
-    println(io.stderr, `slashi: "${command}" cannot be approved for later: ${binding.reason}`);
+    println(io.stderr, shown`slashi: "${command}" cannot be approved for later: ${binding.reason}`);
     println(
       io.stderr,
       "Run it yourself with slashi exec (it asks on this terminal), or allow it in your policy.",
@@ -149,12 +152,15 @@ export async function approvalsAdd(args: ParsedArgs, io: Io): Promise<number> {
     return ExitCode.OK;
   }
   if (!io.interactive) {
-    println(io.stderr, `slashi: approving "${command}" needs a person at a terminal; nothing was approved`);
+    println(
+      io.stderr,
+      shown`slashi: approving "${command}" needs a person at a terminal; nothing was approved`,
+    );
     return ExitCode.RUN_NEEDS_APPROVAL;
   }
-  println(io.stderr, `${paint(io, "yellow", "approve for later")}: ${command}`);
-  println(io.stderr, `  argv ${JSON.stringify(binding.argv)} in ${binding.cwd}`);
-  if (binding.content.file) println(io.stderr, `  bound to the content of ${binding.content.file}`);
+  println(io.stderr, paint(io, "yellow", "approve for later") + shown`: ${command}`);
+  println(io.stderr, shown`  argv ${JSON.stringify(binding.argv)} in ${binding.cwd}`);
+  if (binding.content.file) println(io.stderr, shown`  bound to the content of ${binding.content.file}`);
   if (remembered.changed) println(io.stderr, "  approved before, but what it runs has changed since");
   show("ask");
   const answer = await choose(io, "Always allow this exact command here?", [

@@ -11,7 +11,7 @@ import {
 } from "@slashi/runtime";
 import { loadSetup, ensureParser, type Setup, type SetupOptions } from "../context.js";
 import { CliError, ExitCode, UsageError } from "../errors.js";
-import { paintVerdict, println, type Io } from "../io.js";
+import { paintVerdict, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 
 /** A reason as `check` prints it. */
@@ -93,7 +93,7 @@ export function setupOptions(args: ParsedArgs): SetupOptions {
 }
 
 function warn(io: Io, setup: Setup): void {
-  for (const w of setup.warnings) println(io.stderr, `slashi: warning: ${w}`);
+  for (const w of setup.warnings) println(io.stderr, shown`slashi: warning: ${w}`);
 }
 
 /** Runs `slashi check`. */
@@ -115,7 +115,7 @@ export async function checkCommand(args: ParsedArgs, io: Io): Promise<number> {
     println(io.stdout, JSON.stringify({ command, decision: verdict.verdict, reasons }));
   } else {
     println(io.stdout, paintVerdict(io, verdict.verdict));
-    for (const r of reasons) println(io.stdout, `  ${r.severity.padEnd(5)} ${r.code}: ${r.message}`);
+    for (const r of reasons) println(io.stdout, shown`  ${r.severity.padEnd(5)} ${r.code}: ${r.message}`);
     if (verdictBlockedByTrust(verdict)) println(io.stdout, `  note: ${UNTRUSTED_NOTE}`);
   }
   return verdictExitCode(verdict.verdict);

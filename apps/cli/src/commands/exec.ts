@@ -126,7 +126,10 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
     async approve({ verdict, canRemember, cannotRemember, beyondTemplate }) {
       const reasons = countedReasons(verdict.decision);
       if (beyondTemplate !== undefined) {
-        println(io.stderr, `slashi: ${run.commandName ?? "the command"} is approved, but its arguments add:`);
+        println(
+          io.stderr,
+          `slashi: ${visible(run.commandName ?? "the command")} is approved, but its arguments add:`,
+        );
         for (const r of beyondTemplate) println(io.stderr, `  ${r.code}: ${makeVisible(r.message)}`);
       }
       if (!io.interactive) {
@@ -220,7 +223,7 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
       audit: {
         async record(entry) {
           const result = await log.append(entry);
-          if (!result.written) println(io.stderr, `slashi: warning: ${result.warning}`);
+          if (!result.written) println(io.stderr, `slashi: warning: ${visible(result.warning ?? "")}`);
         },
       },
       cordonWorks: async () => (await probeCordon({ env: io.env })).ok,
@@ -237,7 +240,10 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
   const { result } = outcome;
   const argv = outcome.verdict.remembered.argv;
   if (result.spawnError !== undefined)
-    println(io.stderr, `slashi: could not start ${visible(argv?.[0] ?? run.shell)}: ${result.spawnError}`);
+    println(
+      io.stderr,
+      `slashi: could not start ${visible(argv?.[0] ?? run.shell)}: ${visible(String(result.spawnError))}`,
+    );
   if (result.timedOut) println(io.stderr, `slashi: killed after the ${run.timeoutMs} ms timeout`);
   for (const entry of result.restoredProtected ?? [])
     println(
@@ -270,7 +276,7 @@ export async function execCommand(args: ParsedArgs, io: Io): Promise<number> {
   const parser = ensureParser();
   const setup = await loadSetup(io, options);
   await parser;
-  for (const w of setup.warnings) println(io.stderr, `slashi: warning: ${w}`);
+  for (const w of setup.warnings) println(io.stderr, `slashi: warning: ${makeVisible(w)}`);
   const shell = options.shell ?? defaultShell(io.env);
   return guardedRun(
     {

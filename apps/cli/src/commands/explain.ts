@@ -2,7 +2,7 @@
 import { explainDecision, explanationOf } from "@slashi/core";
 import { decideLine } from "@slashi/runtime";
 import { ensureParser, loadSetup } from "../context.js";
-import { println, type Io } from "../io.js";
+import { println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { commandText, setupOptions, verdictExitCode } from "./check.js";
 
@@ -12,7 +12,7 @@ export async function explainCommand(args: ParsedArgs, io: Io): Promise<number> 
   const parser = ensureParser();
   const setup = await loadSetup(io, setupOptions(args));
   await parser;
-  for (const w of setup.warnings) println(io.stderr, `slashi: warning: ${w}`);
+  for (const w of setup.warnings) println(io.stderr, shown`slashi: warning: ${w}`);
   const decision = decideLine(command, setup.policy, setup.context);
   if (args.flags.json === true) {
     println(

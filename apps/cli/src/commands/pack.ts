@@ -13,7 +13,7 @@ import {
 import { formatLocation, formatPattern, type SourceLocation } from "@slashi/core";
 import { CommandApprovalFileStore, extendsLocations, packPolicyApprovalKey } from "@slashi/runtime";
 import { CliError, ExitCode, UsageError } from "../errors.js";
-import { paint, println, type Io } from "../io.js";
+import { paint, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { choose } from "../prompt.js";
 import { startProgress, withProgress } from "../progress.js";
@@ -42,11 +42,11 @@ function json(io: Io, value: unknown): void {
 
 /** Prints a pack's commands: fingerprint, and each step that needs approval in plain words. */
 function printDescription(io: Io, description: PackDescription): void {
-  const width = Math.max(0, ...description.commands.map((c) => c.name.length + 1));
+  const width = Math.max(0, ...description.commands.map((c) => shown`${c.name}`.length + 1));
   for (const command of description.commands) {
     const tag = command.needsApproval ? "" : paint(io, "dim", "  (no approval needed)");
-    println(io.stdout, `  /${command.name.padEnd(width - 1)}  ${command.fingerprint}${tag}`);
-    if (command.description) println(io.stdout, `    ${paint(io, "dim", command.description)}`);
+    println(io.stdout, shown`  /${command.name}`.padEnd(width + 2) + `  ${command.fingerprint}${tag}`);
+    if (command.description) println(io.stdout, `    ${paint(io, "dim", shown`${command.description}`)}`);
     for (const step of command.steps.filter((s) => s.needsApproval))
       println(io.stdout, `    needs approval: ${step.text}`);
   }

@@ -22,7 +22,7 @@ import {
 import { ensureParser, loadSetup, packLayers, resolveWorkspace, slashiPaths } from "../context.js";
 import { CliError, ExitCode, formatError, toExitCode } from "../errors.js";
 import { readIfPresent } from "../files.js";
-import { paintVerdict, println, type Io } from "../io.js";
+import { paintVerdict, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { setupOptions } from "./check.js";
 
@@ -216,7 +216,7 @@ export async function policyShow(args: ParsedArgs, io: Io): Promise<number> {
     );
   }
   for (const n of p.notes) println(io.stdout, `note: ${n}`);
-  for (const w of setup.warnings) println(io.stderr, `slashi: warning: ${w}`);
+  for (const w of setup.warnings) println(io.stderr, shown`slashi: warning: ${w}`);
   return ExitCode.OK;
 }
 

@@ -46,7 +46,7 @@ import {
 } from "@slashi/runtime";
 import { ensureParser, loadSetup, resolveWorkspace, slashiPaths, type Setup } from "../context.js";
 import { CliError, ExitCode, UsageError } from "../errors.js";
-import { paint, println, type Io } from "../io.js";
+import { paint, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { choose } from "../prompt.js";
 import { guardedRun } from "./exec.js";
@@ -252,24 +252,31 @@ export async function listCommand(args: ParsedArgs, io: Io): Promise<number> {
     );
   } else {
     if (rows.length === 0)
-      println(io.stdout, `no commands (add them to ${loaded.userFile} or ${loaded.teamFile})`);
-    const width = Math.max(0, ...rows.map((r) => r.name.length));
+      println(io.stdout, shown`no commands (add them to ${loaded.userFile} or ${loaded.teamFile})`);
+    const width = Math.max(0, ...rows.map((r) => shown`${r.name}`.length));
     for (const r of rows) {
       const where =
-        r.pack !== undefined ? `pack ${r.pack}@${r.version}` : r.source === "workspace" ? "workspace" : "";
-      const notes = [where, r.hiddenBy !== undefined ? `hidden by the ${r.hiddenBy} command` : ""].filter(
-        (n) => n !== "",
-      );
+        r.pack !== undefined
+          ? shown`pack ${r.pack}@${r.version}`
+          : r.source === "workspace"
+            ? "workspace"
+            : "";
+      const notes = [
+        where,
+        r.hiddenBy !== undefined ? shown`hidden by the ${r.hiddenBy} command` : "",
+      ].filter((n) => n !== "");
       println(
         io.stdout,
-        `${r.name.padEnd(width)}  ${r.description}${notes.length ? paint(io, "dim", `  (${notes.join("; ")})`) : ""}`,
+        shown`${r.name}`.padEnd(width) +
+          shown`  ${r.description}` +
+          (notes.length ? paint(io, "dim", `  (${notes.join("; ")})`) : ""),
       );
     }
   }
   if (loaded.untrustedTeamCount > 0) {
     println(
       io.stderr,
-      `${loaded.untrustedTeamCount} command(s) in ${loaded.teamFile} are not loaded: this workspace is not trusted (slashi trust)`,
+      shown`${loaded.untrustedTeamCount} command(s) in ${loaded.teamFile} are not loaded: this workspace is not trusted (slashi trust)`,
     );
   }
   if (loaded.untrustedPackCount > 0) {
@@ -279,7 +286,7 @@ export async function listCommand(args: ParsedArgs, io: Io): Promise<number> {
     );
   }
   if (loaded.packError !== undefined) {
-    println(io.stderr, `slashi: warning: pack commands are not loaded: ${messageOf(loaded.packError)}`);
+    println(io.stderr, shown`slashi: warning: pack commands are not loaded: ${messageOf(loaded.packError)}`);
   }
   return ExitCode.OK;
 }
@@ -339,7 +346,11 @@ async function promptInput(io: Io, step: Extract<Step, { type: "input" }>): Prom
   const { createInterface } = await import("node:readline");
   const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: false });
   try {
-    io.stderr.write(`${step.prompt ?? step.name}${step.default !== undefined ? ` [${step.default}]` : ""}: `);
+    io.stderr.write(
+      step.default !== undefined
+        ? shown`${step.prompt ?? step.name} [${step.default}]: `
+        : shown`${step.prompt ?? step.name}: `,
+    );
     for await (const line of rl) return line === "" && step.default !== undefined ? step.default : line;
     return step.default ?? "";
   } finally {
@@ -370,7 +381,7 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
         const cwd = path.resolve(setup.workspace.root, step.cwd ?? ".");
         const stepSetup =
           cwd === setup.context.cwd ? setup : { ...setup, context: { ...setup.context, cwd } };
-        println(io.stderr, paint(io, "dim", `/${def.name} › ${renderStep(raw)}`));
+        println(io.stderr, paint(io, "dim", shown`/${def.name}` + ` › ${renderStep(raw)}`));
         const status = await guardedRun(
           {
             command: step.command,
@@ -420,14 +431,18 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
       case "notify":
         println(
           io.stderr,
-          `${step.level === "error" ? paint(io, "red", "error") : step.level === "warning" ? paint(io, "yellow", "warning") : "info"}: ${redactSecrets(step.message, secretReads.values())}`,
+          (step.level === "error"
+            ? paint(io, "red", "error")
+            : step.level === "warning"
+              ? paint(io, "yellow", "warning")
+              : "info") + shown`: ${redactSecrets(step.message, secretReads.values())}`,
         );
         break;
       case "wait":
         if (!state.dryRun) await new Promise((resolve) => setTimeout(resolve, step.ms));
         break;
       case "open":
-        println(io.stdout, `open in your browser: ${redactSecrets(step.target, secretReads.values())}`);
+        println(io.stdout, shown`open in your browser: ${redactSecrets(step.target, secretReads.values())}`);
         break;
       default:
         // insert, setting and command steps are refused before anything runs.
@@ -560,21 +575,22 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
     } else if (dryRun) {
       println(
         io.stdout,
-        `needs approval: ${coverage.uncovered.map((u) => `/${u.name} (${u.reason})`).join(", ")}`,
+        `needs approval: ${coverage.uncovered.map((u) => shown`/${u.name} (${u.reason})`).join(", ")}`,
       );
     } else if (!io.interactive) {
       println(
         io.stderr,
-        `slashi: /${def.name} from ${from} needs approval, and there is no terminal to ask on; nothing ran`,
+        shown`slashi: /${def.name} from ${from} needs approval, and there is no terminal to ask on; nothing ran`,
       );
       for (const u of coverage.uncovered)
         println(
           io.stderr,
-          `  /${u.name}: ${u.reason}${u.path.length > 1 ? ` (via ${u.path.join(" › ")})` : ""}`,
+          shown`  /${u.name}: ${u.reason}` +
+            (u.path.length > 1 ? ` (via ${u.path.map((p) => shown`${p}`).join(" › ")})` : ""),
         );
       return ExitCode.RUN_NEEDS_APPROVAL;
     } else {
-      println(io.stderr, `${paint(io, "yellow", "approval needed")}: a shared command from ${from}`);
+      println(io.stderr, paint(io, "yellow", "approval needed") + shown`: a shared command from ${from}`);
       for (const d of all) {
         println(io.stderr, renderCommand(d));
         const state = stateOf(d);
@@ -582,13 +598,13 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
           const heading =
             state.updatedFrom === undefined
               ? "changed since you approved it:"
-              : `updated from version ${state.updatedFrom}, which you approved; changed since:`;
+              : shown`updated from version ${state.updatedFrom}, which you approved; changed since:`;
           println(io.stderr, paint(io, "yellow", `  ${heading}`));
           for (const line of describeCommandChanges(state.changes)) println(io.stderr, `    ${line}`);
         }
       }
-      for (const u of coverage.uncovered) println(io.stderr, `  /${u.name}: ${u.reason}`);
-      const answer = await choose(io, `Run /${def.name}?`, [
+      for (const u of coverage.uncovered) println(io.stderr, shown`  /${u.name}: ${u.reason}`);
+      const answer = await choose(io, shown`Run /${def.name}?`, [
         { key: "r", label: "Run once", value: "once" },
         { key: "a", label: "Always allow", value: "always" },
         { key: "c", label: "Cancel", value: "cancel" },

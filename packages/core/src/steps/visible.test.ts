@@ -1,5 +1,13 @@
+import { hostileText, rawControls } from "@slashi/test-utils";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hasInvisibleCharacters, isDeceptiveCodePoint, makeVisible, visibleToken } from "./visible.js";
+import {
+  hasInvisibleCharacters,
+  isDeceptiveCodePoint,
+  makeVisible,
+  showControls,
+  visibleToken,
+} from "./visible.js";
 
 const cp = (c: number): string => String.fromCodePoint(c);
 
@@ -95,5 +103,25 @@ describe("makeVisible and combining marks", () => {
     expect(makeVisible("हिन्दी")).toBe("हिन्दी");
     expect(makeVisible("ภาษาไทย")).toBe("ภาษาไทย");
     expect(makeVisible("\u00e9\u0301")).toBe("\u00e9\u0301");
+  });
+});
+
+describe("showControls", () => {
+  it("keeps a message's own words, dashes, quotes and newlines", () => {
+    const text = "slashi: /deploy — “prod” › step 2\ncannot run";
+    expect(showControls(text)).toBe(text);
+  });
+
+  it("shows ESC, C0, C1 and bidi marks as tokens", () => {
+    expect(showControls("a\u001b[2Kb\u009bc\u202ed\te")).toBe("a⟨U+001B⟩[2Kb⟨U+009B⟩c⟨U+202E⟩d⟨U+0009⟩e");
+  });
+
+  it("never leaves a raw control or bidi mark in generated text", () => {
+    fc.assert(
+      fc.property(hostileText(), (text) => {
+        expect(rawControls(showControls(text))).toEqual([]);
+        expect(rawControls(makeVisible(text))).toEqual([]);
+      }),
+    );
   });
 });

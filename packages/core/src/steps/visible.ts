@@ -122,3 +122,16 @@ export function makeVisible(text: string, options: MakeVisibleOptions = {}): str
 export function hasInvisibleCharacters(text: string): boolean {
   return makeVisible(text) !== text;
 }
+
+const CONTROL_CLASS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * Returns `text` with control and format characters (C0 and C1 controls, DEL, ESC, zero-width and bidi marks,
+ * line and paragraph separators) replaced by {@link visibleToken}s, keeping newlines. For a message made of
+ * Slashi's own words with values inside (an error, a warning) where {@link makeVisible} would also turn the
+ * message's own dashes and quotes into tokens. It does not show look-alikes, odd spaces or combining marks: text
+ * a person approves goes through {@link makeVisible}.
+ */
+export function showControls(text: string): string {
+  return text.replace(CONTROL_CLASS, (ch) => (ch === "\n" ? ch : visibleToken(ch.codePointAt(0) ?? 0)));
+}
