@@ -10,7 +10,11 @@ afterAll(box.remove);
 const home = path.join(box.dir, "home");
 const workspace = path.join(box.dir, "work");
 const file = path.join(home, "enkaidu.yml");
-for (const dir of [path.join(home, ".ssh"), path.join(workspace, ".git", "hooks"), path.join(workspace, "out")])
+for (const dir of [
+  path.join(home, ".ssh"),
+  path.join(workspace, ".git", "hooks"),
+  path.join(workspace, "out"),
+])
   mkdirSync(dir, { recursive: true });
 writeFileSync(path.join(home, ".ssh", "id_ed25519"), "key\n");
 symlinkSync(path.join(home, ".ssh"), path.join(workspace, "keys"));
@@ -20,7 +24,13 @@ async function refusal(config: unknown, ctx: Parameters<typeof checkEnkaiduCordo
   try {
     await checkEnkaiduCordonKeys(config, file, ctx);
   } catch (error) {
-    if (isSlashiError(error)) return { code: error.code, jsonPath: error.data.jsonPath, message: error.message };
+    if (isSlashiError(error))
+      return {
+        code: error.code,
+        jsonPath: error.data.jsonPath,
+        hidden: error.data.hidden,
+        message: error.message,
+      };
     throw error;
   }
   return undefined;
@@ -32,7 +42,8 @@ describe("checkEnkaiduCordonKeys", () => {
   it("honours what Slashi's cordon does: the workspace written, everything but hidden places read", async () => {
     expect(await refusal({ session: { readonly: false } })).toBeUndefined();
     expect(await refusal(paths("read_write_paths", [".", "out", workspace, "out/new"]))).toBeUndefined();
-    expect(await refusal(paths("read_only_paths", ["/usr", "~", "~/projects", "/etc/hosts"]))).toBeUndefined();
+    // The workspace is mounted over the private /tmp that holds it here, so what lies inside stays readable.
+    expect(await refusal(paths("read_only_paths", ["/usr", "/etc/hosts", "out", workspace]))).toBeUndefined();
     expect(await refusal({ cordon: { policy: { allow_network: true } } })).toBeUndefined();
     expect(await refusal(undefined)).toBeUndefined();
   });
@@ -62,14 +73,20 @@ describe("checkEnkaiduCordonKeys", () => {
     });
   });
 
-  it.each(["~/.ssh", "~/.ssh/id_ed25519", "keys", path.join(box.dir, "config", "policy.json")])(
-    "refuses the read_only_paths entry %s, which the cordon hides",
-    async (entry) => {
-      const found = await refusal(paths("read_only_paths", ["/usr", entry]));
-      expect(found).toMatchObject({ jsonPath: "/cordon/policy/read_only_paths/1" });
-      expect(found?.message).toContain(`read_only_paths entry "${entry}"`);
-    },
-  );
+  it.each([
+    ["~/.ssh", path.join(home, ".ssh")],
+    ["~/.ssh/id_ed25519", path.join(home, ".ssh")],
+    ["keys", path.join(home, ".ssh")],
+    [path.join(box.dir, "config", "policy.json"), path.join(box.dir, "config")],
+    // A secret place that does not exist yet is hidden once it does.
+    ["~/.aws/credentials", path.join(home, ".aws")],
+    ["/tmp/shared", "/tmp"],
+    ["/run/user", "/run"],
+  ])("refuses the read_only_paths entry %s, which the cordon hides (%s)", async (entry, place) => {
+    const found = await refusal(paths("read_only_paths", ["/usr", entry]));
+    expect(found).toMatchObject({ jsonPath: "/cordon/policy/read_only_paths/1", hidden: place });
+    expect(found?.message).toContain(`read_only_paths entry "${entry}"`);
+  });
 
   it.each([
     [{ session: { readonly: "yes" } }, "/session/readonly"],

@@ -4,7 +4,8 @@
  */
 import path from "node:path";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
-import { secretHomePaths, secretSystemPaths } from "../cordon/secret-paths.js";
+import { PRIVILEGED_SOCKETS } from "../cordon/policy.js";
+import { SECRET_HOME_PATHS, secretHomePaths, secretSystemPaths } from "../cordon/secret-paths.js";
 import { nodeFileSystemPort } from "../fs/file-system-port.js";
 import { WORKSPACE_PROTECTED_ENTRIES } from "./protected-paths.js";
 
@@ -18,12 +19,19 @@ export interface EnkaiduCordonContext {
   slashiDirs?: readonly string[];
 }
 
+/** The directories the cordon replaces with an empty one of its own (its `privateDirs`). */
+const CORDON_PRIVATE_DIRS = ["/tmp", "/run", "/var/run"];
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function refuse(file: string, jsonPath: string, message: string): SlashiError {
-  return new SlashiError(SlashiErrorCode.INVALID_POLICY, `${file}: ${message}`, { file, jsonPath });
+function refuse(file: string, jsonPath: string, message: string, hidden?: string): SlashiError {
+  return new SlashiError(SlashiErrorCode.INVALID_POLICY, `${file}: ${message}`, {
+    file,
+    jsonPath,
+    ...(hidden === undefined ? {} : { hidden }),
+  });
 }
 
 const port = nodeFileSystemPort();
@@ -45,12 +53,15 @@ export function within(child: string, parent: string): boolean {
  * - a `read_write_paths` entry outside the workspace, or at or in an entry the cordon keeps read-only (`.git/hooks`,
  *   `.vscode`…): Slashi's cordon writes the workspace only; an entry inside it is honoured, the read-only entries
  *   it holds staying read-only;
- * - a `read_only_paths` entry at or inside a place the cordon hides (a secret place, Slashi's own files): Slashi's
- *   cordon reads everything else, so other entries are honoured (the hidden places they hold staying hidden).
+ * - a `read_only_paths` entry outside the workspace at or inside a place the cordon hides (a secret place, whether it
+ *   exists yet or not, Slashi's own files, a container engine's socket) or replaces with an empty directory (`/tmp`,
+ *   `/run`): Slashi's cordon reads everything else, so other entries are honoured (the hidden places they hold
+ *   staying hidden).
  * `cordon.policy.allow_network` is read with the shell settings. Relative paths resolve against the workspace.
  * @param config - the parsed YAML document
  * @param file - the config file, for errors
- * @throws SlashiError `INVALID_POLICY` with the entry's JSON path (the caller adds line and column)
+ * @throws SlashiError `INVALID_POLICY` with the entry's JSON path (the caller adds line and column) and, for a
+ *   `read_only_paths` entry, the hidden place that holds it (`data.hidden`)
  */
 export async function checkEnkaiduCordonKeys(
   config: unknown,
@@ -114,19 +125,27 @@ export async function checkEnkaiduCordonKeys(
   }
   const readOnly = list("read_only_paths");
   if (readOnly.length === 0) return;
+  // What the cordon hides or replaces with an empty directory, existing or not (a place created later is hidden
+  // too); the workspace is mounted over them, so what lies inside it stays readable.
+  // The narrowest first, so the error names the place that matters.
   const hidden = [
     ...(await secretHomePaths(context.home)),
-    ...(await secretSystemPaths(["/tmp"])),
+    ...SECRET_HOME_PATHS.map((relative) => path.join(context.home, relative)),
+    ...(await secretSystemPaths(CORDON_PRIVATE_DIRS)),
+    ...PRIVILEGED_SOCKETS,
     ...(context.slashiDirs ?? []),
+    ...CORDON_PRIVATE_DIRS,
   ].map(realOf);
   for (const { entry, jsonPath } of readOnly) {
     const real = resolve(entry);
+    if (workspace !== undefined && within(real, workspace)) continue;
     const place = hidden.find((h) => within(real, h));
     if (place !== undefined) {
       throw refuse(
         file,
         jsonPath,
         `cordon.policy.read_only_paths entry "${entry}" (${real}) cannot be honoured: Slashi's cordon hides ${place}`,
+        place,
       );
     }
   }
