@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { sha256Hex } from "../fingerprint/sha256.js";
 import { renderCommand, renderStep } from "./render.js";
 import type { Step } from "./types.js";
 
@@ -62,9 +64,24 @@ describe("renderStep", () => {
   it("cuts a long field with a visible count and never inside a token", () => {
     const long = "x".repeat(30) + "\u202e".repeat(1) + "y".repeat(100);
     const out = renderStep({ type: "terminal", command: long }, { maxLength: 33 });
-    expect(out).toBe(`Terminal: ${"x".repeat(30)}⟨… +108 more characters⟩`);
+    expect(out).toBe(`Terminal: ${"x".repeat(30)}⟨… +108 more characters, sha256:${sha256Hex(long)}⟩`);
     expect(renderStep({ type: "insert", text: "abc" }, { maxLength: 2 })).toBe(
-      "Insert text: ab⟨… +1 more characters⟩",
+      `Insert text: ab⟨… +1 more characters, sha256:${sha256Hex("abc")}⟩`,
+    );
+  });
+
+  it("keeps a digest of the whole field whenever it cuts, so texts equal up to the cut never look alike", () => {
+    const field = fc.string({ unit: fc.constantFrom("a", "b", "\u202e", "é", "😀", " "), minLength: 1 });
+    fc.assert(
+      fc.property(field, field, fc.integer({ min: 0, max: 40 }), (head, tail, max) => {
+        const one = { type: "terminal" as const, command: `${head}${tail}a` };
+        const two = { type: "terminal" as const, command: `${head}${tail}b` };
+        const [a, b] = [renderStep(one, { maxLength: max }), renderStep(two, { maxLength: max })];
+        expect(a).not.toBe(b);
+        const full = renderStep(one, { maxLength: Infinity });
+        if (a !== full) expect(a).toContain(`sha256:${sha256Hex(one.command)}⟩`);
+        else expect(a).not.toContain("sha256:");
+      }),
     );
   });
 

@@ -1,3 +1,4 @@
+import { sha256Hex } from "../fingerprint/sha256.js";
 import { checkOpenTarget } from "../sources/open-target.js";
 import type { CommandDefinition, Step } from "./types.js";
 import { makeVisible } from "./visible.js";
@@ -9,16 +10,19 @@ export const DEFAULT_RENDER_MAX_LENGTH = 400;
 export interface RenderOptions {
   /**
    * Longest visible text shown for one field (command line, text, value, args) before it is cut with the
-   * marker `⟨… +N more characters⟩`. `Infinity` shows everything. Default {@link DEFAULT_RENDER_MAX_LENGTH}.
+   * marker `⟨… +N more characters, sha256:HEX⟩`, whose digest is of the whole field's UTF-8 bytes as written (the
+   * same `sha256:` form as the audit log's digests), so two fields equal up to the cut never look alike.
+   * `Infinity` shows everything. Default {@link DEFAULT_RENDER_MAX_LENGTH}.
    */
   maxLength?: number;
 }
 
 /**
  * Cuts already-visible text at `max` characters, never inside a `⟨…⟩` token or a surrogate pair, and says how
- * much was left out. The marker uses `⟨`, which {@link makeVisible} always escapes, so text cannot fake it.
+ * much was left out with a digest of the whole `original` text. The marker uses `⟨`, which {@link makeVisible}
+ * always escapes, so text cannot fake it. The one place a rendered field is cut.
  */
-function clip(visible: string, max: number): string {
+function clip(visible: string, max: number, original: string): string {
   if (!(max >= 0) || visible.length <= max) return visible;
   let cut = Math.floor(max);
   const open = visible.lastIndexOf("⟨", cut - 1);
@@ -26,12 +30,12 @@ function clip(visible: string, max: number): string {
   const before = visible.charCodeAt(cut - 1);
   if (cut > 0 && before >= 0xd800 && before <= 0xdbff) cut--;
   const rest = [...visible.slice(cut)].length;
-  return `${visible.slice(0, cut)}⟨… +${rest} more characters⟩`;
+  return `${visible.slice(0, cut)}⟨… +${rest} more characters, sha256:${sha256Hex(original)}⟩`;
 }
 
 function show(value: unknown, max: number, edges = false): string {
   const text = typeof value === "string" ? value : json(value);
-  return clip(makeVisible(text, { edges }), max);
+  return clip(makeVisible(text, { edges }), max, text);
 }
 
 function json(value: unknown): string {
@@ -45,13 +49,15 @@ function json(value: unknown): string {
 
 /** A short quoted label, visible, for metadata such as a terminal name. */
 function label(value: unknown, max: number): string {
-  return clip(makeVisible(JSON.stringify(typeof value === "string" ? value : json(value))), max);
+  const text = JSON.stringify(typeof value === "string" ? value : json(value));
+  return clip(makeVisible(text), max, text);
 }
 
 /**
  * Renders one step in plain words for a confirmation prompt, UNEXPANDED (variables such as `${file}` are
  * shown as written), with every invisible or deceptive character made visible ({@link makeVisible}) and long
- * fields cut with a visible `⟨… +N more characters⟩` marker (never silently). One line: newlines in the step
+ * fields cut with a visible `⟨… +N more characters, sha256:HEX⟩` marker (never silently, and with a digest of
+ * the whole field). One line: newlines in the step
  * show as `⟨U+000A⟩`.
  *
  * Examples: `Terminal: git add -A`, `Set editor.fontSize = 18 (workspace)`,
