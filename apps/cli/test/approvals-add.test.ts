@@ -49,6 +49,21 @@ describe("slashi approvals add", () => {
     expect(again.out()).toMatch(/^already approved/);
   });
 
+  it("offers no approval while the environment sets a variable that makes the script load other code", async () => {
+    for (const [name, value] of [
+      ["BASH_ENV", path.join(ws, "planted.sh")],
+      ["NODE_OPTIONS", "--require ./planted.js"],
+      ["LD_PRELOAD", "./planted.so"],
+    ]) {
+      const call = scriptedIo(isolatedEnv(tmp.dir, { [name as string]: value as string }), ws, "a\n");
+      expect(await main(["approvals", "add", "--", "./build.sh"], call)).toBe(3);
+      expect(call.err()).toContain(`the environment sets ${name}`);
+      const exec = scriptedIo(isolatedEnv(tmp.dir, { [name as string]: value as string }), ws, "c\n");
+      expect(await main(["exec", "--", "./build.sh"], exec)).toBe(122);
+      expect(exec.err()).toContain(`Always allow is not offered: the environment sets ${name}`);
+    }
+  });
+
   it("refuses a line that cannot be remembered, a denied line, and says an allowed one needs nothing", async () => {
     expect(await main(["approvals", "add", "--", "./build.sh | cat"], io("a\n"))).toBe(3);
     expect(await main(["approvals", "add", "--", "rm -rf /"], io("a\n"))).toBe(120);

@@ -3,6 +3,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { codeLoadingVariables } from "@slashi/runtime";
 import { execa, type Result } from "execa";
 import type { Io } from "../src/io.js";
 
@@ -24,6 +25,8 @@ export function isolatedEnv(root: string, extra: Record<string, string> = {}): R
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined || k.startsWith("SLASHI_") || k.startsWith("XDG_") || k === "NO_COLOR") continue;
+    // The test runner's own (pnpm sets NODE_PATH): with one, no command could be always-allowed.
+    if (codeLoadingVariables({ [k]: v }).length > 0) continue;
     env[k] = v;
   }
   return {

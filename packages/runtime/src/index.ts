@@ -33,8 +33,14 @@ export { protectedPaths, WORKSPACE_PROTECTED_ENTRIES } from "./config/protected-
 export type { ProtectedPath, ProtectedPathOwner, ProtectedPathsOptions } from "./config/protected-paths.js";
 
 // approval
-export { commandBinding, executedContent, MAX_SHOWN_CONTENT } from "./approval/binding.js";
-export type { Binding, ExecutedContent, ReadText } from "./approval/binding.js";
+export {
+  CODE_LOADING_VARIABLES,
+  codeLoadingVariables,
+  commandBinding,
+  executedContent,
+  MAX_SHOWN_CONTENT,
+} from "./approval/binding.js";
+export type { Binding, BindingEnv, ExecutedContent, ReadText } from "./approval/binding.js";
 export {
   readBindingFile,
   readTextOrUndefined,
@@ -46,7 +52,7 @@ export type { RememberedApproval } from "./approval/remembered.js";
 // guard
 export { countedReasons, decideVerdict, REMEMBERED_REASON } from "./guard/verdict.js";
 export type { GuardedVerdict, VerdictReason, VerdictRequest } from "./guard/verdict.js";
-export { auditBase, guardedRun } from "./guard/guarded-run.js";
+export { auditBase, beyondTemplate, guardedRun } from "./guard/guarded-run.js";
 export type {
   ApprovalAnswer,
   ApprovalQuestion,

@@ -1,7 +1,11 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadShellParser } from "@slashi/core";
-import { beforeAll, describe, expect, it } from "vitest";
-import { commandBinding, executedContent } from "./binding.js";
+import { tempDir } from "@slashi/test-utils";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CODE_LOADING_VARIABLES, codeLoadingVariables, commandBinding, executedContent } from "./binding.js";
 
 // Reading a bound script for what it sources uses the shell parser, loaded once a line was decided.
 beforeAll(() => loadShellParser());
@@ -287,6 +291,111 @@ describe("commandBinding", () => {
       expect(reasonOf(["npm", "run", "ci"], pkgFile({ ci: "npm run nope" }))).toMatch(/"nope"/);
       // A cycle ends.
       expect(reasonOf(["npm", "run", "a"], pkgFile({ a: "npm run b", b: "npm run a" }))).toBe("");
+    });
+  });
+});
+
+describe("commandBinding and the environment", () => {
+  const read = files({
+    "/home/dev/app/x.sh": "echo hi",
+    "/home/dev/app/x.js": "1",
+    "/home/dev/app/x.py": "print(1)",
+    "/home/dev/app/Makefile": "all:\n\ttrue\n",
+    "/home/dev/app/package.json": pkg({ test: "vitest run" }),
+  });
+  const bound = [
+    ["./x.sh"],
+    ["bash", "x.sh"],
+    ["node", "x.js"],
+    ["python3", "x.py"],
+    ["make"],
+    ["npm", "test"],
+  ];
+  /** A variable of the list: the name itself, or a generated name under a prefix. */
+  const variable = fc
+    .constantFrom(...CODE_LOADING_VARIABLES)
+    .chain((entry) =>
+      entry.endsWith("*")
+        ? fc.stringMatching(/^[A-Z0-9_]{0,8}$/).map((tail) => entry.slice(0, -1) + tail)
+        : fc.constantFrom(entry, entry.startsWith("npm_config_") ? entry.toUpperCase() : entry),
+    );
+  const value = fc.string({ minLength: 1, maxLength: 12 });
+
+  it("refuses bound content while the environment sets a variable that loads code, and names it", () => {
+    fc.assert(
+      fc.property(variable, value, fc.constantFrom(...bound), (name, text, argv) => {
+        const binding = commandBinding(argv, CWD, read, { HOME: "/home/dev", [name]: text });
+        expect(binding.ok).toBe(false);
+        expect(!binding.ok && binding.reason).toContain(`sets ${name},`);
+        expect(codeLoadingVariables({ [name]: text })).toEqual([name]);
+      }),
+    );
+  });
+
+  it("binds as before when such a variable is empty, or only unrelated variables are set", () => {
+    const unrelated = fc
+      .stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,10}$/)
+      .filter((name) => codeLoadingVariables({ [name]: "x" }).length === 0);
+    fc.assert(
+      fc.property(variable, unrelated, value, fc.constantFrom(...bound), (name, other, text, argv) => {
+        expect(commandBinding(argv, CWD, read, { [name]: "", [other]: text }).ok).toBe(true);
+      }),
+    );
+  });
+
+  it("leaves a program found by name alone: nothing of it is bound", () => {
+    expect(commandBinding(["curl", "https://example.com"], CWD, read, { NODE_OPTIONS: "-r x" }).ok).toBe(
+      true,
+    );
+  });
+
+  describe("the variables load code in the real programs", () => {
+    const tmp = tempDir("slashi-binding-env-");
+    afterAll(() => tmp.remove());
+    const marker = path.join(tmp.dir, "loaded");
+    const planted = path.join(tmp.dir, "planted");
+    const cases: {
+      program: string;
+      args: string[];
+      file: string;
+      body: string;
+      env: Record<string, string>;
+    }[] = [
+      { program: "bash", args: ["s.sh"], file: "s.sh", body: "true\n", env: { BASH_ENV: `${planted}.sh` } },
+      {
+        program: "node",
+        args: ["s.js"],
+        file: "s.js",
+        body: "1;\n",
+        env: { NODE_OPTIONS: `--require=${planted}.js` },
+      },
+      {
+        program: "perl",
+        args: ["s.pl"],
+        file: "s.pl",
+        body: "1;\n",
+        env: { PERL5OPT: "-MPlanted", PERL5LIB: tmp.dir },
+      },
+      { program: "python3", args: ["s.py"], file: "s.py", body: "pass\n", env: { PYTHONPATH: tmp.dir } },
+    ];
+    writeFileSync(`${planted}.sh`, `touch '${marker}'\n`);
+    writeFileSync(`${planted}.js`, `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "");\n`);
+    writeFileSync(path.join(tmp.dir, "Planted.pm"), `open(my $f, ">", ${JSON.stringify(marker)}); 1;\n`);
+    writeFileSync(path.join(tmp.dir, "sitecustomize.py"), `open(${JSON.stringify(marker)}, "w")\n`);
+
+    it.each(cases)("$program runs code its environment names, and the binding is refused", (c) => {
+      writeFileSync(path.join(tmp.dir, c.file), c.body);
+      spawnSync("rm", ["-f", marker]);
+      const ran = spawnSync(c.program, c.args, { cwd: tmp.dir, env: { PATH: process.env.PATH, ...c.env } });
+      if (ran.error) return; // the program is not installed here
+      expect(existsSync(marker)).toBe(true);
+      const binding = commandBinding(
+        [c.program, ...c.args],
+        tmp.dir,
+        (f) => (existsSync(f) ? "" : undefined),
+        c.env,
+      );
+      expect(binding.ok).toBe(false);
     });
   });
 });

@@ -7,7 +7,7 @@ import { diffText, isSlashiError, type Decision } from "@slashi/core";
 import { readBoundedFileSync } from "../fs/bounded-read.js";
 import { plainArgv } from "../runner/plain-argv.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
-import { commandBinding, type Binding, type ReadText } from "./binding.js";
+import { commandBinding, type Binding, type BindingEnv, type ReadText } from "./binding.js";
 
 /** Programs and scripts bound by content may be compiled binaries: larger than a policy file. */
 const BINDING_READ_LIMIT = 256 * 1024 * 1024;
@@ -57,12 +57,15 @@ export interface RememberedApproval {
 /**
  * Looks up the remembered approval of a decided command line at `cwd`.
  * @param read - reads a file (default: the file system)
+ * @param env - the environment the command runs with (a host passes it; default none): a code-loading variable
+ * there refuses the binding (see `commandBinding`)
  */
 export async function rememberedApproval(
   decision: Decision,
   cwd: string,
   store: CommandApprovalFileStore,
   read: ReadText = readBindingFile,
+  env: BindingEnv = {},
 ): Promise<RememberedApproval> {
   const argv = plainArgv(decision);
   if (decision.decision !== "ask") {
@@ -70,7 +73,7 @@ export async function rememberedApproval(
     return { argv, binding: { ok: false, reason }, approved: false, changed: false, diff: [] };
   }
   const binding: Binding = argv
-    ? commandBinding(argv, cwd, read)
+    ? commandBinding(argv, cwd, read, env)
     : {
         ok: false,
         reason:

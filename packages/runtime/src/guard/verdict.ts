@@ -6,7 +6,7 @@
  */
 import type { Decision, Reason, Verdict } from "@slashi/core";
 import { readBindingFile, rememberedApproval, type RememberedApproval } from "../approval/remembered.js";
-import type { ReadText } from "../approval/binding.js";
+import type { BindingEnv, ReadText } from "../approval/binding.js";
 import { decideLine } from "../runner/plain-argv.js";
 import type { DecideAt, PolicySnapshot } from "../session/policy-session.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
@@ -51,6 +51,11 @@ export interface VerdictRequest {
   cwd: string;
   /** The shell it runs in (default: the snapshot's). */
   shell?: string;
+  /**
+   * The environment it runs with: a variable there that makes bound content load other code means "Always allow"
+   * is not offered. Without it, the environment is not checked.
+   */
+  env?: BindingEnv;
 }
 
 /** What a host answers for one command line, and what it needs to approve and run it. */
@@ -83,7 +88,7 @@ export async function decideVerdict(
 ): Promise<GuardedVerdict> {
   const at: DecideAt = { cwd: request.cwd, ...(request.shell === undefined ? {} : { shell: request.shell }) };
   const decision = decideLine(request.command, snapshot.policy, snapshot.context(at));
-  const remembered = await rememberedApproval(decision, request.cwd, approvals, read);
+  const remembered = await rememberedApproval(decision, request.cwd, approvals, read, request.env);
   const rememberedKey = remembered.approved && remembered.binding.ok ? remembered.binding.key : undefined;
   return {
     decision,
