@@ -182,6 +182,14 @@ describe("slashi run: the checks every host makes before anything runs", () => {
     expect(injected.err()).toMatch(/is approved, but its arguments add/);
     expect(existsSync(marker("pwned"))).toBe(false);
     expect(existsSync(marker("made-three"))).toBe(false);
+    // --dry-run makes the same check: it does not call the injected line approved.
+    const dry = io();
+    expect(await main(["run", "--dry-run", "/mk", "three;", "touch", "pwned"], dry)).toBe(0);
+    expect(dry.err()).toMatch(/is approved, but its arguments add/);
+    expect(dry.out()).not.toMatch(/approved\)/);
+    const plain = io();
+    expect(await main(["run", "--dry-run", "/mk", "four"], plain)).toBe(0);
+    expect(existsSync(marker("pwned"))).toBe(false);
   });
 
   it("still asks for a team command whose harmless root calls a step that runs something", async () => {

@@ -71,10 +71,48 @@ const PAYLOADS: readonly string[] = [
   `bash -c "touch ${MARKER}"`,
 ];
 
-const expansion = (args: string): ExpansionContext => ({
-  source: "workspace",
-  values: { args, workspaceFolder: workspace },
-});
+/** Where the text from outside the approved command comes from: the reference a step uses, and the context. */
+interface Outside {
+  reference: string;
+  context: (text: string) => ExpansionContext;
+}
+
+const OUTSIDE: readonly Outside[] = [
+  {
+    reference: "${args}",
+    context: (args) => ({ source: "workspace", values: { args, workspaceFolder: workspace } }),
+  },
+  {
+    reference: "${selection}",
+    context: (selection) => ({ source: "workspace", values: { selection, workspaceFolder: workspace } }),
+  },
+  {
+    reference: "${relativeFile}",
+    context: (relativeFile) => ({
+      source: "workspace",
+      values: { relativeFile, workspaceFolder: workspace },
+    }),
+  },
+  {
+    reference: "${input:name}",
+    context: (name) => ({ source: "workspace", values: { workspaceFolder: workspace }, inputs: { name } }),
+  },
+  // ${env:…}, ${config:…} and ${clipboard} expand in terminal steps of the person's own commands only.
+  {
+    reference: "${env:NAME}",
+    context: (text) => ({ source: "user", values: { workspaceFolder: workspace }, env: () => text }),
+  },
+  {
+    reference: "${config:a.b}",
+    context: (text) => ({ source: "user", values: { workspaceFolder: workspace }, config: () => text }),
+  },
+  {
+    reference: "${clipboard}",
+    context: (clipboard) => ({ source: "user", values: { workspaceFolder: workspace }, clipboard }),
+  },
+];
+
+const expansion = (args: string): ExpansionContext => (OUTSIDE[0] as Outside).context(args);
 
 /** Runs a line under bash in the workspace; true when the marker appeared. */
 function createsMarker(line: string): boolean {
@@ -88,12 +126,16 @@ function createsMarker(line: string): boolean {
   return existsSync(join(workspace, MARKER));
 }
 
-function covered(template: string, args: string): { line: string; verdict: string; beyond: number } {
-  const step: TerminalStep = { type: "terminal", command: template };
+function covered(
+  template: string,
+  args: string,
+  outside: Outside = OUTSIDE[0] as Outside,
+): { line: string; verdict: string; beyond: number } {
+  const step: TerminalStep = { type: "terminal", command: template.replace("${args}", outside.reference) };
   // The step as it runs, and as it was approved.
-  const line = expandStep(step, expansion(args)).command;
+  const line = expandStep(step, outside.context(args)).command;
   const decision = decide(line, policy, context);
-  const approved = decide(templateLine(step, expansion(args)) as string, policy, context);
+  const approved = decide(templateLine(step, outside.context(args)) as string, policy, context);
   return { line, verdict: decision.decision, beyond: findingsBeyondTemplate(decision, approved).length };
 }
 
@@ -122,6 +164,28 @@ describe.skipIf(!BASH)("an approval of a template does not answer what the argum
           reached++;
           // `allow` and `deny` are the policy's own answer; only an `ask` can be answered by an approval.
           if (verdict === "ask") expect(beyond, line).toBeGreaterThan(0);
+          expect(verdict, line).not.toBe("allow");
+        },
+      ),
+      { numRuns: 60 },
+    );
+    expect(reached).toBeGreaterThan(25);
+  }, 240_000);
+
+  it("treats every value from outside the approved text as the arguments: input, editor, env, config, clipboard", () => {
+    let reached = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...OUTSIDE.slice(1)),
+        fc.constantFrom(...TEMPLATES),
+        fc.constantFrom(...INJECTIONS),
+        fc.constantFrom(...PAYLOADS),
+        (outside, template, inject, payload) => {
+          const text = inject(payload);
+          const { line, verdict, beyond } = covered(template, text, outside);
+          if (!createsMarker(line)) return;
+          reached++;
+          if (verdict === "ask") expect(beyond, `${outside.reference}: ${line}`).toBeGreaterThan(0);
           expect(verdict, line).not.toBe("allow");
         },
       ),

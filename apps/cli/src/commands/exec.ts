@@ -7,6 +7,7 @@
 import { makeVisible, networkAllowed } from "@slashi/core";
 import {
   AuditLog,
+  beyondTemplate,
   CommandApprovalFileStore,
   countedReasons,
   decideVerdict,
@@ -95,11 +96,18 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
   const { setup } = run;
   const cwd = setup.context.cwd as string;
   const approvals = new CommandApprovalFileStore({ file: setup.paths.commandApprovals });
-  const request = { command: run.command, cwd, shell: run.shell };
+  const request = { command: run.command, cwd, shell: run.shell, env: io.env };
   const secrets = run.expansion?.secrets ?? [];
   // Everything printed about the command: secret values hidden, control characters, escapes and bidi marks visible.
   const visible = (text: string): string => makeVisible(redactSecrets(text, secrets));
   const shown = makeVisible(redactSecrets(run.expansion?.display ?? run.command, secrets), { edges: true });
+  const showBeyondTemplate = (reasons: readonly { code: string; message: string }[]): void => {
+    println(
+      io.stderr,
+      `slashi: ${visible(run.commandName ?? "the command")} is approved, but its arguments add:`,
+    );
+    for (const r of reasons) println(io.stderr, `  ${r.code}: ${visible(r.message)}`);
+  };
   const showReasons = (reasons: readonly VerdictReason[], verdict: string): void => {
     for (const r of reasons.filter((x) => x.severity === verdict))
       println(io.stderr, `  ${r.code}: ${visible(r.message)}`);
@@ -113,7 +121,18 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
       return ExitCode.RUN_DENIED;
     }
     const argv = verdict.remembered.argv;
-    const approved = verdict.rememberedKey !== undefined || run.preApproved !== undefined;
+    // The same template check a real run makes: what the values from outside the approved text add is not approved.
+    const beyond =
+      run.preApproved === undefined
+        ? []
+        : beyondTemplate(
+            { ...request, ...(run.template !== undefined ? { template: run.template } : {}) },
+            verdict,
+            setup.snapshot,
+          );
+    if (beyond.length > 0) showBeyondTemplate(beyond);
+    const approved =
+      verdict.rememberedKey !== undefined || (run.preApproved !== undefined && beyond.length === 0);
     println(
       io.stdout,
       `would run (${verdict.decision.decision}${approved ? ", approved" : ""}): ${visible(argv ? JSON.stringify(argv) : `${run.shell} -c ${JSON.stringify(run.command)}`)}`,
@@ -125,13 +144,7 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
   const approver: ApproverPort = {
     async approve({ verdict, canRemember, cannotRemember, beyondTemplate }) {
       const reasons = countedReasons(verdict.decision);
-      if (beyondTemplate !== undefined) {
-        println(
-          io.stderr,
-          `slashi: ${visible(run.commandName ?? "the command")} is approved, but its arguments add:`,
-        );
-        for (const r of beyondTemplate) println(io.stderr, `  ${r.code}: ${makeVisible(r.message)}`);
-      }
+      if (beyondTemplate !== undefined) showBeyondTemplate(beyondTemplate);
       if (!io.interactive) {
         println(
           io.stderr,

@@ -1,10 +1,12 @@
 /**
- * Template re-decision: a slash command the person approved was approved as a template, with `${args}` unknown.
+ * Template re-decision: a slash command the person approved was approved as a template, with every value from
+ * outside its text unknown (`${args}`, the editor's values, `${input:…}`, `${env:…}`, `${config:…}`, `${clipboard}`).
  * Its terminal steps are still decided when they run, once expanded; an approval may answer an `ask` only for
- * findings the template itself has. What the arguments add (a `; curl …` an unquoted `${args}` lets in, a
+ * findings the template itself has. What those values add (a `; curl …` an unquoted `${args}` lets in, a
  * `--force`, a path outside the workspace) asks again. Pure: the host decides both lines and compares them here.
  */
 import { expandStep, type ExpansionContext, type ExpandStepOptions } from "../expansion/expand.js";
+import { CONTEXT_VARIABLES } from "../expansion/template.js";
 import type { Decision, Reason } from "../policy/types.js";
 import type { TerminalStep } from "../steps/types.js";
 
@@ -12,8 +14,10 @@ import type { TerminalStep } from "../steps/types.js";
 export const TEMPLATE_ARGUMENT = "x";
 
 /**
- * The line an approval of a terminal step stands for: the step expanded with its real values except the
- * arguments, which become {@link TEMPLATE_ARGUMENT}.
+ * The line an approval of a terminal step stands for: the step expanded with every value from outside the
+ * approved text as {@link TEMPLATE_ARGUMENT} — the arguments, the editor's values (`${selection}`, `${file}`,
+ * `${lineNumber}`…), `${input:…}`, `${env:…}`, `${config:…}` and `${clipboard}` — and only `${workspaceFolder}`,
+ * which the host gives, as it is.
  * @param step - the unexpanded terminal step
  * @param context - the context the step is expanded with for the run
  * @param options - the step's index and location, for errors
@@ -24,9 +28,23 @@ export function templateLine(
   context: ExpansionContext,
   options?: ExpandStepOptions,
 ): string | undefined {
+  const values: ExpansionContext["values"] = Object.fromEntries(
+    CONTEXT_VARIABLES.map((name) => [name, TEMPLATE_ARGUMENT]),
+  );
+  if (context.values.workspaceFolder !== undefined) values.workspaceFolder = context.values.workspaceFolder;
+  const inputs = Object.fromEntries(
+    Object.keys(context.inputs ?? {}).map((name) => [name, TEMPLATE_ARGUMENT]),
+  );
+  const neutral: ExpansionContext = {
+    ...context,
+    values,
+    inputs,
+    env: () => TEMPLATE_ARGUMENT,
+    config: () => TEMPLATE_ARGUMENT,
+    clipboard: TEMPLATE_ARGUMENT,
+  };
   try {
-    return expandStep(step, { ...context, values: { ...context.values, args: TEMPLATE_ARGUMENT } }, options)
-      .command;
+    return expandStep(step, neutral, options).command;
   } catch {
     return undefined;
   }

@@ -170,10 +170,11 @@ export function auditBase(request: GuardedRunRequest, verdict: GuardedVerdict): 
 
 /**
  * What a pre-approved line's `ask` has beyond its template (decided under the same snapshot, directory and shell);
- * every counted `ask` finding when there is no template.
+ * every counted `ask` finding when there is no template. {@link guardedRun} asks again when it is not empty; a
+ * dry run uses it to say the same without running anything.
  */
-function beyondTemplate(
-  request: GuardedRunRequest,
+export function beyondTemplate(
+  request: Pick<GuardedRunRequest, "template" | "cwd" | "shell">,
   verdict: GuardedVerdict,
   snapshot: Pick<PolicySnapshot, "policy" | "context">,
 ): Reason[] {
