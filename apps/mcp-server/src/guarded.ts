@@ -3,16 +3,18 @@
  * slot, run (argv when no shell feature is needed, the shell otherwise, in the cordon when configured), report
  * progress, record the decision and the run in the audit log, and shape the tool result.
  */
-import path from "node:path";
 import type { CallToolResult, InputRequiredResult, ServerContext } from "@modelcontextprotocol/server";
 import { networkAllowed, type Decision } from "@slashi/core";
 import {
   CommandApprovalFileStore,
+  cordonProof,
   countedReasons,
   decideLine,
+  howToApprove,
   redactSecrets,
   rememberedApproval,
   runCommand,
+  skippedWarning,
   textDigest,
   type AuditEntry,
   type RunResult,
@@ -27,7 +29,6 @@ import {
   type Confirmer,
 } from "./confirm.js";
 import { toolError, type ReasonOut } from "./results.js";
-import { cordonProof, howToApprove, skippedWarning } from "./without-form.js";
 import type { Services } from "./services.js";
 
 /** What to run. */
@@ -53,15 +54,6 @@ export interface GuardedRequest {
    * confirmation form and the server's own log.
    */
   secrets?: readonly string[];
-}
-
-/**
- * Resolves a cwd argument against the workspace root, without confining it (for `check_command`, which runs
- * nothing); `shell_command` and `run_command` confine theirs with {@link confineCwd}.
- */
-export function resolveCwd(services: Services, cwd: string | undefined): string {
-  const root = services.config.workspace.root;
-  return cwd === undefined || cwd === "" ? root : path.resolve(root, cwd);
 }
 
 function progressTokenOf(ctx: ServerContext): string | number | undefined {
@@ -524,23 +516,4 @@ async function executeApproved(
     content: [{ type: "text", text: warning === undefined ? text : `warning: ${warning}\n${text}` }],
     structuredContent: structured,
   };
-}
-
-/**
- * Decides and (when allowed or approved) runs one command line.
- * @returns the tool result, or an `input_required` result on a 2026-07-28 connection that must ask first
- */
-export async function guardedRun(
-  services: Services,
-  confirmer: Confirmer,
-  ctx: ServerContext,
-  request: GuardedRequest,
-): Promise<CallToolResult | InputRequiredResult> {
-  const prepared = await prepare(services, request);
-  if (!prepared.ok) return prepared.result;
-  const approval = await approve(services, confirmer, ctx, [prepared.plan], {
-    title: request.title ?? request.tool,
-  });
-  if (!approval.ok) return "inputRequired" in approval ? approval.inputRequired : approval.result;
-  return await execute(services, ctx, prepared.plan, approval);
 }
