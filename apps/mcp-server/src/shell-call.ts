@@ -163,6 +163,9 @@ export function formApprover(
 /** A run as this host reports it: the runtime's result, whether it ran confined and with the network. */
 export type McpRun = RunResult & { cordoned: boolean; network: boolean };
 
+/** What the executor needs of a plan. */
+type RunPlan = Pick<ExecutionPlan, "command" | "argv" | "cwd" | "confined" | "network" | "warning">;
+
 /** A command the executor could not start (`runCommand` threw): the call's `RUN_FAILED`. */
 class NotStarted extends Error {
   override readonly cause: unknown;
@@ -186,10 +189,10 @@ export function processExecutor(
   ctx: ServerContext,
   timeoutMs: number,
   signal: AbortSignal,
-): ExecutorPort<McpRun> {
+): ExecutorPort<McpRun> & { run(plan: RunPlan): Promise<McpRun> } {
   const { config } = services;
   return {
-    async run(plan: ExecutionPlan): Promise<McpRun> {
+    async run(plan: RunPlan): Promise<McpRun> {
       if (plan.warning !== undefined) services.log(`warning: ${plan.warning}`);
       const progressToken = progressTokenOf(ctx);
       const started = Date.now();
@@ -252,31 +255,35 @@ export function outputText(result: RunResult, maxBytes: number): string {
   return parts.join("\n");
 }
 
-/** The tool result of a guarded run's outcome. */
-export function toolResultOf(
-  services: Services,
-  ctx: ServerContext,
-  outcome: GuardedRunOutcome<McpRun, InputRequiredResult>,
-  timeoutMs: number,
-): CallToolResult | InputRequiredResult {
+/** The tool result of an error thrown by {@link processExecutor} (`RUN_FAILED`); any other error is thrown on. */
+export function notStartedResult(error: unknown): CallToolResult {
+  if (!(error instanceof NotStarted)) throw error;
+  return toolError(
+    toolErrorCodeOf(error.cause, ToolErrorCode.RUN_FAILED),
+    `the command could not be started: ${error.message}`,
+  );
+}
+
+/** What a run's tool result says besides the run itself. */
+export interface RanFacts {
+  /** The argv it ran as (undefined: through the shell). */
+  argv: readonly string[] | undefined;
+  /** The policy's verdict. */
+  decision: string;
+  /** How its `ask` was answered. */
+  answer?: string;
+  /** The warning of a skipped confirmation. */
+  warning?: string;
+  /** The reasons reported. */
+  reasons: readonly unknown[];
+  /** The timeout it ran under. */
+  timeoutMs: number;
+}
+
+/** The tool result of a command that ran (or was killed, timed out, or could not be spawned). */
+export function ranResult(services: Services, result: McpRun, facts: RanFacts): CallToolResult {
   const { config } = services;
-  const { verdict } = outcome;
-  const reasons = verdict.reasons;
-  switch (outcome.status) {
-    case "pending":
-      return outcome.pending;
-    case "denied":
-      return toolError(ToolErrorCode.SAFETY_DENIED, "the policy refuses this command; nothing ran", {
-        decision: verdict.verdict,
-        reasons,
-      });
-    case "refused":
-      return refusalResult(services, ctx, outcome, reasons);
-    case "ran":
-      break;
-  }
-  const { result, answer, warning } = outcome;
-  const argv = verdict.remembered.argv;
+  const { argv, warning } = facts;
   const structured = {
     status: "ran",
     exitCode: result.exitCode,
@@ -291,9 +298,9 @@ export function toolResultOf(
     ...(result.cordoned ? { network: result.network } : {}),
     ...(warning === undefined ? {} : { warning }),
     mode: argv ? "argv" : "shell",
-    decision: verdict.decision.decision,
-    ...(answer === undefined ? {} : { approval: answer }),
-    reasons: verdict.reasons,
+    decision: facts.decision,
+    ...(facts.answer === undefined ? {} : { approval: facts.answer }),
+    reasons: facts.reasons,
   };
   if (result.spawnError !== undefined) {
     return toolError(
@@ -313,7 +320,7 @@ export function toolResultOf(
   if (result.timedOut) {
     return toolError(
       ToolErrorCode.TIMEOUT,
-      `killed after ${timeoutMs} ms (the command and everything it started)\n${outputText(result, config.maxOutputBytes)}`,
+      `killed after ${facts.timeoutMs} ms (the command and everything it started)\n${outputText(result, config.maxOutputBytes)}`,
       structured,
     );
   }
@@ -322,6 +329,39 @@ export function toolResultOf(
     content: [{ type: "text", text: warning === undefined ? text : `warning: ${warning}\n${text}` }],
     structuredContent: structured,
   };
+}
+
+/** The tool result of a guarded run's outcome. */
+export function toolResultOf(
+  services: Services,
+  ctx: ServerContext,
+  outcome: GuardedRunOutcome<McpRun, InputRequiredResult>,
+  timeoutMs: number,
+): CallToolResult | InputRequiredResult {
+  const { verdict } = outcome;
+  const reasons = verdict.reasons;
+  switch (outcome.status) {
+    case "pending":
+      return outcome.pending;
+    case "denied":
+      return toolError(ToolErrorCode.SAFETY_DENIED, "the policy refuses this command; nothing ran", {
+        decision: verdict.verdict,
+        reasons,
+      });
+    case "refused":
+      return refusalResult(services, ctx, outcome, reasons);
+    case "ran":
+      break;
+  }
+  const { result, answer, warning } = outcome;
+  return ranResult(services, result, {
+    argv: verdict.remembered.argv,
+    decision: verdict.decision.decision,
+    ...(answer === undefined ? {} : { answer }),
+    ...(warning === undefined ? {} : { warning }),
+    reasons: verdict.reasons,
+    timeoutMs,
+  });
 }
 
 function refusalResult(
@@ -434,11 +474,7 @@ export async function guardedCall(
       },
     );
   } catch (error) {
-    if (!(error instanceof NotStarted)) throw error;
-    return toolError(
-      toolErrorCodeOf(error.cause, ToolErrorCode.RUN_FAILED),
-      `the command could not be started: ${error.message}`,
-    );
+    return notStartedResult(error);
   }
   return toolResultOf(services, ctx, outcome, timeoutMs);
 }
