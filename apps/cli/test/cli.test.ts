@@ -297,7 +297,8 @@ const bwrap = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"].find((p) 
 describe.skipIf(process.platform !== "linux" || bwrap === undefined)(
   "slashi exec --cordon (bubblewrap)",
   () => {
-    it("lets the command write the workspace and keeps writes elsewhere off the host", async () => {
+    /** A policy that allows `touch`, written by each test that needs it (a test run alone has it too). */
+    function touchPolicy(): string {
       const policy = path.join(tmp.dir, "touch-policy.json");
       writeFileSync(
         policy,
@@ -307,6 +308,11 @@ describe.skipIf(process.platform !== "linux" || bwrap === undefined)(
           rules: [{ match: ["touch"], decision: "allow" }],
         }),
       );
+      return policy;
+    }
+
+    it("lets the command write the workspace and keeps writes elsewhere off the host", async () => {
+      const policy = touchPolicy();
       const inside = path.join(ws, "inside.txt");
       const outside = path.join(tmp.dir, "home", "outside.txt");
       const ok = await run(["exec", "--cordon", "--policy", policy, "--", "touch", inside]);
@@ -325,7 +331,7 @@ describe.skipIf(process.platform !== "linux" || bwrap === undefined)(
       // A "bubblewrap" that skips its options and runs the command unconfined.
       const stubDir = writeStubBwrap(path.join(tmp.dir, "stub-bin"));
       const marker = path.join(ws, "ran-unconfined.txt");
-      const policy = path.join(tmp.dir, "touch-policy.json");
+      const policy = touchPolicy();
       const result = await slashi(["exec", "--cordon", "--policy", policy, "--", "touch", marker], {
         env: { ...env, PATH: `${stubDir}:${env.PATH ?? ""}` },
         cwd: ws,
