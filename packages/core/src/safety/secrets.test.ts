@@ -103,6 +103,30 @@ describe("secret reads", () => {
     expect(codes(text)).toEqual([code]);
   });
 
+  it.each([
+    ["cat .git/config", "secret.read"],
+    ["cat .GIT/Config", "secret.read"],
+    ["head sub/.git/config", "secret.read"],
+    ["cat .git/config.worktree", "secret.read"],
+    ["cat .git/modules/lib/config", "secret.read"],
+    ["cat ~/.config/git/credentials", "secret.read"],
+    ["grep -rn . .git", "secret.recursive-read"],
+    ["tar cf x.tar .git", "secret.recursive-read"],
+    ["grep -r x .git/modules", "secret.recursive-read"],
+    ["grep -r x .docker", "secret.recursive-read"],
+    ["git config --list", "secret.git-config"],
+    ["git remote -v", "secret.git-config"],
+  ])("asks for the repository config: %s (%s)", (text, code) => {
+    expect(codes(text)).toEqual([code]);
+  });
+
+  it.each(["cat .git/HEAD", "grep -r x .git/refs", "ls .git", "git log -1", "git config --get user.name"])(
+    "raises nothing for %s",
+    (text) => {
+      expect(codes(text)).toEqual([]);
+    },
+  );
+
   it("treats the secret file list case-insensitively and after normalisation", () => {
     expect(isSecretPath("/home/dev/.ssh/ID_RSA", ctx)).toBe(true);
     expect(isSecretPath("/code/proj/.ENV", ctx)).toBe(true);

@@ -1,5 +1,6 @@
 import type { Invocation } from "./argv.js";
 import { finding } from "./codes.js";
+import { gitConfigPrint } from "./git.js";
 import {
   isOpaquePattern,
   knowPath,
@@ -102,6 +103,16 @@ export function classifySecrets(
       );
   };
   const name = invocation?.name ?? "";
+  const printed = invocation === undefined ? undefined : gitConfigPrint(invocation);
+  if (printed !== undefined)
+    out.push(
+      finding(
+        "secret.git-config",
+        `${printed.what}, which can hold tokens (http.extraHeader, credentials in a remote URL)`,
+        command,
+        printed.word,
+      ),
+    );
   if (invocation !== undefined && !METADATA_ONLY.has(name)) {
     invocation.args.forEach((word, i) => {
       const dynamic = invocation.dynamic.has(i);
