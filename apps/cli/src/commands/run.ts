@@ -14,7 +14,6 @@ import {
   describeCommandChanges,
   expandStep,
   isSlashiError,
-  makeApprovalRecord,
   parseTeamFile,
   planSlashRun,
   redactedExpansionContext,
@@ -616,12 +615,12 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
       }
       if (answer === "always") {
         for (const d of all) {
-          const record = makeApprovalRecord(d, identityOf(d, found, loaded.workspace), {
-            now: () => Date.now(),
-          });
           // Pack approvals are global: they hold in every workspace and survive `approvals reset --workspace`.
-          const workspaceKey = found.pack ? {} : { workspaceKey: loaded.workspace.key };
-          await store.put({ ...record, host: "cli", ...workspaceKey });
+          const record = await store.remember(d, identityOf(d, found, loaded.workspace), {
+            host: "cli",
+            clock: { now: () => Date.now() },
+          });
+          const workspaceKey = record.workspaceKey === undefined ? {} : { workspaceKey: record.workspaceKey };
           await audit.append({
             event: "approve",
             host: "cli",
