@@ -53,6 +53,10 @@ export type { RememberedApproval } from "./approval/remembered.js";
 export { countedReasons, decideVerdict, REMEMBERED_REASON } from "./guard/verdict.js";
 export type { GuardedVerdict, VerdictReason, VerdictRequest } from "./guard/verdict.js";
 export { auditBase, beyondTemplate, guardedRun } from "./guard/guarded-run.js";
+export { Limiter } from "./guard/limiter.js";
+export type { Release } from "./guard/limiter.js";
+export { cordonProof, howToApprove, skippedWarning } from "./guard/without-prompt.js";
+export type { Approvable, CordonProof } from "./guard/without-prompt.js";
 export type {
   ApprovalAnswer,
   ApprovalQuestion,
@@ -63,6 +67,7 @@ export type {
   ExecutorPort,
   GuardedRunOutcome,
   GuardedRunPorts,
+  GuardedRunRefusal,
   GuardedRunRequest,
 } from "./guard/guarded-run.js";
 
@@ -104,8 +109,8 @@ export { JsonFileStore, pointerSegment } from "./store/json-store.js";
 export type { JsonStoreOptions, RepairResult, ShapeProblem, StoreEnvelope } from "./store/json-store.js";
 export { RecordStore } from "./store/record-store.js";
 export type { RecordCheck, RecordDocument, RecordStoreOptions } from "./store/record-store.js";
-export { APPROVALS_VERSION, ApprovalFileStore } from "./store/approvals.js";
-export type { SlashiHost, StoredApproval } from "./store/approvals.js";
+export { APPROVALS_VERSION, ApprovalFileStore, approvalWorkspaceKey } from "./store/approvals.js";
+export type { ApprovalImport, ApprovalImportOptions, SlashiHost, StoredApproval } from "./store/approvals.js";
 export { TRUST_VERSION, TrustFileStore } from "./store/trust.js";
 export type { TrustRecord } from "./store/trust.js";
 export { COMMAND_APPROVALS_VERSION, CommandApprovalFileStore } from "./store/command-approvals.js";

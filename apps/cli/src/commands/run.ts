@@ -14,7 +14,6 @@ import {
   describeCommandChanges,
   expandStep,
   isSlashiError,
-  makeApprovalRecord,
   parseTeamFile,
   planSlashRun,
   redactedExpansionContext,
@@ -49,6 +48,7 @@ import { ensureParser, loadSetup, resolveWorkspace, slashiPaths, type Setup } fr
 import { CliError, ExitCode, UsageError } from "../errors.js";
 import { paint, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
+import { progressAllowed, withProgress, type Progress } from "../progress.js";
 import { choose } from "../prompt.js";
 import { guardedRun } from "./exec.js";
 
@@ -331,6 +331,16 @@ interface RunState {
   pack?: LoadedPack;
   /** Names (folded) of the commands on the current call chain, the root first. */
   stack: readonly string[];
+  /**
+   * The run's progress line (a terminal only): it says which step runs, and is erased while a step writes or a
+   * command has the terminal.
+   */
+  progress?: Progress;
+}
+
+/** `/name [2/3]`: where a run is, for the progress line and, on a terminal, the step headers. */
+function stepLabel(def: CommandDefinition, index: number): string {
+  return `/${def.name} [${index + 1}/${def.steps.length}]`;
 }
 
 async function promptInput(io: Io, step: Extract<Step, { type: "input" }>): Promise<string> {
@@ -361,6 +371,11 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
   const inputs: Record<string, string> = {};
   for (const [index, raw] of def.steps.entries()) {
     const where = { file: state.file, jsonPath: `/commands/${state.list.indexOf(def)}` };
+    // Only a wait keeps the line: every other step writes, prompts or hands the terminal to a command.
+    state.progress?.step(
+      `${stepLabel(def, index)} ${raw.type === "wait" ? `waiting ${raw.ms} ms` : raw.type}`,
+    );
+    if (raw.type !== "wait") state.progress?.pause();
     if (raw.type === "input") {
       inputs[raw.name] = state.dryRun ? (raw.default ?? `<${raw.name}>`) : await promptInput(io, raw);
       continue;
@@ -379,7 +394,8 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
         const cwd = path.resolve(setup.workspace.root, step.cwd ?? ".");
         const stepSetup =
           cwd === setup.context.cwd ? setup : { ...setup, context: { ...setup.context, cwd } };
-        println(io.stderr, paint(io, "dim", shown`/${def.name}` + ` › ${renderStep(raw)}`));
+        const header = state.progress === undefined ? `/${def.name}` : stepLabel(def, index);
+        println(io.stderr, paint(io, "dim", `${shown`${header}`} › ${renderStep(raw)}`));
         const status = await guardedRun(
           {
             command: step.command,
@@ -615,12 +631,12 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
       }
       if (answer === "always") {
         for (const d of all) {
-          const record = makeApprovalRecord(d, identityOf(d, found, loaded.workspace), {
-            now: () => Date.now(),
-          });
           // Pack approvals are global: they hold in every workspace and survive `approvals reset --workspace`.
-          const workspaceKey = found.pack ? {} : { workspaceKey: loaded.workspace.key };
-          await store.put({ ...record, host: "cli", ...workspaceKey });
+          const record = await store.remember(d, identityOf(d, found, loaded.workspace), {
+            host: "cli",
+            clock: { now: () => Date.now() },
+          });
+          const workspaceKey = record.workspaceKey === undefined ? {} : { workspaceKey: record.workspaceKey };
           await audit.append({
             event: "approve",
             host: "cli",
@@ -643,7 +659,7 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
     // Only a step that uses ${q:…} needs it; expansion then reports the missing dialect.
   }
   const file = found.file;
-  return runSteps(def, rest.join(" "), {
+  const state: RunState = {
     ...(found.pack ? { pack: found.pack } : {}),
     ...(dialect !== undefined ? { dialect } : {}),
     io,
@@ -655,5 +671,9 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
     dryRun,
     stack: [commandNameKey(def.name.replace(/^\//, ""))],
     ...(approval !== undefined ? { approval } : {}),
-  });
+  };
+  if (!progressAllowed(io.env, io.stderr)) return runSteps(def, rest.join(" "), state);
+  return withProgress(io, `/${def.name}`, (progress) =>
+    runSteps(def, rest.join(" "), { ...state, progress }),
+  );
 }
