@@ -112,8 +112,6 @@ const OUTSIDE: readonly Outside[] = [
   },
 ];
 
-const expansion = (args: string): ExpansionContext => (OUTSIDE[0] as Outside).context(args);
-
 /** Runs a line under bash in the workspace; true when the marker appeared. */
 function createsMarker(line: string): boolean {
   rmSync(join(workspace, MARKER), { recursive: true, force: true });
