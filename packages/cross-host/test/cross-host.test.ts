@@ -22,8 +22,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { loadCases } from "@slashi/conformance";
 import { loadShellParser } from "@slashi/core";
 import { loadInstalledPackLayers } from "@slashi/registry-client";
@@ -48,10 +46,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Io } from "../../../apps/cli/src/io.js";
 import { main } from "../../../apps/cli/src/main.js";
 import { decideTerminalStep, ExtensionPolicy } from "../../../apps/vscode/src/policy.js";
+import { SLASHI_MCP, withMcp } from "./mcp.js";
 
 const at = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 const SLASHI = at("../../../apps/cli/dist/bin.js");
-const SLASHI_MCP = at("../../../apps/mcp-server/dist/bin.js");
 const installed = verdaccioUnavailable() === undefined;
 if (!installed && process.env.CI) throw new Error(`verdaccio is not installed: ${verdaccioUnavailable()}`);
 
@@ -387,16 +385,7 @@ async function viaHookInProcess(
 }
 
 async function viaMcp(lines: readonly string[] = LINES, ws = workspace): Promise<void> {
-  const client = new Client({ name: "cross-host", version: "1.0.0" }, { capabilities: {} });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [SLASHI_MCP, "--workspace", ws],
-    env,
-    cwd: ws,
-    stderr: "pipe",
-  });
-  await client.connect(transport);
-  try {
+  await withMcp(ws, env, async (client) => {
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < lines.length) {
@@ -416,9 +405,7 @@ async function viaMcp(lines: readonly string[] = LINES, ws = workspace): Promise
       }
     };
     await Promise.all([worker(), worker(), worker(), worker()]);
-  } finally {
-    await client.close().catch(() => undefined);
-  }
+  });
 }
 
 async function viaExtension(lines: readonly string[] = LINES, ws = workspace): Promise<void> {

@@ -7,8 +7,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { loadShellParser } from "@slashi/core";
 import { ApprovalFileStore, nodePolicyFiles, slashiPaths, workspaceKeyOf } from "@slashi/runtime";
 import { tempHome } from "@slashi/test-utils";
@@ -21,10 +19,10 @@ import { buildCatalog } from "../../../apps/vscode/src/catalog.js";
 import { ExtensionPolicy } from "../../../apps/vscode/src/policy.js";
 import { Runner } from "../../../apps/vscode/src/runner.js";
 import { FakeHost } from "../../../apps/vscode/test/fake-host.js";
+import { withMcp } from "./mcp.js";
 
 const at = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 const SLASHI = at("../../../apps/cli/dist/bin.js");
-const SLASHI_MCP = at("../../../apps/mcp-server/dist/bin.js");
 /** `slashi run`'s exit status when a shared command needs approval and there is no terminal to ask on. */
 const RUN_NEEDS_APPROVAL = 121;
 
@@ -114,25 +112,12 @@ function extension(): { host: FakeHost; runner: Runner } {
 
 /** MCP `list_commands`: each team command's approval state as the server reads it. */
 async function mcpApprovals(): Promise<Record<string, string>> {
-  const client = new Client({ name: "one-state", version: "1.0.0" }, { capabilities: {} });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [SLASHI_MCP, "--workspace", workspace],
-    env,
-    cwd: workspace,
-    stderr: "pipe",
-  });
-  await client.connect(transport);
-  try {
-    const result = (await client.callTool({ name: "list_commands", arguments: {} })) as {
-      structuredContent?: { commands?: { name: string; approval?: string }[] };
-    };
-    return Object.fromEntries(
-      (result.structuredContent?.commands ?? []).map((c) => [c.name, String(c.approval)]),
-    );
-  } finally {
-    await client.close().catch(() => undefined);
-  }
+  const result = (await withMcp(workspace, env, (client) =>
+    client.callTool({ name: "list_commands", arguments: {} }),
+  )) as { structuredContent?: { commands?: { name: string; approval?: string }[] } };
+  return Object.fromEntries(
+    (result.structuredContent?.commands ?? []).map((c) => [c.name, String(c.approval)]),
+  );
 }
 
 describe("one user state: an approval made in one host holds in every host", () => {
