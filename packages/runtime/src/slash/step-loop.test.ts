@@ -125,6 +125,16 @@ describe("runSlashSteps", () => {
     expect(log[1]).toBe("terminal a echo s3cr3t | echo ⟪env:TOKEN⟫");
   });
 
+  it("hides a secret a caller passes in a callee's arguments too", async () => {
+    const cmds = group([
+      def("a", { type: "slash", command: "b", args: "${env:TOKEN}" }),
+      def("b", { type: "notify", message: "got ${args}" }),
+    ]);
+    const { port, log } = recorder(cmds, { env: { TOKEN: "s3cr3t" } });
+    await runSlashSteps(cmds[0] as Cmd, port, { args: "" });
+    expect(log).toEqual(["notify got ⟪secret⟫"]);
+  });
+
   it("refuses a kind the port does not perform with one wording, after the steps before it", async () => {
     const cmds = group([def("a", { type: "notify", message: "first" }, { type: "insert", text: "x" })]);
     const { port, log } = recorder(cmds, { leaveOut: ["insert"] });

@@ -205,11 +205,12 @@ export async function runSlashSteps<C extends StepCommand>(
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_SLASH_DEPTH;
   const performer = stepPerformerOf(port as StepHostPort<StepCommand>);
 
-  const walk = async (command: C, args: string, stack: readonly C[]): Promise<void> => {
+  // `inherited`: secret values in the arguments a caller passed (`${args}` of a callee can hold them).
+  const walk = async (command: C, args: string, stack: readonly C[], inherited: string[]): Promise<void> => {
     const { definition: def } = command;
     const inputs: Record<string, string> = {};
     for (const [index, raw] of def.steps.entries()) {
-      const at: StepAt<C> = { command, index, raw, depth: stack.length - 1, secrets: [] };
+      const at: StepAt<C> = { command, index, raw, depth: stack.length - 1, secrets: inherited };
       const kind = (raw as { type?: unknown }).type;
       if (
         typeof kind !== "string" ||
@@ -232,7 +233,7 @@ export async function runSlashSteps<C extends StepCommand>(
       const reads = trackSecretReads(context);
       const expandOptions = { index, ...(command.where === undefined ? {} : { where: command.where }) };
       const step = expandStep(raw, reads.context, expandOptions);
-      at.secrets = reads.values();
+      at.secrets = [...new Set([...inherited, ...reads.values()])];
       const record: StepRecord<C> = { command, index, kind: raw.type };
       steps.push(record);
       let result: StepResult = undefined;
@@ -326,11 +327,11 @@ export async function runSlashSteps<C extends StepCommand>(
     if (stack.length > maxDepth) return refuse(`slash calls nest deeper than ${maxDepth}`);
     const why = port.refuseCall?.(caller, callee);
     if (why !== undefined) return refuse(`${name} ${why}`);
-    await walk(callee, step.args ?? "", [...stack, callee]);
+    await walk(callee, step.args ?? "", [...stack, callee], at.secrets);
   };
 
   try {
-    await walk(root, options.args, [root]);
+    await walk(root, options.args, [root], []);
     return { status: "done", steps };
   } catch (error) {
     if (error instanceof Stopped) {
