@@ -54,9 +54,6 @@ import { approve, execute, prepare, type Plan } from "./guarded.js";
 import { catchInternal, toolError } from "./results.js";
 import type { Services } from "./services.js";
 
-/** File name of the person's own commands in the user config dir (same format as the team file; the CLI reads it too). */
-export const USER_COMMANDS_FILE = "commands.json";
-
 /** What slashi-mcp performs for the step loop; the kinds without a method here it cannot perform. */
 type StepPorts = Pick<StepHostPort<LoadedCommand>, "terminal" | "notify" | "wait">;
 
@@ -152,7 +149,7 @@ export async function loadCommands(services: Services): Promise<CommandCatalog> 
   const seen = new Set<string>();
   const state = await services.policy.current();
   const sources: { source: "user" | "workspace"; file: string }[] = [
-    { source: "user", file: path.join(services.config.paths.configDir, USER_COMMANDS_FILE) },
+    { source: "user", file: path.join(services.config.paths.configDir, SLASHI_FILES.userCommands) },
   ];
   if (state.trusted) sources.push({ source: "workspace", file: services.config.workspace.teamFile });
   else if ((await readOptional(services.config.workspace.teamFile).catch(() => undefined)) !== undefined) {

@@ -22,6 +22,7 @@ export type { Workspace } from "./config/workspace.js";
 export { discoverConfig } from "./config/discover.js";
 export { enkaiduOs, isEnkaiduConfigPath, readEnkaiduPolicy } from "./config/enkaidu.js";
 export type { ReadEnkaiduOptions } from "./config/enkaidu.js";
+export type { EnkaiduCordonContext } from "./config/enkaidu-cordon.js";
 export type {
   ConfigDiscovery,
   DiscoveredLayerKind,

@@ -33,6 +33,7 @@ import {
   readBoundedText,
   redactSecrets,
   runSlashSteps,
+  SLASHI_FILES,
   stepPerformerOf,
   TrustFileStore,
   workspaceIdentity,
@@ -116,9 +117,6 @@ async function readOptional(file: string): Promise<string | undefined> {
   }
 }
 
-/** File name of the user's commands in the config dir (same format as the team file). */
-export const USER_COMMANDS_FILE = "commands.json";
-
 /**
  * Loads the user's commands and, in a trusted workspace only, the team file's. A malformed file is an error with
  * file, line, column and JSON path. The team file of an untrusted workspace is only counted, never parsed
@@ -131,7 +129,7 @@ export async function loadCommands(io: Io, cwd: string): Promise<LoadedCommands>
     workspace.key,
     await workspaceIdentity(workspace.root),
   );
-  const userFile = path.join(paths.configDir, USER_COMMANDS_FILE);
+  const userFile = path.join(paths.configDir, SLASHI_FILES.userCommands);
   const userText = await readOptional(userFile);
   const user = userText === undefined ? [] : parseTeamFile(userText, userFile).commands;
   const teamText = await readOptional(workspace.teamFile);
