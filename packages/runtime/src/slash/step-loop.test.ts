@@ -120,7 +120,11 @@ describe("runSlashSteps", () => {
       ),
     ]);
     const { port, log } = recorder(cmds, { env: { TOKEN: "s3cr3t" } });
+    const traced: Step[] = [];
+    port.expanded = (_at, step) => traced.push(step);
     await runSlashSteps(cmds[0] as Cmd, port, { args: "" });
+    // The trace hook sees the expanded step itself (tests and tracing only); the port's notify never does.
+    expect(traced[0]).toEqual({ type: "notify", message: "t=s3cr3t" });
     expect(log[0]).toBe("notify t=⟪secret⟫");
     expect(log[1]).toBe("terminal a echo s3cr3t | echo ⟪env:TOKEN⟫");
   });

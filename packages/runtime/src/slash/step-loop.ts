@@ -107,6 +107,11 @@ export interface StepHostPort<C extends StepCommand> {
   refuseCall?(caller: C, callee: C): string | undefined;
   /** Called before each step (progress, a trust re-check: throwing stops the run). */
   started?(at: StepAt<C>): void | Promise<void>;
+  /**
+   * Called with each step once it is expanded, before it is performed (tests and tracing). It holds the values
+   * of secret variables: never log or show it.
+   */
+  expanded?(at: StepAt<C>, step: Step): void;
   /** Runs a terminal step (through the host's guarded run: decide, approve, execute, audit). */
   terminal?(run: TerminalStepRun<C>): Promise<StepResult>;
   /** Shows a notification; the message has secret values replaced by a marker. */
@@ -234,6 +239,7 @@ export async function runSlashSteps<C extends StepCommand>(
       const expandOptions = { index, ...(command.where === undefined ? {} : { where: command.where }) };
       const step = expandStep(raw, reads.context, expandOptions);
       at.secrets = [...new Set([...inherited, ...reads.values()])];
+      port.expanded?.(at, step);
       const record: StepRecord<C> = { command, index, kind: raw.type };
       steps.push(record);
       let result: StepResult = undefined;
