@@ -12,7 +12,6 @@ import {
   dialectForShell,
   describeCommandChanges,
   isSlashiError,
-  makeApprovalRecord,
   parseTeamFile,
   planSlashRun,
   renderCommand,
@@ -48,6 +47,7 @@ import { ensureParser, loadSetup, resolveWorkspace, slashiPaths, type Setup } fr
 import { CliError, ExitCode, UsageError } from "../errors.js";
 import { paint, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
+import { progressAllowed, withProgress, type Progress } from "../progress.js";
 import { choose } from "../prompt.js";
 import { guardedRun } from "./exec.js";
 
@@ -305,6 +305,16 @@ interface RunState {
   approval?: string;
   /** The pack of a pack command, for the audit log. */
   pack?: LoadedPack;
+  /**
+   * The run's progress line (a terminal only): it says which step runs, and is erased while a step writes or a
+   * command has the terminal.
+   */
+  progress?: Progress;
+}
+
+/** `/name [2/3]`: where a run is, for the progress line and, on a terminal, the step headers. */
+function stepLabel(def: CommandDefinition, index: number): string {
+  return `/${def.name} [${index + 1}/${def.steps.length}]`;
 }
 
 async function promptInput(io: Io, step: Extract<Step, { type: "input" }>): Promise<string> {
@@ -365,6 +375,13 @@ function cliStepHost(state: RunState): {
       inputs,
       ...(state.dialect !== undefined ? { dialect: state.dialect } : {}),
     }),
+    started: ({ command, index, raw }) => {
+      // Only a wait keeps the line: every other step writes, prompts or hands the terminal to a command.
+      state.progress?.step(
+        `${stepLabel(command.definition, index)} ${raw.type === "wait" ? `waiting ${raw.ms} ms` : raw.type}`,
+      );
+      if (raw.type !== "wait") state.progress?.pause();
+    },
     callee: (_caller, name) => {
       const def = findDef(state.list, name);
       return def === undefined ? undefined : commands.get(def);
@@ -372,7 +389,9 @@ function cliStepHost(state: RunState): {
     async terminal(run) {
       const cwd = path.resolve(setup.workspace.root, run.step.cwd ?? ".");
       const stepSetup = cwd === setup.context.cwd ? setup : { ...setup, context: { ...setup.context, cwd } };
-      println(io.stderr, paint(io, "dim", `/${run.command.definition.name} › ${renderStep(run.raw)}`));
+      const def = run.command.definition;
+      const header = state.progress === undefined ? `/${def.name}` : stepLabel(def, run.index);
+      println(io.stderr, paint(io, "dim", `${header} › ${renderStep(run.raw)}`));
       const template = state.approval !== undefined ? run.template() : undefined;
       return exitStatus(
         await guardedRun(
@@ -616,12 +635,12 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
       }
       if (answer === "always") {
         for (const d of all) {
-          const record = makeApprovalRecord(d, identityOf(d, found, loaded.workspace), {
-            now: () => Date.now(),
-          });
           // Pack approvals are global: they hold in every workspace and survive `approvals reset --workspace`.
-          const workspaceKey = found.pack ? {} : { workspaceKey: loaded.workspace.key };
-          await store.put({ ...record, host: "cli", ...workspaceKey });
+          const record = await store.remember(d, identityOf(d, found, loaded.workspace), {
+            host: "cli",
+            clock: { now: () => Date.now() },
+          });
+          const workspaceKey = record.workspaceKey === undefined ? {} : { workspaceKey: record.workspaceKey };
           await audit.append({
             event: "approve",
             host: "cli",
@@ -636,5 +655,7 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
     }
   }
 
-  return runSteps(def, rest.join(" "), { ...state, ...(approval !== undefined ? { approval } : {}) });
+  const run = { ...state, ...(approval !== undefined ? { approval } : {}) };
+  if (!progressAllowed(io.env, io.stderr)) return runSteps(def, rest.join(" "), run);
+  return withProgress(io, `/${def.name}`, (progress) => runSteps(def, rest.join(" "), { ...run, progress }));
 }
