@@ -297,7 +297,8 @@ const bwrap = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"].find((p) 
 describe.skipIf(process.platform !== "linux" || bwrap === undefined)(
   "slashi exec --cordon (bubblewrap)",
   () => {
-    it("lets the command write the workspace and keeps writes elsewhere off the host", async () => {
+    /** A policy that allows `touch`, written by each test that needs it (a test run alone has it too). */
+    function touchPolicy(): string {
       const policy = path.join(tmp.dir, "touch-policy.json");
       writeFileSync(
         policy,
@@ -307,6 +308,11 @@ describe.skipIf(process.platform !== "linux" || bwrap === undefined)(
           rules: [{ match: ["touch"], decision: "allow" }],
         }),
       );
+      return policy;
+    }
+
+    it("lets the command write the workspace and keeps writes elsewhere off the host", async () => {
+      const policy = touchPolicy();
       const inside = path.join(ws, "inside.txt");
       const outside = path.join(tmp.dir, "home", "outside.txt");
       const ok = await run(["exec", "--cordon", "--policy", policy, "--", "touch", inside]);
@@ -325,7 +331,7 @@ describe.skipIf(process.platform !== "linux" || bwrap === undefined)(
       // A "bubblewrap" that skips its options and runs the command unconfined.
       const stubDir = writeStubBwrap(path.join(tmp.dir, "stub-bin"));
       const marker = path.join(ws, "ran-unconfined.txt");
-      const policy = path.join(tmp.dir, "touch-policy.json");
+      const policy = touchPolicy();
       const result = await slashi(["exec", "--cordon", "--policy", policy, "--", "touch", marker], {
         env: { ...env, PATH: `${stubDir}:${env.PATH ?? ""}` },
         cwd: ws,
@@ -441,7 +447,9 @@ describe("trust", () => {
       writeFileSync(path.join(d, ".vscode", "slashi-policy.json"), JSON.stringify({ version: 1, rules: [] }));
     }
     const results = await Promise.all(dirs.map((d) => slashi(["trust"], { env, cwd: d })));
-    expect(results.map((r) => r.exitCode)).toEqual(dirs.map(() => 0));
+    expect(results.filter((r) => r.exitCode !== 0).map((r) => `${r.exitCode}: ${String(r.stderr)}`)).toEqual(
+      [],
+    );
     const approvals = JSON.parse(String((await run(["approvals", "list", "--json"])).stdout)) as {
       shell: { key: string }[];
     };
@@ -466,7 +474,9 @@ describe("approvals", () => {
       .slice(0, 8);
     expect(keys.length).toBe(8);
     const results = await Promise.all(keys.map((key) => run(["approvals", "revoke", key])));
-    expect(results.map((r) => r.exitCode)).toEqual(keys.map(() => 0));
+    expect(results.filter((r) => r.exitCode !== 0).map((r) => `${r.exitCode}: ${String(r.stderr)}`)).toEqual(
+      [],
+    );
     const after = JSON.parse(String((await run(["approvals", "list", "--json"])).stdout)) as {
       shell: { key: string }[];
     };

@@ -65,4 +65,14 @@ describe("slashi policy import enkaidu", () => {
     expect(failed.exitCode).toBe(3);
     expect(String(failed.stderr)).toContain(`${bad}:3`);
   });
+
+  it("checks the cordon paths against the working directory's workspace", async () => {
+    const cordon = path.join(tmp.dir, "cordon.yml");
+    writeFileSync(cordon, 'cordon:\n  policy:\n    read_write_paths: ["."]\n');
+    expect((await run(["policy", "import", "enkaidu", cordon, "-o", "-"])).exitCode).toBe(0);
+    writeFileSync(cordon, 'cordon:\n  policy:\n    read_write_paths:\n      - "."\n      - ../shared\n');
+    const refused = await run(["policy", "import", "enkaidu", cordon, "-o", "-"]);
+    expect(refused.exitCode).toBe(3);
+    expect(String(refused.stderr)).toContain(`${cordon}:5`);
+  });
 });

@@ -1,11 +1,10 @@
 // Progress of a long operation through the built binary: on a terminal (a pty from util-linux `script`) a search
 // across a slow registry shows one line on stderr and erases it; piped, stderr holds nothing but the answer.
 import { execFile } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, BIN, isolatedEnv, slashi, tempDir } from "./helpers.js";
 
@@ -30,6 +29,26 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   mkdirSync(path.join(tmp.dir, "config"), { recursive: true });
+  // A command of the person's own (no approval) that waits, then says it is done.
+  writeFileSync(
+    path.join(tmp.dir, "config", "commands.json"),
+    JSON.stringify({
+      version: 1,
+      commands: [
+        {
+          name: "slow",
+          steps: [
+            { type: "wait", ms: 1500 },
+            { type: "notify", message: "done" },
+          ],
+        },
+      ],
+    }),
+  );
+  // A bubblewrap that takes 2 s to fail: the cordon probe of `slashi doctor` is slow.
+  mkdirSync(path.join(tmp.dir, "bin"), { recursive: true });
+  writeFileSync(path.join(tmp.dir, "bin", "bwrap"), "#!/bin/sh\nsleep 2\nexit 1\n");
+  chmodSync(path.join(tmp.dir, "bin", "bwrap"), 0o755);
   writeFileSync(
     path.join(tmp.dir, "config", "registries.json"),
     JSON.stringify({ version: 1, registries: [{ url: `http://127.0.0.1:${port}/` }] }),
@@ -41,15 +60,21 @@ afterAll(async () => {
   tmp.remove();
 });
 
-/** Runs `slashi ARGS` on a pseudo-terminal; returns what the terminal showed (stdout and stderr together). */
+/**
+ * Runs `slashi ARGS` on a pseudo-terminal; returns what the terminal showed (stdout and stderr together), whatever
+ * the exit status.
+ */
 async function onTerminal(args: readonly string[], extra: Record<string, string> = {}): Promise<string> {
   const line = [process.execPath, BIN, ...args].map(sh).join(" ");
-  const { stdout } = await promisify(execFile)("script", ["-q", "-e", "-c", line, "/dev/null"], {
-    // `CI` is cleared unless a test sets it: the suite itself often runs under CI=true.
-    env: { ...env, CI: "", TERM: "xterm", ...extra },
-    cwd: tmp.dir,
+  return new Promise((resolve) => {
+    execFile(
+      "script",
+      ["-q", "-e", "-c", line, "/dev/null"],
+      // `CI` is cleared unless a test sets it: the suite itself often runs under CI=true.
+      { env: { ...env, CI: "", TERM: "xterm", ...extra }, cwd: tmp.dir },
+      (_error, stdout) => resolve(String(stdout)),
+    );
   });
-  return stdout;
 }
 
 describe("progress of a search across registries", () => {
@@ -73,5 +98,56 @@ describe("progress of a search across registries", () => {
     expect(piped.exitCode).toBe(0);
     expect(String(piped.stderr)).toBe("no packs found");
     expect(String(piped.stdout)).toBe("");
+  }, 60_000);
+});
+
+describe("progress of slashi run", () => {
+  it("says which step runs while a step waits, and erases the line before the next step writes", async () => {
+    const shown = await onTerminal(["run", "/slow"]);
+    expect(shown).toContain("/slow [1/2] waiting 1500 ms");
+    const erased = shown.lastIndexOf("\r\u001b[K");
+    expect(erased).toBeGreaterThan(shown.indexOf("/slow [1/2]"));
+    expect(shown.slice(erased + 4)).toMatch(/^info: done\r?\n$/);
+  }, 60_000);
+
+  it("shows nothing under CI or piped", async () => {
+    const shown = await onTerminal(["run", "/slow"], { CI: "true" });
+    expect(shown).not.toContain("[1/2]");
+    expect(shown).not.toContain("\u001b[");
+    const piped = await slashi(["run", "/slow"], { env: { ...env, CI: "" }, cwd: tmp.dir });
+    expect(piped.exitCode).toBe(0);
+    expect(String(piped.stderr)).toBe("info: done");
+  }, 60_000);
+});
+
+describe.skipIf(process.platform !== "linux")("progress of slashi doctor", () => {
+  const slowBwrap = (): Record<string, string> => ({
+    PATH: `${path.join(tmp.dir, "bin")}:${env.PATH ?? ""}`,
+  });
+
+  it("names the check that runs, and erases the line before the report", async () => {
+    const shown = await onTerminal(["doctor"], slowBwrap());
+    expect(shown).toContain("doctor: probing the cordon");
+    const erased = shown.lastIndexOf("\r\u001b[K");
+    expect(erased).toBeGreaterThan(shown.indexOf("doctor: probing the cordon"));
+    expect(shown.slice(erased + 4)).toMatch(/^(ok|warning|PROBLEM) /);
+  }, 60_000);
+
+  it("shows nothing under CI", async () => {
+    const shown = await onTerminal(["doctor"], { ...slowBwrap(), CI: "true" });
+    expect(shown).not.toContain("doctor: probing");
+    expect(shown).not.toContain("\r\u001b[K");
+  }, 60_000);
+});
+
+describe("progress of slashi audit", () => {
+  it("writes nothing extra when stderr is piped", async () => {
+    mkdirSync(path.join(tmp.dir, "state"), { recursive: true });
+    const record = { time: "2026-01-01T00:00:00.000Z", event: "check", host: "cli", pid: 1, cwd: tmp.dir };
+    writeFileSync(path.join(tmp.dir, "state", "audit.jsonl"), `${JSON.stringify(record)}\n`);
+    const piped = await slashi(["audit", "tail"], { env: { ...env, CI: "" }, cwd: tmp.dir });
+    expect(piped.exitCode).toBe(0);
+    expect(String(piped.stderr)).toBe("");
+    expect(String(piped.stdout)).toContain("check");
   }, 60_000);
 });

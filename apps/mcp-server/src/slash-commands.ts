@@ -46,9 +46,6 @@ import { approve, execute, prepare, type Plan } from "./guarded.js";
 import { catchInternal, toolError } from "./results.js";
 import type { Services } from "./services.js";
 
-/** File name of the person's own commands in the user config dir (same format as the team file; the CLI reads it too). */
-export const USER_COMMANDS_FILE = "commands.json";
-
 /** Step kinds slashi-mcp performs: those that need no editor, no person typing a value and no further call. */
 const MCP_STEP_KINDS: ReadonlySet<StepKind> = new Set<StepKind>(["terminal", "notify", "wait"]);
 
@@ -94,7 +91,7 @@ export async function loadCommands(services: Services): Promise<CommandCatalog> 
   const seen = new Set<string>();
   const state = await services.policy.current();
   const sources: { source: "user" | "workspace"; file: string }[] = [
-    { source: "user", file: path.join(services.config.paths.configDir, USER_COMMANDS_FILE) },
+    { source: "user", file: path.join(services.config.paths.configDir, SLASHI_FILES.userCommands) },
   ];
   if (state.trusted) sources.push({ source: "workspace", file: services.config.workspace.teamFile });
   else if ((await readOptional(services.config.workspace.teamFile).catch(() => undefined)) !== undefined) {

@@ -1,6 +1,8 @@
 // Runs every case of the conformance area `enkaidu` through the BUILT server over stdio with the SDK client: the
 // case's YAML (or an empty config) is given with --enkaidu-config, its ENKAIDU_* variables are in the server's
 // environment, and the line is decided by check_command (the `network` op reads check_command's `network`).
+// A case expecting `refused: { jsonPath, line }` (a `session.readonly` or `cordon.policy` path the cordon cannot
+// honour) expects check_command to refuse with CONFIG_ERROR, naming the config's line.
 // Cases that share a config and an environment share one server. The workspace is trusted, as the core's harness
 // decides for a trusted workspace.
 //
@@ -24,6 +26,7 @@ interface Expected {
   decision?: string;
   codes?: string[];
   network?: boolean;
+  refused?: { jsonPath: string; line: number };
 }
 type Case = ConformanceCase<Input, Expected>;
 
@@ -78,7 +81,11 @@ async function runGroup(group: Case[]): Promise<void> {
       });
       const got = structured(result);
       const found: string[] = [];
-      if (result.isError === true) found.push(`error: ${JSON.stringify(result.content)}`);
+      if (c.expected.refused !== undefined) {
+        const at = `enkaidu.yml:${c.expected.refused.line}:`;
+        if (result.isError !== true || got.code !== "CONFIG_ERROR" || !String(got.message).includes(at))
+          found.push(`expected CONFIG_ERROR at ${at}, got ${JSON.stringify(result.content)}`);
+      } else if (result.isError === true) found.push(`error: ${JSON.stringify(result.content)}`);
       else if (c.input.op === "network") {
         if (got.network !== c.expected.network)
           found.push(`expected network ${String(c.expected.network)}, got ${String(got.network)}`);

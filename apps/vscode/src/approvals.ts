@@ -1,19 +1,24 @@
 /**
- * Approvals ("Always Allow") kept in the editor's own state, never in the repository: team commands in the
- * workspace state, pack commands in the global state. Each record is core's fingerprint record; a record that is
- * not valid for the current format is ignored (it can never approve anything).
+ * Approvals ("Always Allow") of shared slash commands, kept where every host keeps them: the runtime's approvals
+ * store (`<state dir>/approvals.json`), so a team or pack command approved here runs without a prompt in
+ * `slashi run` and MCP `run_command`, and the other way round. Never in the repository. Approvals that earlier
+ * versions kept in VS Code's `workspaceState`/`globalState` are moved there once ({@link moveEditorApprovals}).
  */
 import {
-  approvalStateOf,
-  isApprovalRecordValid,
-  type ApprovalRecord,
+  canonicalWorkspaceKey,
   type ApprovalState,
-  type ApprovalStore,
+  type Clock,
   type CommandDefinition,
   type CommandIdentity,
 } from "@slashi/core";
+import {
+  approvalWorkspaceKey,
+  type ApprovalFileStore,
+  type ApprovalImport,
+  type StoredApproval,
+} from "@slashi/runtime";
 
-/** The part of VS Code's `Memento` the store needs. */
+/** The part of VS Code's `Memento` the move needs. */
 export interface KeyValueState {
   /** Reads a value. */
   get<T>(key: string): T | undefined;
@@ -21,81 +26,109 @@ export interface KeyValueState {
   update(key: string, value: unknown): Thenable<void> | Promise<void>;
 }
 
-/** The key under which records are kept in a memento. */
+/** The key under which earlier versions kept approval records in a memento (a map from key to record). */
 export const APPROVALS_STATE_KEY = "slashi.approvals.v1";
 
-/** An {@link ApprovalStore} over a memento: a map from approval key to record. */
-export class MementoApprovalStore implements ApprovalStore {
-  readonly #state: KeyValueState;
+/** One approval as the extension lists it. */
+export interface ListedApproval {
+  /** The stored record. */
+  record: StoredApproval;
+  /** A team command of a folder of this window, or a pack command (held in every workspace). */
+  scope: "workspace" | "pack";
+}
 
-  /** @param state - `context.workspaceState` or `context.globalState` */
-  constructor(state: KeyValueState) {
-    this.#state = state;
+/**
+ * The shared approvals store as this window sees it: lookups and Always Allow for any shared command, and list
+ * and reset limited to this window's workspaces and the packs. Approvals of other workspaces (recorded by any
+ * host) are left alone.
+ */
+export class SharedApprovals {
+  readonly #store: ApprovalFileStore;
+  readonly #workspaceKeys: () => readonly string[];
+
+  /**
+   * @param store - the runtime's approvals store
+   * @param workspaceKeys - the keys of this window's workspace folders (and workspace file)
+   */
+  constructor(store: ApprovalFileStore, workspaceKeys: () => readonly string[]) {
+    this.#store = store;
+    this.#workspaceKeys = workspaceKeys;
   }
 
-  #all(): Record<string, ApprovalRecord> {
-    const value = this.#state.get<unknown>(APPROVALS_STATE_KEY);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? { ...(value as Record<string, ApprovalRecord>) }
-      : {};
+  /** The approval state of a definition under an identity. */
+  state(definition: CommandDefinition, identity: CommandIdentity): Promise<ApprovalState> {
+    return this.#store.stateOf(definition, identity);
   }
 
-  /** A record by key, when present and valid. */
-  async get(key: string): Promise<ApprovalRecord | undefined> {
-    const record = this.#all()[key];
-    return isApprovalRecordValid(record) ? record : undefined;
+  /** Records Always Allow of a definition as it is now (host `vscode`); returns the record. */
+  remember(definition: CommandDefinition, identity: CommandIdentity, clock: Clock): Promise<StoredApproval> {
+    return this.#store.remember(definition, identity, { host: "vscode", clock });
   }
 
-  /** Stores a record under its key. Refuses a record that is not valid. */
-  async put(record: ApprovalRecord): Promise<void> {
-    if (!isApprovalRecordValid(record)) throw new Error("refusing to store an invalid approval record");
-    const all = this.#all();
-    all[record.key] = record;
-    await this.#state.update(APPROVALS_STATE_KEY, all);
+  #scope(record: StoredApproval): ListedApproval["scope"] | undefined {
+    const key = approvalWorkspaceKey(record);
+    if (key === undefined) return "pack";
+    return this.#workspaceKeys().includes(key) ? "workspace" : undefined;
   }
 
-  /** Removes a record; false when there was none. */
-  async delete(key: string): Promise<boolean> {
-    const all = this.#all();
-    if (!Object.hasOwn(all, key)) return false;
-    delete all[key];
-    await this.#state.update(APPROVALS_STATE_KEY, all);
-    return true;
+  /** The approvals of this window's workspaces and of packs, oldest first. */
+  async list(): Promise<ListedApproval[]> {
+    const listed: ListedApproval[] = [];
+    for (const record of await this.#store.list()) {
+      const scope = this.#scope(record);
+      if (scope !== undefined) listed.push({ record, scope });
+    }
+    return listed.sort((a, b) => (a.record.approvedAt < b.record.approvedAt ? -1 : 1));
   }
 
-  /** Every valid record, oldest first. */
-  async list(): Promise<ApprovalRecord[]> {
-    return Object.values(this.#all())
-      .filter((r) => isApprovalRecordValid(r))
-      .sort((a, b) => (a.approvedAt < b.approvedAt ? -1 : a.approvedAt > b.approvedAt ? 1 : 0));
+  /** Removes one approval; false when there was none. */
+  revoke(key: string): Promise<boolean> {
+    return this.#store.delete(key);
   }
 
-  /** Removes every record. Returns how many there were. */
-  async clear(): Promise<number> {
-    const count = Object.keys(this.#all()).length;
-    await this.#state.update(APPROVALS_STATE_KEY, undefined);
-    return count;
+  /** Removes the approvals of this window's workspaces (packs too with `packs`); returns how many. */
+  reset(options: { packs: boolean }): Promise<number> {
+    return this.#store.reset((record) => {
+      const scope = this.#scope(record);
+      return scope === "workspace" || (options.packs && scope === "pack");
+    });
   }
 }
 
-/** The two stores: team commands per workspace, pack commands globally. */
-export interface ApprovalStores {
-  /** Team and workspace-settings commands (`context.workspaceState`). */
-  workspace: MementoApprovalStore;
-  /** Pack commands (`context.globalState`). */
-  global: MementoApprovalStore;
+/**
+ * The workspace key earlier versions of the extension used for a folder's approvals: the core's key of the
+ * resolved path, case-folded on macOS. Every host now uses the runtime's `workspaceKeyOf`, which is not.
+ * @param realPath - the folder's symlink-resolved path
+ */
+export function editorWorkspaceKey(realPath: string, platform: NodeJS.Platform): string {
+  return canonicalWorkspaceKey(realPath, platform === "darwin" ? { caseInsensitive: true } : {});
 }
 
-/** The store a command's approvals belong in. */
-export function storeFor(stores: ApprovalStores, identity: CommandIdentity): MementoApprovalStore {
-  return identity.source === "pack" ? stores.global : stores.workspace;
-}
-
-/** The approval state of a definition under an identity, from the right store. */
-export async function approvalStateIn(
-  stores: ApprovalStores,
-  definition: CommandDefinition,
-  identity: CommandIdentity,
-): Promise<ApprovalState> {
-  return approvalStateOf(definition, identity, await storeFor(stores, identity).list());
+/**
+ * Moves the approvals earlier versions kept in VS Code's mementos into the shared store, once: the records the
+ * core can verify are imported (a later approval in the store wins), then the memento entry is removed. When the
+ * store cannot be written, the memento keeps its records and the move is tried again on the next start. Records
+ * that cannot be verified could never approve anything and are dropped.
+ * @param workspaceKey - maps an old workspace key to the one every host uses
+ */
+export async function moveEditorApprovals(
+  states: readonly KeyValueState[],
+  store: ApprovalFileStore,
+  workspaceKey?: (stored: string) => string,
+): Promise<ApprovalImport> {
+  const total: ApprovalImport = { imported: 0, kept: 0, ignored: 0 };
+  for (const state of states) {
+    const value = state.get<unknown>(APPROVALS_STATE_KEY);
+    if (value === undefined) continue;
+    const records = typeof value === "object" && value !== null ? Object.values(value) : [value];
+    const moved = await store.importRecords(records, {
+      host: "vscode",
+      ...(workspaceKey === undefined ? {} : { workspaceKey }),
+    });
+    await state.update(APPROVALS_STATE_KEY, undefined);
+    total.imported += moved.imported;
+    total.kept += moved.kept;
+    total.ignored += moved.ignored;
+  }
+  return total;
 }

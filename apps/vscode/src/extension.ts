@@ -5,10 +5,10 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
-import { canonicalWorkspaceKey, loadShellParser, makeVisible, type SlashiError } from "@slashi/core";
-import { AuditLog, SLASHI_FILES, slashiPaths } from "@slashi/runtime";
+import { loadShellParser, makeVisible, type SlashiError } from "@slashi/core";
+import { ApprovalFileStore, AuditLog, SLASHI_FILES, slashiPaths, workspaceKeyOf } from "@slashi/runtime";
 import { loadInstalledPackLayers } from "@slashi/registry-client";
-import { MementoApprovalStore, type ApprovalStores } from "./approvals.js";
+import { editorWorkspaceKey, moveEditorApprovals, SharedApprovals } from "./approvals.js";
 import {
   buildCatalog,
   sourceLabel,
@@ -42,14 +42,33 @@ function securitySettings(): SecuritySettings {
   return readSecuritySettings(<T>(key: string) => config.inspect<T>(key) as Inspection<T> | undefined);
 }
 
+/** A folder's approval key: the runtime's, so a team command has the same identity in every host. */
 function folderKey(fsPath: string): string {
-  let real = fsPath;
-  try {
-    real = realpathSync.native(fsPath);
-  } catch {
-    // a folder that cannot be resolved keeps its own path
+  return workspaceKeyOf(fsPath);
+}
+
+/** The paths of this window's folders and workspace file: what its approvals are keyed by. */
+function windowPaths(): string[] {
+  const file = vscode.workspace.workspaceFile;
+  return [
+    ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+    ...(file && file.scheme === "file" ? [file.fsPath] : []),
+  ];
+}
+
+/** Maps the keys earlier versions of the extension used for this window's folders to the shared keys. */
+function sharedKeyOf(): (stored: string) => string {
+  const keys = new Map<string, string>();
+  for (const p of windowPaths()) {
+    let real = p;
+    try {
+      real = realpathSync.native(p);
+    } catch {
+      // a folder that cannot be resolved keeps its own path
+    }
+    keys.set(editorWorkspaceKey(real, process.platform), folderKey(p));
   }
-  return canonicalWorkspaceKey(real, process.platform === "darwin" ? { caseInsensitive: true } : {});
+  return (stored) => keys.get(stored) ?? stored;
 }
 
 async function readText(uri: vscode.Uri): Promise<string | undefined> {
@@ -133,10 +152,9 @@ function showOutcome(outcome: RunOutcome): void {
 export function activate(context: vscode.ExtensionContext): SlashiTestApi | undefined {
   const output = vscode.window.createOutputChannel("Slashi");
   const diagnostics = vscode.languages.createDiagnosticCollection("slashi");
-  const stores: ApprovalStores = {
-    workspace: new MementoApprovalStore(context.workspaceState),
-    global: new MementoApprovalStore(context.globalState),
-  };
+  // Approvals of shared commands: the runtime's store, which `slashi run` and the MCP server read too.
+  const approvalStore = new ApprovalFileStore({ file: slashiPaths({ env: process.env }).approvals });
+  const approvals = new SharedApprovals(approvalStore, () => windowPaths().map(folderKey));
   let prompter: Prompter | undefined;
   const host = new VscodeHost(
     output,
@@ -209,7 +227,7 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
   const auditLog = new AuditLog({ file: slashiPaths({ env: process.env }).audit });
   const runner = new Runner({
     host,
-    stores,
+    approvals,
     catalog: () => catalog,
     policy,
     ensureParser: () =>
@@ -274,14 +292,7 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
   };
 
   const listApprovals = async (): Promise<void> => {
-    const rows = [
-      ...(await stores.workspace.list()).map((r) => ({
-        r,
-        where: "this workspace",
-        store: stores.workspace,
-      })),
-      ...(await stores.global.list()).map((r) => ({ r, where: "packs (global)", store: stores.global })),
-    ];
+    const rows = await approvals.list();
     if (rows.length === 0) {
       void vscode.window.showInformationMessage("No approvals are stored.");
       return;
@@ -290,22 +301,24 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
       rows.map((row) => {
         const name = (() => {
           try {
-            return (JSON.parse(row.r.canonical) as { command?: { name?: string } }).command?.name ?? "?";
+            return (JSON.parse(row.record.canonical) as { command?: { name?: string } }).command?.name ?? "?";
           } catch {
             return "?";
           }
         })();
+        const where = row.scope === "pack" ? "packs (every workspace)" : "this workspace";
+        const by = row.record.host === undefined ? "" : ` by ${row.record.host}`;
         return {
           label: `/${makeVisible(name)}`,
-          description: `${row.where} · approved ${row.r.approvedAt}`,
-          detail: row.r.fingerprint,
+          description: `${where} · approved ${row.record.approvedAt}${by}`,
+          detail: row.record.fingerprint,
           row,
         };
       }),
       { title: "Slashi approvals (pick one to revoke it)" },
     );
     if (!pick) return;
-    await pick.row.store.delete(pick.row.r.key);
+    await approvals.revoke(pick.row.record.key);
     void vscode.window.showInformationMessage(`Revoked the approval of ${pick.label}.`);
   };
 
@@ -327,11 +340,11 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
     vscode.commands.registerCommand("slashi.reload", reload),
     vscode.commands.registerCommand("slashi.approvals.list", listApprovals),
     vscode.commands.registerCommand("slashi.approvals.resetWorkspace", async () => {
-      const n = await stores.workspace.clear();
+      const n = await approvals.reset({ packs: false });
       void vscode.window.showInformationMessage(`Removed ${n} approval(s) of this workspace.`);
     }),
     vscode.commands.registerCommand("slashi.approvals.resetGlobal", async () => {
-      const n = (await stores.workspace.clear()) + (await stores.global.clear());
+      const n = await approvals.reset({ packs: true });
       void vscode.window.showInformationMessage(`Removed ${n} approval(s): packs and this workspace.`);
     }),
     // Trust granted later loads the shared commands; it runs nothing.
@@ -359,9 +372,27 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
     () => packDialogs ?? windowPackDialogs,
   );
 
-  ready = reload().catch((error: unknown) => {
-    output.appendLine(`not loaded: ${error instanceof Error ? error.message : String(error)}`);
-  });
+  // Approvals earlier versions kept in the editor's state move to the shared store once, before the first run.
+  const moved = moveEditorApprovals(
+    [context.workspaceState, context.globalState],
+    approvalStore,
+    sharedKeyOf(),
+  )
+    .then((result) => {
+      if (result.imported + result.kept > 0)
+        output.appendLine(`approvals: moved ${result.imported + result.kept} to ${approvalStore.file}`);
+    })
+    .catch((error: unknown) => {
+      output.appendLine(
+        `approvals: not moved yet: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
+  ready = Promise.all([
+    moved,
+    reload().catch((error: unknown) => {
+      output.appendLine(`not loaded: ${error instanceof Error ? error.message : String(error)}`);
+    }),
+  ]).then(() => undefined);
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
     setPrompter: (p) => {

@@ -33,7 +33,7 @@ describe("Runner: trust gating", () => {
     const catalog = h.catalog();
     h.runner = new Runner({
       host: h.host,
-      stores: h.stores,
+      approvals: h.approvals,
       catalog: () => catalog,
       policy: async () => ({ ok: false, error: new Error("unused") as never }),
       ensureParser: async () => {},
@@ -137,7 +137,7 @@ describe("Runner: approvals", () => {
     expect(h.host.approvals[1]?.commands.map((c) => c.name)).toEqual(["build"]);
   });
 
-  it("stores pack approvals in the global store and team approvals in the workspace store", async () => {
+  it("stores team and pack approvals in the shared store: team ones with their workspace, pack ones for all", async () => {
     const h = harness(teamFile([ship]), {
       packs: [
         {
@@ -151,8 +151,12 @@ describe("Runner: approvals", () => {
     h.host.answer = "always";
     await h.runner.run({ name: "ship", args: "a" });
     await h.runner.run({ name: "lint", args: "" });
-    expect(await h.stores.workspace.list()).toHaveLength(1);
-    expect(await h.stores.global.list()).toHaveLength(1);
+    const stored = await h.approvalStore.list();
+    expect(stored.map((r) => [r.host, r.workspaceKey ?? "every workspace"]).sort()).toEqual([
+      ["vscode", "/code/app"],
+      ["vscode", "every workspace"],
+    ]);
+    expect((await h.approvals.list()).map((r) => r.scope).sort()).toEqual(["pack", "workspace"]);
   });
 
   it("refuses a cycle before any prompt", async () => {

@@ -18,7 +18,6 @@ import {
   findVariables,
   formatLocation,
   isSlashiError,
-  makeApprovalRecord,
   makeVisible,
   planSlashRun,
   redactedExpansionContext,
@@ -41,7 +40,7 @@ import {
   type TerminalStep,
 } from "@slashi/core";
 import { guardedRun, redactSecrets, type AuditPort, type GuardedVerdict } from "@slashi/runtime";
-import { approvalStateIn, storeFor, type ApprovalStores } from "./approvals.js";
+import type { SharedApprovals } from "./approvals.js";
 import { findCallee, findCommand, groupOf, type Catalog, type CommandEntry } from "./catalog.js";
 import type { RunnerHost } from "./host.js";
 import type { Invocation } from "./invocation.js";
@@ -81,8 +80,8 @@ export type RunOutcome =
 export interface RunnerOptions {
   /** The editor. */
   host: RunnerHost;
-  /** Approval stores (workspace and global state). */
-  stores: ApprovalStores;
+  /** Approvals of shared commands: the store every host reads. */
+  approvals: SharedApprovals;
   /** The current catalog. */
   catalog: () => Catalog;
   /** The person's policy for a workspace folder (loaded on each terminal step, so edits apply at once). */
@@ -247,8 +246,7 @@ export class Runner {
     const states = new Map<CommandDefinition, ApprovalState>();
     if (shared) {
       for (const e of group) {
-        if (e.identity)
-          states.set(e.definition, await approvalStateIn(this.#o.stores, e.definition, e.identity));
+        if (e.identity) states.set(e.definition, await this.#o.approvals.state(e.definition, e.identity));
       }
     }
     // The checks every host makes before any prompt (a missing callee, a cycle, too deep), and the one rule for
@@ -299,7 +297,7 @@ export class Runner {
     plan: SlashRunPlan,
     states: ReadonlyMap<CommandDefinition, ApprovalState>,
   ): Promise<Set<string>> {
-    const { host, stores } = this.#o;
+    const { host, approvals } = this.#o;
     const { coverage } = plan;
     const consent = new Set(reached.map((e) => e.id));
     if (!plan.needsApproval) return consent;
@@ -327,8 +325,7 @@ export class Runner {
       const clock = this.#o.clock ?? { now: () => Date.now() };
       for (const e of toShow) {
         if (!e.identity) continue;
-        const record = makeApprovalRecord(e.definition, e.identity, clock);
-        await storeFor(stores, e.identity).put(record);
+        const record = await approvals.remember(e.definition, e.identity, clock);
         host.log(`approved /${e.name} from ${e.label}: ${record.fingerprint}`);
       }
     }

@@ -346,7 +346,7 @@ async function fingerprint(input: Record<string, unknown>): Promise<unknown> {
       },
       { now: () => 0 },
     );
-    await h.stores.global.put(record);
+    await h.approvalStore.put(record);
   }
   h.host.answer = undefined;
   const outcome = await h.runner.run({ name: input.root as string, args: "" });

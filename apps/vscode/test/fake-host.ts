@@ -1,7 +1,12 @@
 // A RunnerHost made of plain objects: it records what the runner asked the editor to do, and answers prompts from
 // a script. Used by the unit tests and the contract tests.
 import { loadShellParser, type InputStep, type Step } from "@slashi/core";
-import { MementoApprovalStore, type ApprovalStores, type KeyValueState } from "../src/approvals.js";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { onTestFinished } from "vitest";
+import { ApprovalFileStore } from "@slashi/runtime";
+import { SharedApprovals, type KeyValueState } from "../src/approvals.js";
 import { buildCatalog, type Catalog, type CatalogInput, type CommandEntry } from "../src/catalog.js";
 import type {
   ApprovalAnswer,
@@ -126,7 +131,12 @@ export class FakeHost implements RunnerHost {
 /** A runner over a fake host, with its stores and a settable catalog input. */
 export interface Harness {
   host: FakeHost;
-  stores: ApprovalStores;
+  /** The runtime's state dir of this harness (approvals, command approvals). */
+  stateDir: string;
+  /** The shared approvals store (`<state dir>/approvals.json`), as every host opens it. */
+  approvalStore: ApprovalFileStore;
+  /** The store as the runner sees it. */
+  approvals: SharedApprovals;
   runner: Runner;
   input: CatalogInput;
   catalog(): Catalog;
@@ -144,18 +154,23 @@ export function harness(
   teamText?: string,
   extra: Partial<CatalogInput> = {},
   observe?: (entry: CommandEntry, index: number, step: Step) => void,
-  /** The runtime's state dir (command approvals); default a path on this fake machine that does not exist. */
+  /** The runtime's state dir; default a fresh temporary one, removed when the test ends. */
   stateDir?: string,
 ): Harness {
   const host = new FakeHost();
-  const stores = { workspace: new MemoryState(), global: new MemoryState() };
-  const approvalStores: ApprovalStores = {
-    workspace: new MementoApprovalStore(stores.workspace),
-    global: new MementoApprovalStore(stores.global),
-  };
+  let state = stateDir;
+  if (state === undefined) {
+    const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-vscode-state-")));
+    onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
+    state = scratch;
+  }
+  const approvalStore = new ApprovalFileStore({ file: path.join(state, "approvals.json") });
+  const approvals = new SharedApprovals(approvalStore, () => h.input.folders?.map((f) => f.key) ?? []);
   const h: Harness = {
     host,
-    stores: approvalStores,
+    stateDir: state,
+    approvalStore,
+    approvals,
     input: {
       trusted: true,
       folders: [
@@ -177,7 +192,7 @@ export function harness(
   // The person's policy file holds `h.policyText`; no other policy file exists on this fake machine.
   const userPolicy = "/home/ada/.config/slashi/policy.json";
   const policy = new ExtensionPolicy({
-    env: { HOME: "/home/ada", ...(stateDir === undefined ? {} : { SLASHI_STATE_DIR: stateDir }) },
+    env: { HOME: "/home/ada", SLASHI_STATE_DIR: state },
     home: "/home/ada",
     platform: "linux",
     managedPolicyPath: "/nonexistent/slashi/policy.json",
@@ -190,7 +205,7 @@ export function harness(
   });
   h.runner = new Runner({
     host,
-    stores: approvalStores,
+    approvals,
     catalog: () => h.catalog(),
     policy: (root) => policy.load(root),
     ensureParser: () => loadShellParser(),

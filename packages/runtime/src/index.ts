@@ -22,6 +22,7 @@ export type { Workspace } from "./config/workspace.js";
 export { discoverConfig } from "./config/discover.js";
 export { enkaiduOs, isEnkaiduConfigPath, readEnkaiduPolicy } from "./config/enkaidu.js";
 export type { ReadEnkaiduOptions } from "./config/enkaidu.js";
+export type { EnkaiduCordonContext } from "./config/enkaidu-cordon.js";
 export type {
   ConfigDiscovery,
   DiscoveredLayerKind,
@@ -97,8 +98,8 @@ export { JsonFileStore, pointerSegment } from "./store/json-store.js";
 export type { JsonStoreOptions, RepairResult, ShapeProblem, StoreEnvelope } from "./store/json-store.js";
 export { RecordStore } from "./store/record-store.js";
 export type { RecordCheck, RecordDocument, RecordStoreOptions } from "./store/record-store.js";
-export { APPROVALS_VERSION, ApprovalFileStore } from "./store/approvals.js";
-export type { SlashiHost, StoredApproval } from "./store/approvals.js";
+export { APPROVALS_VERSION, ApprovalFileStore, approvalWorkspaceKey } from "./store/approvals.js";
+export type { ApprovalImport, ApprovalImportOptions, SlashiHost, StoredApproval } from "./store/approvals.js";
 export { TRUST_VERSION, TrustFileStore } from "./store/trust.js";
 export type { TrustRecord } from "./store/trust.js";
 export { COMMAND_APPROVALS_VERSION, CommandApprovalFileStore } from "./store/command-approvals.js";

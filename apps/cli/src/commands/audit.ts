@@ -4,6 +4,7 @@ import { slashiPaths } from "../context.js";
 import { ExitCode, UsageError } from "../errors.js";
 import { paintVerdict, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
+import { withProgress } from "../progress.js";
 
 function line(io: Io, r: AuditRecord): string {
   const parts = [r.time, r.event];
@@ -19,7 +20,10 @@ function line(io: Io, r: AuditRecord): string {
 
 async function show(io: Io, json: boolean, options: Parameters<typeof readAudit>[1]): Promise<number> {
   const file = slashiPaths(io).audit;
-  const { records, problems } = await readAudit(file, options);
+  // A long log (rotated files included) takes a while to read and filter: a terminal shows that it is working.
+  const { records, problems } = await withProgress(io, `reading the audit log ${file}`, () =>
+    readAudit(file, options),
+  );
   for (const r of records) println(io.stdout, json ? JSON.stringify(r) : line(io, r));
   for (const p of problems)
     println(io.stderr, `slashi: warning: ${p.file}:${p.line}: not a valid audit record (skipped)`);

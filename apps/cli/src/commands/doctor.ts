@@ -18,6 +18,7 @@ import { loadSetup, resolveWorkspace, slashiPaths } from "../context.js";
 import { ExitCode, formatError } from "../errors.js";
 import { readTextIfPresent } from "../files.js";
 import { println, type Io } from "../io.js";
+import { withProgress, type Progress } from "../progress.js";
 import { VERSION } from "../version.js";
 import type { ParsedArgs } from "../options.js";
 import { hookStates } from "./hook-install.js";
@@ -269,25 +270,33 @@ async function storeChecks(io: Io): Promise<DoctorCheck[]> {
   return checks;
 }
 
-/** Runs every check, in the order they are printed. */
-export async function doctorChecks(io: Io, cwd: string): Promise<DoctorCheck[]> {
+/**
+ * Runs every check, in the order they are printed, saying on `progress` (if given) which one runs. The line is
+ * erased while the policy loads, which shows its own.
+ */
+export async function doctorChecks(io: Io, cwd: string, progress?: Progress): Promise<DoctorCheck[]> {
   const root = (await resolveWorkspace(cwd)).root;
   const home = io.env.HOME ?? homedir();
-  return [
-    ...binaryChecks(io),
-    ...(await hookChecks(io, cwd)),
-    ...(await mcpChecks(io, root, home)),
-    await cordonCheck(io),
-    ...(await policyChecks(io, cwd)),
-    ...(await packChecks(io)),
-    ...(await storeChecks(io)),
-  ];
+  const checks: DoctorCheck[] = [];
+  const run = async (label: string, check: () => DoctorCheck[] | Promise<DoctorCheck[]>): Promise<void> => {
+    progress?.step(`doctor: ${label}`);
+    checks.push(...(await check()));
+  };
+  await run("running slashi and slashi-mcp --version", () => binaryChecks(io));
+  await run("probing the agent hooks", () => hookChecks(io, cwd));
+  await run("reading the MCP configs", () => mcpChecks(io, root, home));
+  await run("probing the cordon", async () => [await cordonCheck(io)]);
+  progress?.pause();
+  checks.push(...(await policyChecks(io, cwd)));
+  await run("checking the installed packs", () => packChecks(io));
+  await run("reading the stores", () => storeChecks(io));
+  return checks;
 }
 
 /** Runs `slashi doctor`. */
 export async function doctorCommand(args: ParsedArgs, io: Io): Promise<number> {
   const cwd = path.resolve(io.cwd, typeof args.flags.cwd === "string" ? args.flags.cwd : ".");
-  const checks = await doctorChecks(io, cwd);
+  const checks = await withProgress(io, "doctor", (progress) => doctorChecks(io, cwd, progress));
   const failed = checks.some((c) => c.status === "problem");
   if (args.flags.json === true) {
     println(io.stdout, JSON.stringify({ ok: !failed, checks }, null, 2));

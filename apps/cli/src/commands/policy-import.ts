@@ -1,9 +1,10 @@
 /** `slashi policy import enkaidu FILE`: an Enkaidu config as a native policy file, with what changed in meaning. */
 import { writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
 import path from "node:path";
 import { nativePolicyFromEnkaidu } from "@slashi/core";
 import { readEnkaiduPolicy, SLASHI_FILES, writeFileAtomic } from "@slashi/runtime";
-import { slashiPaths } from "../context.js";
+import { resolveWorkspace, slashiPaths } from "../context.js";
 import { CliError, ExitCode } from "../errors.js";
 import { readIfPresent } from "../files.js";
 import { println, type Io } from "../io.js";
@@ -20,7 +21,16 @@ export async function policyImport(args: ParsedArgs, io: Io): Promise<number> {
     throw new CliError("usage: slashi policy import enkaidu FILE", ExitCode.USAGE);
   }
   const file = path.resolve(io.cwd, source);
-  const layer = await readEnkaiduPolicy(file, { env: (name) => io.env[name] });
+  const paths = slashiPaths(io);
+  // Its cordon keys are checked for the workspace of the working directory, as a host reading it there would.
+  const layer = await readEnkaiduPolicy(file, {
+    env: (name) => io.env[name],
+    cordon: {
+      home: io.env.HOME ?? homedir(),
+      workspaceRoot: (await resolveWorkspace(io.cwd)).root,
+      slashiDirs: [paths.configDir, paths.stateDir],
+    },
+  });
   const settings = layer.enkaidu;
   if (settings === undefined) throw new CliError(`${file}: no Enkaidu settings`, ExitCode.INVALID_INPUT);
   const { document, changes } = nativePolicyFromEnkaidu(settings);
@@ -28,7 +38,7 @@ export async function policyImport(args: ParsedArgs, io: Io): Promise<number> {
   const output =
     typeof args.flags.output === "string"
       ? args.flags.output
-      : path.join(slashiPaths(io).configDir, SLASHI_FILES.userPolicy);
+      : path.join(paths.configDir, SLASHI_FILES.userPolicy);
   if (output === "-") {
     io.stdout.write(text);
   } else {

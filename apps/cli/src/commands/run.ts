@@ -14,7 +14,6 @@ import {
   describeCommandChanges,
   expandStep,
   isSlashiError,
-  makeApprovalRecord,
   parseTeamFile,
   planSlashRun,
   redactedExpansionContext,
@@ -40,6 +39,7 @@ import {
   defaultShell,
   readBoundedText,
   redactSecrets,
+  SLASHI_FILES,
   TrustFileStore,
   workspaceIdentity,
   type Workspace,
@@ -48,6 +48,7 @@ import { ensureParser, loadSetup, resolveWorkspace, slashiPaths, type Setup } fr
 import { CliError, ExitCode, UsageError } from "../errors.js";
 import { paint, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
+import { progressAllowed, withProgress, type Progress } from "../progress.js";
 import { choose } from "../prompt.js";
 import { guardedRun } from "./exec.js";
 
@@ -117,9 +118,6 @@ async function readOptional(file: string): Promise<string | undefined> {
   }
 }
 
-/** File name of the user's commands in the config dir (same format as the team file). */
-export const USER_COMMANDS_FILE = "commands.json";
-
 /**
  * Loads the user's commands and, in a trusted workspace only, the team file's. A malformed file is an error with
  * file, line, column and JSON path. The team file of an untrusted workspace is only counted, never parsed
@@ -132,7 +130,7 @@ export async function loadCommands(io: Io, cwd: string): Promise<LoadedCommands>
     workspace.key,
     await workspaceIdentity(workspace.root),
   );
-  const userFile = path.join(paths.configDir, USER_COMMANDS_FILE);
+  const userFile = path.join(paths.configDir, SLASHI_FILES.userCommands);
   const userText = await readOptional(userFile);
   const user = userText === undefined ? [] : parseTeamFile(userText, userFile).commands;
   const teamText = await readOptional(workspace.teamFile);
@@ -326,6 +324,16 @@ interface RunState {
   pack?: LoadedPack;
   /** Names (folded) of the commands on the current call chain, the root first. */
   stack: readonly string[];
+  /**
+   * The run's progress line (a terminal only): it says which step runs, and is erased while a step writes or a
+   * command has the terminal.
+   */
+  progress?: Progress;
+}
+
+/** `/name [2/3]`: where a run is, for the progress line and, on a terminal, the step headers. */
+function stepLabel(def: CommandDefinition, index: number): string {
+  return `/${def.name} [${index + 1}/${def.steps.length}]`;
 }
 
 async function promptInput(io: Io, step: Extract<Step, { type: "input" }>): Promise<string> {
@@ -352,6 +360,11 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
   const inputs: Record<string, string> = {};
   for (const [index, raw] of def.steps.entries()) {
     const where = { file: state.file, jsonPath: `/commands/${state.list.indexOf(def)}` };
+    // Only a wait keeps the line: every other step writes, prompts or hands the terminal to a command.
+    state.progress?.step(
+      `${stepLabel(def, index)} ${raw.type === "wait" ? `waiting ${raw.ms} ms` : raw.type}`,
+    );
+    if (raw.type !== "wait") state.progress?.pause();
     if (raw.type === "input") {
       inputs[raw.name] = state.dryRun ? (raw.default ?? `<${raw.name}>`) : await promptInput(io, raw);
       continue;
@@ -370,7 +383,8 @@ async function runSteps(def: CommandDefinition, args: string, state: RunState): 
         const cwd = path.resolve(setup.workspace.root, step.cwd ?? ".");
         const stepSetup =
           cwd === setup.context.cwd ? setup : { ...setup, context: { ...setup.context, cwd } };
-        println(io.stderr, paint(io, "dim", `/${def.name} › ${renderStep(raw)}`));
+        const header = state.progress === undefined ? `/${def.name}` : stepLabel(def, index);
+        println(io.stderr, paint(io, "dim", `${header} › ${renderStep(raw)}`));
         const status = await guardedRun(
           {
             command: step.command,
@@ -601,12 +615,12 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
       }
       if (answer === "always") {
         for (const d of all) {
-          const record = makeApprovalRecord(d, identityOf(d, found, loaded.workspace), {
-            now: () => Date.now(),
-          });
           // Pack approvals are global: they hold in every workspace and survive `approvals reset --workspace`.
-          const workspaceKey = found.pack ? {} : { workspaceKey: loaded.workspace.key };
-          await store.put({ ...record, host: "cli", ...workspaceKey });
+          const record = await store.remember(d, identityOf(d, found, loaded.workspace), {
+            host: "cli",
+            clock: { now: () => Date.now() },
+          });
+          const workspaceKey = record.workspaceKey === undefined ? {} : { workspaceKey: record.workspaceKey };
           await audit.append({
             event: "approve",
             host: "cli",
@@ -629,7 +643,7 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
     // Only a step that uses ${q:…} needs it; expansion then reports the missing dialect.
   }
   const file = found.file;
-  return runSteps(def, rest.join(" "), {
+  const state: RunState = {
     ...(found.pack ? { pack: found.pack } : {}),
     ...(dialect !== undefined ? { dialect } : {}),
     io,
@@ -641,5 +655,9 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
     dryRun,
     stack: [commandNameKey(def.name.replace(/^\//, ""))],
     ...(approval !== undefined ? { approval } : {}),
-  });
+  };
+  if (!progressAllowed(io.env, io.stderr)) return runSteps(def, rest.join(" "), state);
+  return withProgress(io, `/${def.name}`, (progress) =>
+    runSteps(def, rest.join(" "), { ...state, progress }),
+  );
 }

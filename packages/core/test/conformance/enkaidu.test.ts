@@ -3,7 +3,10 @@
 //
 // Input: { yaml?, env?, os: "unix" | "windows", command, op?: "network" }
 // Expected: { decision, codes? } (every listed reason code is among the decision's reasons) or, for op network,
-// { network } from networkAllowed().
+// { network } from networkAllowed(), or { refused: { jsonPath, line } }: the config is refused at that place (its
+// `session.readonly` or `cordon.policy` paths ask for what Slashi's cordon cannot do). Whether a path is inside the
+// workspace or a hidden place is a fact of the host's file system, so refused cases are the runtime's to judge
+// (the hosts' harnesses run them, `apps/mcp-server/test/enkaidu.test.ts`); this harness leaves them out.
 import { readFileSync } from "node:fs";
 import { compareWithBaseline, loadCases, type ConformanceCase } from "@slashi/conformance";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -29,9 +32,10 @@ interface Expected {
   decision?: string;
   codes?: string[];
   network?: boolean;
+  refused?: { jsonPath: string; line: number };
 }
 
-const cases = loadCases<Input, Expected>("enkaidu");
+const cases = loadCases<Input, Expected>("enkaidu").filter((c) => c.expected.refused === undefined);
 const expectedFailures: string[] = JSON.parse(
   readFileSync(new URL("./enkaidu.expected-failures.json", import.meta.url), "utf8"),
 );

@@ -65,6 +65,28 @@ describe("readEnkaiduPolicy", () => {
     });
   });
 
+  it("refuses a cordon key Slashi cannot honour at its line, and honours the rest", async () => {
+    const file = join(dir, "cordon.yml");
+    const workspace = join(dir, "work");
+    const cordon = { home: join(dir, "home"), workspaceRoot: workspace };
+    const paths = 'cordon:\n  policy:\n    read_write_paths: ["src"]\n    read_only_paths: ["/usr"]\n';
+    writeFileSync(file, `${EXAMPLE}${paths}`);
+    const document = await readEnkaiduPolicy(file, { env: () => undefined, cordon });
+    expect(document.enkaidu?.approvedCommands).toEqual(["ls"]);
+    writeFileSync(file, `${EXAMPLE}session:\n  readonly: true\n`);
+    expect(await failure(readEnkaiduPolicy(file, { env: () => undefined, cordon }))).toMatchObject({
+      code: SlashiErrorCode.INVALID_POLICY,
+      file,
+      line: 10,
+      jsonPath: "/session/readonly",
+    });
+    // Without a workspace nothing can be written: every read_write_paths entry is refused.
+    writeFileSync(file, `${EXAMPLE}${paths}`);
+    expect(
+      await failure(readEnkaiduPolicy(file, { env: () => undefined, cordon: { home: cordon.home } })),
+    ).toMatchObject({ line: 11, jsonPath: "/cordon/policy/read_write_paths/0" });
+  });
+
   it("locates a YAML syntax error", async () => {
     const file = join(dir, "bad-syntax.yml");
     writeFileSync(file, "tool_settings:\n  shell_command: [unclosed\n");

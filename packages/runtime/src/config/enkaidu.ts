@@ -5,6 +5,7 @@
  */
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
+import { homedir } from "node:os";
 import {
   SlashiError,
   SlashiErrorCode,
@@ -14,6 +15,7 @@ import {
   isSlashiError,
 } from "@slashi/core";
 import type { EnkaiduOs, PolicyDocument } from "@slashi/core";
+import { checkEnkaiduCordonKeys, type EnkaiduCordonContext } from "./enkaidu-cordon.js";
 
 /** Enkaidu config files are small; a larger one is refused rather than read. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -24,6 +26,11 @@ export interface ReadEnkaiduOptions {
   env?: (name: string) => string | undefined;
   /** The platform whose Enkaidu constants apply. Default: `process.platform`. */
   platform?: NodeJS.Platform;
+  /**
+   * Where the file's `session.readonly` and `cordon.policy` paths are checked against what Slashi's cordon
+   * honours. Default: the home directory and no workspace, so every `read_write_paths` entry is refused.
+   */
+  cordon?: EnkaiduCordonContext;
 }
 
 /** The Enkaidu OS for a Node platform. */
@@ -41,9 +48,11 @@ export function isEnkaiduConfigPath(entry: string): boolean {
 
 /**
  * Reads an Enkaidu config file (or, with `file` undefined, only the `ENKAIDU_*` environment) into the policy
- * document of an Enkaidu layer.
+ * document of an Enkaidu layer. The file's `session.readonly` and `cordon.policy` paths are checked against what
+ * Slashi's cordon honours (`checkEnkaiduCordonKeys`): a key it cannot honour is refused, never ignored.
  * @throws SlashiError `IO_FAILED` when the file cannot be read or is not a regular file, `INVALID_POLICY`
- *   with file, line, column and JSON path for YAML syntax errors and values of the wrong type
+ *   with file, line, column and JSON path for YAML syntax errors, values of the wrong type and cordon keys
+ *   Slashi cannot honour
  */
 export async function readEnkaiduPolicy(
   file: string | undefined,
@@ -68,7 +77,10 @@ export async function readEnkaiduPolicy(
     );
   }
   try {
-    return enkaiduPolicyDocument(enkaiduSettingsFrom({ config: document.toJS(), file, env, os }));
+    const config: unknown = document.toJS();
+    const settings = enkaiduSettingsFrom({ config, file, env, os });
+    await checkEnkaiduCordonKeys(config, file, options.cordon ?? { home: homedir() });
+    return enkaiduPolicyDocument(settings);
   } catch (error) {
     if (!isSlashiError(error) || typeof error.data.jsonPath !== "string") throw error;
     const path = error.data.jsonPath.split("/").slice(1);

@@ -56,6 +56,37 @@ describe("readBoundedFile", () => {
     );
   });
 
+  it(
+    "reads a store that another process keeps replacing by rename, never refusing it",
+    { timeout: 60_000 },
+    async () => {
+      const { spawn } = await import("node:child_process");
+      const file = path.join(dir, "replaced.json");
+      writeFileSync(file, '"a"');
+      // A writer that does what the stores do: write a temporary file, rename it over the target, forever.
+      const writer = spawn(
+        process.execPath,
+        [
+          "-e",
+          `const fs = require("node:fs"); const f = process.argv[1];
+         for (let i = 0; ; i++) { fs.writeFileSync(f + ".tmp", i % 2 ? '"a"' : '"b"'); fs.renameSync(f + ".tmp", f); }`,
+          file,
+        ],
+        { stdio: "ignore" },
+      );
+      try {
+        const seen = new Set<string>();
+        for (let i = 0; i < 3000; i++) {
+          seen.add(await readBoundedText(file));
+          seen.add(readBoundedFileSync(file).toString("utf8"));
+        }
+        expect([...seen].sort()).toEqual(['"a"', '"b"']);
+      } finally {
+        writer.kill("SIGKILL");
+      }
+    },
+  );
+
   it.runIf(posix)("refuses /dev/zero behind a symlink, at once", async () => {
     const link = path.join(dir, "zero.json");
     symlinkSync("/dev/zero", link);

@@ -50,20 +50,22 @@ function kindOf(info: {
 }
 
 /** The checks before opening: a regular file (after resolving links) within the limit. */
-function checkBefore(file: string, real: string, info: Stats, limit: number): Stats {
+function checkBefore(file: string, real: string, info: Stats, limit: number): void {
   if (!info.isFile()) {
     const target = real === file ? "" : ` (it resolves to ${real})`;
     throw refuse(file, "not-regular", `it is ${kindOf(info)}${target}`);
   }
   if (info.size > limit) throw refuse(file, "too-large", `it has ${info.size} bytes, the limit is ${limit}`);
-  return info;
 }
 
-/** The check on the open descriptor: still a regular file, and the same one. */
-function checkOpened(file: string, before: Stats, info: Stats): void {
-  if (!info.isFile() || info.ino !== before.ino || info.dev !== before.dev) {
-    throw refuse(file, "changed", "it was replaced while being opened");
-  }
+/**
+ * The check on the open descriptor: still a regular file within the limit. What was opened is judged, not
+ * whether it is the same inode as the one checked before: stores are replaced by an atomic rename while other
+ * processes read them, and a regular file that replaced another is as safe to read as the first.
+ */
+function checkOpened(file: string, limit: number, info: Stats): void {
+  if (!info.isFile()) throw refuse(file, "changed", `it was replaced by ${kindOf(info)} while being opened`);
+  if (info.size > limit) throw refuse(file, "too-large", `it has ${info.size} bytes, the limit is ${limit}`);
 }
 
 /** The bytes read so far, refusing past the limit. */
@@ -110,10 +112,10 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants
 export async function readBoundedFile(file: string, options: BoundedReadOptions = {}): Promise<Buffer> {
   const limit = options.maxBytes ?? DEFAULT_READ_LIMIT;
   const real = await realpath(file);
-  const before = checkBefore(file, real, await stat(real), limit);
+  checkBefore(file, real, await stat(real), limit);
   const handle = await open(real, OPEN_FLAGS);
   try {
-    checkOpened(file, before, await handle.stat());
+    checkOpened(file, limit, await handle.stat());
     const chunks = new Chunks(file, limit);
     while (chunks.add(await handle.read(chunks.next(), 0, undefined, null))) {
       // until the end of the file
@@ -132,10 +134,10 @@ export async function readBoundedFile(file: string, options: BoundedReadOptions 
 export function readBoundedFileSync(file: string, options: BoundedReadOptions = {}): Buffer {
   const limit = options.maxBytes ?? DEFAULT_READ_LIMIT;
   const real = realpathSync(file);
-  const before = checkBefore(file, real, statSync(real), limit);
+  checkBefore(file, real, statSync(real), limit);
   const fd = openSync(real, OPEN_FLAGS);
   try {
-    checkOpened(file, before, fstatSync(fd));
+    checkOpened(file, limit, fstatSync(fd));
     const chunks = new Chunks(file, limit);
     for (;;) {
       const buffer = chunks.next();

@@ -175,6 +175,28 @@ describe("Enkaidu configs in the policy session", () => {
     });
   });
 
+  it("checks cordon.policy paths against the session's workspace and home", async () => {
+    const file = path.join(dirs.config, "enkaidu.yml");
+    userPolicy({ version: 1, extends: ["./enkaidu.yml"] });
+    // Relative entries are the workspace's; what lies outside the hidden places is readable.
+    writeFileSync(
+      file,
+      `${EXAMPLE}cordon:\n  policy:\n    read_write_paths: [".", "build"]\n    read_only_paths: ["/usr/share"]\n`,
+    );
+    expect(await verdict(await open(), "ls -la")).toBe("allow");
+    for (const [list, entry] of [
+      ["read_write_paths", "~/notes"],
+      ["read_only_paths", path.join(dirs.state, "trust.json")],
+    ] as const) {
+      writeFileSync(file, `${EXAMPLE}cordon:\n  policy:\n    ${list}:\n      - ${entry}\n`);
+      const error = await caught((await open()).current());
+      expect(isSlashiError(error) && error.data, entry).toMatchObject({
+        jsonPath: "/extends/0",
+        enkaidu: { file, line: 9, jsonPath: `/cordon/policy/${list}/0` },
+      });
+    }
+  });
+
   it("stacks a host-named Enkaidu config after the user policy, with the ENKAIDU_* fallbacks", async () => {
     const file = path.join(dirs.home, "enkaidu.yml");
     writeFileSync(file, "tool_settings:\n  shell_command:\n    allowed_commands: [ls]\n");

@@ -24,7 +24,7 @@ import {
   type ShellParserOptions,
 } from "@slashi/core";
 import { textDigest } from "../audit/redact.js";
-import { isEnkaiduConfigPath } from "../config/enkaidu.js";
+import { isEnkaiduConfigPath, type ReadEnkaiduOptions } from "../config/enkaidu.js";
 import { checkManagedPolicy } from "../config/managed-policy.js";
 import { readBoundedText } from "../fs/bounded-read.js";
 import { nodeFileSystemPort } from "../fs/file-system-port.js";
@@ -402,10 +402,16 @@ export class PolicySession {
     };
   }
 
-  #enkaiduOptions(): { env: (name: string) => string | undefined; platform?: NodeJS.Platform } {
+  #enkaiduOptions(): ReadEnkaiduOptions {
     const env = this.#options.env ?? process.env;
+    const workspaceRoot = this.workspace?.root;
     return {
       env: (name) => env[name],
+      cordon: {
+        home: this.home,
+        ...(workspaceRoot === undefined ? {} : { workspaceRoot }),
+        slashiDirs: [this.paths.configDir, this.paths.stateDir],
+      },
       ...(this.#options.platform === undefined ? {} : { platform: this.#options.platform }),
     };
   }

@@ -1,5 +1,18 @@
-import type { ApprovalRecord, ApprovalStore } from "@slashi/core";
-import { check, RecordStore, type RecordStoreOptions } from "./record-store.js";
+import {
+  approvalKey,
+  approvalStateOf,
+  commandIdentityKey,
+  isApprovalRecordValid,
+  makeApprovalRecord,
+  parseApprovalKey,
+  type ApprovalRecord,
+  type ApprovalState,
+  type ApprovalStore,
+  type Clock,
+  type CommandDefinition,
+  type CommandIdentity,
+} from "@slashi/core";
+import { check, RecordStore, setRecord, type RecordStoreOptions } from "./record-store.js";
 
 /** The host that recorded an approval or a log entry. */
 export type SlashiHost = "cli" | "mcp" | "vscode";
@@ -17,6 +30,47 @@ export interface StoredApproval extends ApprovalRecord {
   steps?: string[];
   /** Canonical workspace key, for "reset approvals of this workspace". */
   workspaceKey?: string;
+}
+
+/** What {@link ApprovalFileStore.importRecords} did. */
+export interface ApprovalImport {
+  /** Records now in the file (added, or newer than the one the file held under the same key). */
+  imported: number;
+  /** Records the file already held, approved at the same time or later. */
+  kept: number;
+  /** Entries the core cannot verify (edited, of an old format, not records at all): never stored. */
+  ignored: number;
+}
+
+/** Options of {@link ApprovalFileStore.importRecords}. */
+export interface ApprovalImportOptions {
+  /** The host the records came from. */
+  host: SlashiHost;
+  /**
+   * Maps the workspace key a team command was approved under to the key every host uses now (a host that keyed
+   * workspaces its own way); the record is re-keyed, its fingerprint and steps unchanged.
+   */
+  workspaceKey?: (stored: string) => string;
+}
+
+/** The workspace a stored approval belongs to: its `workspaceKey`, or the one in its key; none for a pack. */
+export function approvalWorkspaceKey(record: StoredApproval): string | undefined {
+  if (record.workspaceKey !== undefined) return record.workspaceKey;
+  try {
+    const parsed = parseApprovalKey(record.key);
+    return parsed.source === "workspace" ? parsed.workspaceKey : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function stored(record: ApprovalRecord, identity: CommandIdentity, host: SlashiHost): StoredApproval {
+  return {
+    ...record,
+    host,
+    // Pack approvals hold in every workspace, so they carry no workspace key and survive a workspace reset.
+    ...(identity.source === "workspace" ? { workspaceKey: identity.workspaceKey } : {}),
+  };
 }
 
 /** Format version of `approvals.json`. */
@@ -43,5 +97,69 @@ export class ApprovalFileStore extends RecordStore<StoredApproval> implements Ap
         check.optionalString(record, "workspaceKey")
       );
     });
+  }
+
+  /** The approval state of a shared command against every record in the file (core `approvalStateOf`). */
+  async stateOf(definition: CommandDefinition, identity: CommandIdentity): Promise<ApprovalState> {
+    return approvalStateOf(definition, identity, await this.list());
+  }
+
+  /**
+   * Records the person's "Always allow" of one shared command exactly as it is now: the core's record, the host,
+   * and for a team command its workspace key. Every host reads it from this file. Audit logging is the caller's.
+   * @throws SlashiError `STEP_NOT_ALLOWED` (from the core) for a command its source may never run
+   */
+  async remember(
+    definition: CommandDefinition,
+    identity: CommandIdentity,
+    options: { host: SlashiHost; clock: Clock },
+  ): Promise<StoredApproval> {
+    const record = stored(makeApprovalRecord(definition, identity, options.clock), identity, options.host);
+    await this.put(record);
+    return record;
+  }
+
+  /**
+   * Moves approvals a host kept elsewhere into this file, in one locked update. Only records the core can verify
+   * are stored (an edited or unknown record never becomes an approval); a record the file already holds under
+   * the same key, approved at the same time or later, stays as it is. Nothing is removed from the file.
+   */
+  async importRecords(records: readonly unknown[], options: ApprovalImportOptions): Promise<ApprovalImport> {
+    const result: ApprovalImport = { imported: 0, kept: 0, ignored: 0 };
+    const incoming: StoredApproval[] = [];
+    for (const entry of records) {
+      if (!isApprovalRecordValid(entry)) {
+        result.ignored++;
+        continue;
+      }
+      const { fingerprint, ...identity } = parseApprovalKey(entry.key);
+      const moved: CommandIdentity =
+        identity.source === "workspace" && options.workspaceKey
+          ? { ...identity, workspaceKey: options.workspaceKey(identity.workspaceKey) }
+          : identity;
+      const record: ApprovalRecord = {
+        key: approvalKey({ ...moved, fingerprint }),
+        identity: commandIdentityKey(moved),
+        fingerprint,
+        canonical: entry.canonical,
+        approvedAt: entry.approvedAt,
+      };
+      incoming.push(stored(record, moved, options.host));
+    }
+    if (incoming.length === 0) return result;
+    await this.store.update((document) => {
+      for (const record of incoming) {
+        const present = Object.hasOwn(document.records, record.key)
+          ? document.records[record.key]
+          : undefined;
+        if (present !== undefined && present.approvedAt >= record.approvedAt) {
+          result.kept++;
+          continue;
+        }
+        setRecord(document.records, record.key, record);
+        result.imported++;
+      }
+    });
+    return result;
   }
 }

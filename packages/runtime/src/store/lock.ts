@@ -89,6 +89,10 @@ async function breakStaleLock(lockFile: string, staleToken: string | undefined):
   // node:crypto is loaded on first use: a decision that writes nothing never pays for it.
   const { randomBytes } = await import("node:crypto");
   const aside = `${lockFile}.stale-${randomBytes(6).toString("hex")}`;
+  // The holder judged stale may have released it and another taken it since it was read: look again right
+  // before moving it, so a live lock is moved aside (and linked back) only in a window of microseconds.
+  const again = await readLock(lockFile);
+  if (again === undefined || again.info?.token !== staleToken) return;
   try {
     await rename(lockFile, aside);
   } catch {

@@ -49,6 +49,16 @@ export const check = {
   },
 };
 
+/** Sets `records[key]` as a plain own property, whatever the key (`__proto__` included). */
+export function setRecord<R>(records: Record<string, R>, key: string, record: R): void {
+  Object.defineProperty(records, key, {
+    value: record,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
 /**
  * A {@link JsonFileStore} of keyed records with list, get, put, delete and filtered reset. Each record repeats
  * its key (`record[keyField]`), and the file is refused if the two disagree.
@@ -124,12 +134,7 @@ export class RecordStore<R extends object> {
   async put(record: R): Promise<void> {
     const key = String(record[this.#keyField]);
     await this.store.update((document) => {
-      Object.defineProperty(document.records, key, {
-        value: record,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setRecord(document.records, key, record);
     });
   }
 

@@ -1,0 +1,98 @@
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { isSlashiError, SlashiErrorCode } from "@slashi/core";
+import { tempDir } from "@slashi/test-utils";
+import { afterAll, describe, expect, it } from "vitest";
+import { checkEnkaiduCordonKeys } from "./enkaidu-cordon.js";
+
+const box = tempDir("slashi-enkaidu-cordon-");
+afterAll(box.remove);
+const home = path.join(box.dir, "home");
+const workspace = path.join(box.dir, "work");
+const file = path.join(home, "enkaidu.yml");
+for (const dir of [
+  path.join(home, ".ssh"),
+  path.join(workspace, ".git", "hooks"),
+  path.join(workspace, "out"),
+])
+  mkdirSync(dir, { recursive: true });
+writeFileSync(path.join(home, ".ssh", "id_ed25519"), "key\n");
+symlinkSync(path.join(home, ".ssh"), path.join(workspace, "keys"));
+const context = { home, workspaceRoot: workspace, slashiDirs: [path.join(box.dir, "config")] };
+
+async function refusal(config: unknown, ctx: Parameters<typeof checkEnkaiduCordonKeys>[2] = context) {
+  try {
+    await checkEnkaiduCordonKeys(config, file, ctx);
+  } catch (error) {
+    if (isSlashiError(error))
+      return {
+        code: error.code,
+        jsonPath: error.data.jsonPath,
+        hidden: error.data.hidden,
+        message: error.message,
+      };
+    throw error;
+  }
+  return undefined;
+}
+
+const paths = (key: string, list: string[]) => ({ cordon: { policy: { [key]: list } } });
+
+describe("checkEnkaiduCordonKeys", () => {
+  it("honours what Slashi's cordon does: the workspace written, everything but hidden places read", async () => {
+    expect(await refusal({ session: { readonly: false } })).toBeUndefined();
+    expect(await refusal(paths("read_write_paths", [".", "out", workspace, "out/new"]))).toBeUndefined();
+    // The workspace is mounted over the private /tmp that holds it here, so what lies inside stays readable.
+    expect(await refusal(paths("read_only_paths", ["/usr", "/etc/hosts", "out", workspace]))).toBeUndefined();
+    expect(await refusal({ cordon: { policy: { allow_network: true } } })).toBeUndefined();
+    expect(await refusal(undefined)).toBeUndefined();
+  });
+
+  it("refuses session.readonly: true at its place", async () => {
+    expect(await refusal({ session: { readonly: true } })).toMatchObject({
+      code: SlashiErrorCode.INVALID_POLICY,
+      jsonPath: "/session/readonly",
+      message: expect.stringContaining("session.readonly"),
+    });
+  });
+
+  it.each([
+    ["outside the workspace", "/var/tmp", "/cordon/policy/read_write_paths/1"],
+    ["in the home directory", "~/notes", "/cordon/policy/read_write_paths/1"],
+    ["in a read-only entry", ".git/hooks", "/cordon/policy/read_write_paths/1"],
+    ["through a link that leads out", "keys", "/cordon/policy/read_write_paths/1"],
+  ])("refuses a read_write_paths entry %s, naming the entry", async (_, entry, jsonPath) => {
+    const found = await refusal(paths("read_write_paths", ["out", entry]));
+    expect(found).toMatchObject({ code: SlashiErrorCode.INVALID_POLICY, jsonPath });
+    expect(found?.message).toContain(`read_write_paths entry "${entry}"`);
+  });
+
+  it("refuses every read_write_paths entry where there is no workspace", async () => {
+    expect(await refusal(paths("read_write_paths", ["out"]), { home })).toMatchObject({
+      jsonPath: "/cordon/policy/read_write_paths/0",
+    });
+  });
+
+  it.each([
+    ["~/.ssh", path.join(home, ".ssh")],
+    ["~/.ssh/id_ed25519", path.join(home, ".ssh")],
+    ["keys", path.join(home, ".ssh")],
+    [path.join(box.dir, "config", "policy.json"), path.join(box.dir, "config")],
+    // A secret place that does not exist yet is hidden once it does.
+    ["~/.aws/credentials", path.join(home, ".aws")],
+    ["/tmp/shared", "/tmp"],
+    ["/run/user", "/run"],
+  ])("refuses the read_only_paths entry %s, which the cordon hides (%s)", async (entry, place) => {
+    const found = await refusal(paths("read_only_paths", ["/usr", entry]));
+    expect(found).toMatchObject({ jsonPath: "/cordon/policy/read_only_paths/1", hidden: place });
+    expect(found?.message).toContain(`read_only_paths entry "${entry}"`);
+  });
+
+  it.each([
+    [{ session: { readonly: "yes" } }, "/session/readonly"],
+    [{ cordon: { policy: { read_only_paths: 3 } } }, "/cordon/policy/read_only_paths"],
+    [{ cordon: { policy: { read_write_paths: ["out", 4] } } }, "/cordon/policy/read_write_paths/1"],
+  ])("refuses a value of the wrong type at its place", async (config, jsonPath) => {
+    expect(await refusal(config)).toMatchObject({ code: SlashiErrorCode.INVALID_POLICY, jsonPath });
+  });
+});
