@@ -6,13 +6,8 @@
 // may only shrink.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import {
-  compareWithBaseline,
-  notApplicableProblems,
-  readNotApplicable,
-  type ConformanceCase,
-} from "@slashi/conformance";
-import { coreDecisionFailures, decisionCases } from "@slashi/test-utils";
+import { compareWithBaseline, type ConformanceCase } from "@slashi/conformance";
+import { decisionBaseline, decisionCases } from "@slashi/test-utils";
 import { TrustFileStore, workspaceKeyOf } from "@slashi/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, isolatedEnv, slashi, tempDir } from "./helpers.js";
@@ -34,9 +29,8 @@ const HOME = "/home/dev";
 
 const cases: DecideCase[] = decisionCases<DecideInput, { decision: string }>();
 
-const notApplicable = readNotApplicable(new URL("./contract.not-applicable.json", import.meta.url));
-const coreFailures = coreDecisionFailures().map((e) => e.id);
-const expectedFailures = [...new Set([...notApplicable.map((e) => e.id), ...coreFailures])];
+const baseline = decisionBaseline(new URL("./contract.not-applicable.json", import.meta.url));
+const { expectedFailures } = baseline;
 
 /** The answer of the binary for each case id. */
 const answers = new Map<string, { decision?: string; detail: string }>();
@@ -153,13 +147,7 @@ describe("conformance through the built binary (slashi check --jsonl)", () => {
   });
 
   it("lists only cases of this suite as not applicable, each with its reason, none of the core's", () => {
-    expect(
-      notApplicableProblems(
-        notApplicable,
-        cases.map((c) => c.id),
-      ),
-    ).toEqual([]);
-    expect(notApplicable.filter((e) => coreFailures.includes(e.id))).toEqual([]);
+    expect(baseline.problems(cases.map((c) => c.id))).toEqual([]);
   });
 
   for (const c of cases) {

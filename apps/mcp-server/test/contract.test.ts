@@ -15,13 +15,8 @@
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  compareWithBaseline,
-  notApplicableProblems,
-  readNotApplicable,
-  type ConformanceCase,
-} from "@slashi/conformance";
-import { coreDecisionFailures, decisionCases, tempHome } from "@slashi/test-utils";
+import { compareWithBaseline, type ConformanceCase } from "@slashi/conformance";
+import { decisionBaseline, decisionCases, tempHome } from "@slashi/test-utils";
 import { createHash } from "node:crypto";
 import {
   CommandApprovalFileStore,
@@ -62,9 +57,8 @@ const cases: DecideCase[] = decisionCases<DecideInput, { decision: string }>();
 
 // The cases this surface cannot express, each with its reason (may only shrink), plus the core's known failures: a
 // case decide() itself gets wrong fails here too, and is tracked (and removed when fixed) in the core's list.
-const notApplicable = readNotApplicable(new URL("./contract.not-applicable.json", import.meta.url));
-const coreFailures = coreDecisionFailures().map((e) => e.id);
-const expectedFailures = [...new Set([...notApplicable.map((e) => e.id), ...coreFailures])];
+const baseline = decisionBaseline(new URL("./contract.not-applicable.json", import.meta.url));
+const { expectedFailures } = baseline;
 
 interface Group {
   key: string;
@@ -296,13 +290,7 @@ describe("check_command conformance (shell and policy cases over stdio)", () => 
   });
 
   it("lists only cases of this suite as not applicable, each with its reason, none of the core's", () => {
-    expect(
-      notApplicableProblems(
-        notApplicable,
-        cases.map((c) => c.id),
-      ),
-    ).toEqual([]);
-    expect(notApplicable.filter((e) => coreFailures.includes(e.id))).toEqual([]);
+    expect(baseline.problems(cases.map((c) => c.id))).toEqual([]);
   });
 
   it("matches every expected decision except the listed cases", () => {
