@@ -196,12 +196,22 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     path: ["trust"],
     summary: "trust this workspace: load its team file and approve its policy file",
-    usage: ["trust [--cwd D] [--json]"],
-    flags: [CWD_FLAG, JSON_FLAG],
+    usage: ["trust [--cwd D] [--verbose] [--json]"],
+    flags: [
+      CWD_FLAG,
+      {
+        name: "verbose",
+        short: "v",
+        type: "boolean",
+        description:
+          "list each rule of the presets and packs the policy file extends, not one line per source",
+      },
+      JSON_FLAG,
+    ],
     operands: "none",
-    examples: ["slashi trust", "slashi trust --json"],
+    examples: ["slashi trust", "slashi trust --verbose", "slashi trust --json"],
     details:
-      "Prints the allow rules and settings that count once trusted (the policy file's, what it extends, trustedWorkspaceOnly rules), those that still wait for an approval, and the commands the team file and packs add.",
+      "Prints the allow rules and settings that count once trusted (the policy file's own rules one by one, one line per preset or pack it extends; --verbose lists those rules too; trustedWorkspaceOnly rules), those that still wait for an approval, and the commands the team file and packs add.",
   },
   {
     path: ["untrust"],

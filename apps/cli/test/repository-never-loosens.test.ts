@@ -69,44 +69,64 @@ beforeAll(async () => {
 
 afterAll(() => tmp.remove());
 
-// `printed`: the line `slashi trust` prints for the rule that turns `line` into allow.
-const LAYERS: { kind: string; files: Record<string, unknown>; line: string; printed: RegExp }[] = [
+const PACK_SUMMARY =
+  /^ {2}2 allow rule\(s\) of @acme\/loose-policy, which the policy file extends: deploy, approvedCommands: ls; --verbose lists them$/m;
+
+// `printed`: the line `slashi trust --verbose` prints for the rule that turns `line` into allow; `summary`: the
+// line plain `slashi trust` prints for it (the rule itself for the file's own rules, one line per preset or pack).
+const LAYERS: {
+  kind: string;
+  files: Record<string, unknown>;
+  line: string;
+  printed: RegExp;
+  summary: RegExp;
+}[] = [
   {
     kind: "its own allow rules",
     files: { ".vscode/slashi-policy.json": { version: 1, rules: [{ match: ["ls"], decision: "allow" }] } },
     line: "ls -la",
     printed: /^ {2}allow ls {2}\[workspace \S+slashi-policy\.json \/rules\/0\]$/m,
+    summary: /^ {2}allow ls {2}\[workspace \S+slashi-policy\.json \/rules\/0\]$/m,
   },
   {
     kind: "a preset it extends",
     files: { ".vscode/slashi-policy.json": { version: 1, extends: ["recommended"] } },
     line: "ls -la",
     printed: /^ {2}allow \[ls\|.*\[builtin preset:recommended \/rules\/\d+\]$/m,
+    summary:
+      /^ {2}\d+ allow rule\(s\) of preset:recommended, which the policy file extends: .+, …; --verbose lists them$/m,
   },
   {
     kind: "an approved pack it extends",
     files: { ".vscode/slashi-policy.json": { version: 1, extends: [PACK] } },
     line: "deploy now",
     printed: /^ {2}allow deploy {2}\[pack @acme\/loose-policy \/rules\/0\]$/m,
+    summary: PACK_SUMMARY,
   },
   {
     kind: "a pack's approvedCommands",
     files: { ".vscode/slashi-policy.json": { version: 1, extends: [PACK] } },
     line: "ls -la",
     printed: /^ {2}allow approvedCommands: ls {2}\[pack @acme\/loose-policy \/approvedCommands\/0\]$/m,
+    summary: PACK_SUMMARY,
   },
 ];
 
 describe("a repository never loosens", () => {
   it.each(LAYERS)(
     "keeps ask through $kind until the person approves the policy file",
-    async ({ kind, files, line, printed }) => {
+    async ({ kind, files, line, printed, summary }) => {
       const root = repository(kind.replace(/\W+/g, "-"), files);
       expect(await check(root, line)).toBe(ASK);
       // trusting the workspace approves the file as it is now: from then on it may loosen, and it says so
       const trusted = await slashi(["trust"], { env, cwd: root });
       expect(trusted.exitCode).toBe(0);
-      expect(String(trusted.stdout)).toMatch(printed);
+      expect(String(trusted.stdout)).toMatch(summary);
+      // what a preset or pack brings is one line without --verbose, each rule with it
+      if (summary.source !== printed.source) expect(String(trusted.stdout)).not.toMatch(printed);
+      const verbose = await slashi(["trust", "--verbose"], { env, cwd: root });
+      expect(String(verbose.stdout)).toMatch(printed);
+      expect(String(verbose.stdout)).not.toMatch(/--verbose lists them/);
       expect(await check(root, line)).toBe(ALLOW);
       // a changed file is a new file: back to ask until approved again
       const policy = path.join(root, ".vscode", "slashi-policy.json");
@@ -164,6 +184,12 @@ describe("a repository never loosens", () => {
       });
       expect(await check(root, "make test")).toBe(ALLOW);
       expect(await check(root, "deploy now")).toBe(ASK);
+      // in text, the file's own rule in full, and one line for what the pack would bring
+      const text = String((await slashi(["trust"], { env, cwd: root })).stdout);
+      expect(text).toMatch(/^ {2}allow make test {2}\(tests only\) {2}\[workspace \S+ \/rules\/0\]$/m);
+      expect(text).toMatch(
+        /^still not counting:\n {2}2 allow rule\(s\) of @acme\/loose-policy: deploy, approvedCommands: ls, until slashi pack approve @acme\/loose-policy; --verbose lists them$/m,
+      );
     } finally {
       expect((await slashi(["pack", "approve", PACK, "--yes"], { env })).exitCode).toBe(0);
     }

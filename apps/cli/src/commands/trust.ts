@@ -35,7 +35,7 @@ async function readOptional(file: string): Promise<string | undefined> {
 }
 
 /**
- * `slashi trust [--json]`: records trust, approves the workspace policy file as it is now, and prints what that
+ * `slashi trust [--verbose] [--json]`: records trust, approves the workspace policy file as it is now, and prints what that
  * makes count (the file's allow rules and those of what it extends, `trustedWorkspaceOnly` rules, loosening
  * settings) and what now loads (the team file's commands, installed packs). The policy is resolved before anything
  * is recorded, so a policy that does not load is not approved.
@@ -106,7 +106,7 @@ export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
   println(io.stdout, `trusted ${workspace.root}`);
   if (policyText !== undefined)
     println(io.stdout, `approved its policy file ${workspace.policyFile} as it is now (a change asks again)`);
-  printGains(io, gains);
+  printGains(io, gains, args.flags.verbose === true);
   const team = (loaded?.team ?? []).map((c) => `/${c.name}`);
   if (team.length > 0)
     println(
@@ -126,17 +126,55 @@ function printJson(io: Io, workspace: Workspace, fields: Record<string, unknown>
   println(io.stdout, JSON.stringify({ workspace: workspace.root, key: workspace.key, ...fields }));
 }
 
-/** The gains as lines; text from the repository goes through makeVisible (control characters shown, never sent). */
-function printGains(io: Io, gains: TrustGains): void {
+/** How many of a source's rules a summary line names before "…". */
+const SUMMARY_EXAMPLES = 3;
+
+/**
+ * The rules of `rules` one line each when they are the workspace file's own (or `verbose`); those of each preset,
+ * pack or Enkaidu config it extends as one line per source, with the count and the first few patterns.
+ */
+function printRules<R extends { layer: string; source: string; match: string }>(
+  io: Io,
+  rules: readonly R[],
+  verbose: boolean,
+  line: (rule: R) => string,
+  summary: (source: string, group: readonly R[], examples: string) => string,
+): void {
+  const grouped = new Map<string, R[]>();
+  for (const rule of rules) {
+    if (verbose || rule.layer === "workspace") {
+      println(io.stdout, line(rule));
+      continue;
+    }
+    grouped.set(rule.source, [...(grouped.get(rule.source) ?? []), rule]);
+  }
+  for (const [source, group] of grouped) {
+    const shown = group.slice(0, SUMMARY_EXAMPLES).map((r) => makeVisible(r.match));
+    const examples = `${shown.join(", ")}${group.length > SUMMARY_EXAMPLES ? ", …" : ""}`;
+    println(io.stdout, summary(makeVisible(source), group, examples));
+  }
+}
+
+/**
+ * The gains as lines; text from the repository goes through makeVisible (control characters shown, never sent).
+ * The workspace file's own rules are listed one by one; what a preset or pack brings is one line per source
+ * unless `verbose`.
+ */
+function printGains(io: Io, gains: TrustGains, verbose: boolean): void {
+  const more = verbose ? "" : "; --verbose lists them";
   if (gains.rules.length === 0 && gains.settings.length === 0) {
     println(io.stdout, "no allow rule or loosening setting counts because of this trust");
   } else {
     println(io.stdout, "now counting in this workspace:");
-    for (const rule of gains.rules.filter((r) => r.because === "approved"))
-      println(
-        io.stdout,
+    printRules(
+      io,
+      gains.rules.filter((r) => r.because === "approved"),
+      verbose,
+      (rule) =>
         `  allow ${makeVisible(rule.match)}${rule.reason === undefined ? "" : `  (${makeVisible(rule.reason)})`}  [${rule.layer} ${makeVisible(rule.source)} ${rule.jsonPath}]`,
-      );
+      (source, group, examples) =>
+        `  ${group.length} allow rule(s) of ${source}, which the policy file extends: ${examples}${more}`,
+    );
     // trustedWorkspaceOnly rules count in every trusted workspace: one line per file (--json lists each)
     const onlyTrusted = new Map<string, number>();
     for (const rule of gains.rules.filter((r) => r.because === "trusted-workspace")) {
@@ -153,11 +191,17 @@ function printGains(io: Io, gains: TrustGains): void {
   }
   if (gains.waiting.length > 0) {
     println(io.stdout, "still not counting:");
-    for (const rule of gains.waiting)
-      println(
-        io.stdout,
+    printRules(
+      io,
+      gains.waiting,
+      verbose,
+      (rule) =>
         `  allow ${makeVisible(rule.match)}  [${rule.layer} ${makeVisible(rule.source)} ${rule.jsonPath}] until ${makeVisible(rule.needs)}`,
-      );
+      (source, group, examples) => {
+        const needs = [...new Set(group.map((r) => makeVisible(r.needs)))].join("; or ");
+        return `  ${group.length} allow rule(s) of ${source}: ${examples}, until ${needs}${more}`;
+      },
+    );
   }
 }
 
