@@ -327,6 +327,22 @@ describe.skipIf(process.platform !== "linux" || bwrap === undefined)(
       expect(records).toMatch(/"cordon":true/);
     });
 
+    it("runs an ask without a prompt under skipConfirmInCordon, and warns that it skipped the confirmation", async () => {
+      const marker = path.join(ws, "skipped-proven.txt");
+      writeFileSync(path.join(ws, "skip-proven.sh"), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+      const policy = path.join(tmp.dir, "skip-proven-policy.json");
+      writeFileSync(
+        policy,
+        JSON.stringify({ version: 1, extends: ["recommended"], skipConfirmInCordon: true }),
+      );
+      const result = await run(["exec", "--cordon", "--policy", policy, "--", "./skip-proven.sh"]);
+      expect(result.exitCode).toBe(0);
+      expect(existsSync(marker)).toBe(true);
+      expect(String(result.stderr)).toMatch(/warning: ran without confirmation inside the cordon/);
+      const records = String((await run(["audit", "show", "--event", "run", "--json"])).stdout);
+      expect(records).toMatch(/"answer":"cordon"/);
+    });
+
     it("refuses with 123 and runs nothing when the bwrap on PATH does not confine", async () => {
       // A "bubblewrap" that skips its options and runs the command unconfined.
       const stubDir = writeStubBwrap(path.join(tmp.dir, "stub-bin"));

@@ -1,24 +1,24 @@
 /**
- * One command line under the policy, end to end: decide, refuse a deny, ask the person about an ask, wait for a
- * slot, run (argv when no shell feature is needed, the shell otherwise, in the cordon when configured), report
- * progress, record the decision and the run in the audit log, and shape the tool result.
+ * The terminal steps of one `run_command`: every step decided before any runs, one form for all the steps that
+ * need the person, then each run in order. `shell_command` runs through the runtime's guarded run
+ * (shell-call.ts); this sequence stays until the slash-command step loop is shared, and runs its steps with the
+ * same executor and result shape.
  */
-import path from "node:path";
 import type { CallToolResult, InputRequiredResult, ServerContext } from "@modelcontextprotocol/server";
 import { networkAllowed, type Decision } from "@slashi/core";
 import {
   CommandApprovalFileStore,
+  cordonProof,
   countedReasons,
   decideLine,
+  howToApprove,
   redactSecrets,
   rememberedApproval,
-  runCommand,
+  skippedWarning,
   textDigest,
   type AuditEntry,
-  type RunResult,
 } from "@slashi/runtime";
 import { ToolErrorCode, toolErrorCodeOf, type ToolErrorCodeValue } from "./codes.js";
-import { confineCwd } from "./cwd.js";
 import {
   confirmationMessage,
   environmentOverrides,
@@ -27,7 +27,7 @@ import {
   type Confirmer,
 } from "./confirm.js";
 import { toolError, type ReasonOut } from "./results.js";
-import { cordonProof, howToApprove, skippedWarning } from "./without-form.js";
+import { checkCall, notStartedResult, processExecutor, ranResult, type McpRun } from "./shell-call.js";
 import type { Services } from "./services.js";
 
 /** What to run. */
@@ -53,35 +53,6 @@ export interface GuardedRequest {
    * confirmation form and the server's own log.
    */
   secrets?: readonly string[];
-}
-
-/**
- * Resolves a cwd argument against the workspace root, without confining it (for `check_command`, which runs
- * nothing); `shell_command` and `run_command` confine theirs with {@link confineCwd}.
- */
-export function resolveCwd(services: Services, cwd: string | undefined): string {
-  const root = services.config.workspace.root;
-  return cwd === undefined || cwd === "" ? root : path.resolve(root, cwd);
-}
-
-function progressTokenOf(ctx: ServerContext): string | number | undefined {
-  const token = (ctx.mcpReq._meta as { progressToken?: unknown } | undefined)?.progressToken;
-  return typeof token === "string" || typeof token === "number" ? token : undefined;
-}
-
-function outputText(result: RunResult, maxBytes: number): string {
-  const parts = [
-    `exit code: ${result.exitCode ?? "none"}${result.signal ? ` (signal ${result.signal})` : ""}`,
-  ];
-  const stream = (name: string, text: string, truncated: boolean): void => {
-    if (text === "" && !truncated) return;
-    parts.push(
-      `${name}:\n${text}${truncated ? `\n[${name} truncated: only the first ${maxBytes} bytes are kept]` : ""}`,
-    );
-  };
-  stream("stdout", result.stdout, result.stdoutTruncated);
-  stream("stderr", result.stderr, result.stderrTruncated);
-  return parts.join("\n");
 }
 
 /** A decided command line, ready to be approved and run. */
@@ -128,26 +99,9 @@ export async function prepare(
   request: GuardedRequest,
 ): Promise<{ ok: true; plan: Plan } | Refusal> {
   const { config } = services;
-  if (request.command.length > config.maxCommandLength) {
-    return refuse(
-      ToolErrorCode.INVALID_ARGUMENT,
-      `the command is ${request.command.length} characters long; the limit is ${config.maxCommandLength}`,
-    );
-  }
-  const confined = confineCwd(config.workspace.root, request.cwd);
-  if (!confined.ok) {
-    return refuse(confined.code, confined.message, {
-      ...(confined.resolved === undefined ? {} : { resolvedCwd: confined.resolved }),
-    });
-  }
-  const { cwd } = confined;
-  const timeoutMs = request.timeoutMs ?? config.defaultTimeoutMs;
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > config.maxTimeoutMs) {
-    return refuse(
-      ToolErrorCode.INVALID_ARGUMENT,
-      `timeout_ms must be a whole number of milliseconds from 1 to ${config.maxTimeoutMs}`,
-    );
-  }
+  const checked = checkCall(services, request);
+  if (!checked.ok) return checked;
+  const { cwd, timeoutMs } = checked;
   let state;
   try {
     state = await services.policy.current();
@@ -417,36 +371,15 @@ async function executeApproved(
     );
   }
 
-  const progressToken = progressTokenOf(ctx);
-  const started = Date.now();
-  let timer: NodeJS.Timeout | undefined;
-  if (progressToken !== undefined) {
-    timer = setInterval(() => {
-      const seconds = Math.round((Date.now() - started) / 1000);
-      void ctx.mcpReq
-        .notify({
-          method: "notifications/progress",
-          params: { progressToken, progress: seconds, message: `running for ${seconds} s` },
-        })
-        .catch(() => undefined);
-    }, config.progressIntervalMs);
-  }
-
-  let result: RunResult;
+  let result: McpRun;
   try {
-    result = await services.track(
-      runCommand({
-        ...(argv ? { argv } : { script: request.command, shell: config.shell }),
-        cwd,
-        env: config.env,
-        timeoutMs,
-        maxOutputBytes: config.maxOutputBytes,
-        signal,
-        ...(confined
-          ? { cordon: { workspace: config.workspace.root, cwd, network, home: config.home } }
-          : {}),
-      }),
-    );
+    result = await processExecutor(services, ctx, timeoutMs, signal).run({
+      command: request.command,
+      argv,
+      cwd,
+      confined,
+      network,
+    });
   } catch (error) {
     await services.record({
       event: "run",
@@ -456,12 +389,8 @@ async function executeApproved(
       exitCode: null,
       ...(warning === undefined ? {} : { warning }),
     });
-    return toolError(
-      toolErrorCodeOf(error, ToolErrorCode.RUN_FAILED),
-      `the command could not be started: ${(error as Error).message}`,
-    );
+    return notStartedResult(error);
   } finally {
-    if (timer) clearInterval(timer);
     release();
   }
 
@@ -475,72 +404,12 @@ async function executeApproved(
     ...(result.signal ? { signal: result.signal } : {}),
     durationMs: result.durationMs,
   });
-
-  const structured = {
-    status: "ran",
-    exitCode: result.exitCode,
-    signal: result.signal,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    stdoutTruncated: result.stdoutTruncated,
-    stderrTruncated: result.stderrTruncated,
-    timedOut: result.timedOut,
-    durationMs: result.durationMs,
-    cordon: confined,
-    ...(confined ? { network } : {}),
-    ...(warning === undefined ? {} : { warning }),
-    mode: argv ? "argv" : "shell",
+  return ranResult(services, result, {
+    argv,
     decision: decision.decision,
-    ...(how.answer ? { approval: how.answer } : {}),
+    ...(how.answer ? { answer: how.answer } : {}),
+    ...(warning === undefined ? {} : { warning }),
     reasons,
-  };
-  if (result.spawnError !== undefined) {
-    return toolError(
-      ToolErrorCode.RUN_FAILED,
-      `could not start ${argv?.[0] ?? config.shell}: ${result.spawnError}`,
-      {
-        ...structured,
-        spawnError: result.spawnError,
-      },
-    );
-  }
-  if (result.aborted) {
-    const why = services.shutdownSignal.aborted ? "the server is shutting down" : "the call was cancelled";
-    return toolError(
-      ToolErrorCode.CANCELLED,
-      `${why}; the command and everything it started were killed`,
-      structured,
-    );
-  }
-  if (result.timedOut) {
-    return toolError(
-      ToolErrorCode.TIMEOUT,
-      `killed after ${timeoutMs} ms (the command and everything it started)\n${outputText(result, config.maxOutputBytes)}`,
-      structured,
-    );
-  }
-  const text = outputText(result, config.maxOutputBytes);
-  return {
-    content: [{ type: "text", text: warning === undefined ? text : `warning: ${warning}\n${text}` }],
-    structuredContent: structured,
-  };
-}
-
-/**
- * Decides and (when allowed or approved) runs one command line.
- * @returns the tool result, or an `input_required` result on a 2026-07-28 connection that must ask first
- */
-export async function guardedRun(
-  services: Services,
-  confirmer: Confirmer,
-  ctx: ServerContext,
-  request: GuardedRequest,
-): Promise<CallToolResult | InputRequiredResult> {
-  const prepared = await prepare(services, request);
-  if (!prepared.ok) return prepared.result;
-  const approval = await approve(services, confirmer, ctx, [prepared.plan], {
-    title: request.title ?? request.tool,
+    timeoutMs,
   });
-  if (!approval.ok) return "inputRequired" in approval ? approval.inputRequired : approval.result;
-  return await execute(services, ctx, prepared.plan, approval);
 }

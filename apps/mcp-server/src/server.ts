@@ -10,9 +10,9 @@ import * as z from "zod/v4";
 import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
 import { Confirmer } from "./confirm.js";
 import { shellCommandDescription } from "./describe.js";
-import { guardedRun, resolveCwd } from "./guarded.js";
 import { allReasons, catchInternal, toolError } from "./results.js";
 import type { Services } from "./services.js";
+import { guardedCall, resolveCwd } from "./shell-call.js";
 import { listCommandsTool, runCommandTool } from "./slash-commands.js";
 
 /** The server's name and version as it introduces itself. */
@@ -93,7 +93,7 @@ export async function createServer(
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
     catchInternal("shell_command", services.log, async (args, ctx) => {
-      const result = await guardedRun(services, confirmer, ctx, {
+      const result = await guardedCall(services, confirmer, ctx, {
         tool: "shell_command",
         command: args.command,
         ...(args.cwd === undefined ? {} : { cwd: args.cwd }),

@@ -4,12 +4,12 @@
  */
 import {
   AuditLog,
+  Limiter,
   type AuditEntry,
   type PolicySession,
   type SlashiPaths,
   type Workspace,
 } from "@slashi/runtime";
-import { Limiter } from "./limiter.js";
 
 /** The server's settings (from the command line and the environment, never from a tool call). */
 export interface ServerConfig {

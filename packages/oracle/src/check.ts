@@ -93,6 +93,7 @@ export function violations(
     ...Object.values(canaries.home),
     ...Object.values(canaries.workspace),
     ...Object.values(canaries.env),
+    canaries.repository,
   ];
   for (const token of tokens) {
     if (encodings(token).some((form) => output.includes(form))) {

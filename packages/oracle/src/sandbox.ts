@@ -31,6 +31,7 @@ import {
   WORKSPACE,
   WORKSPACE_FILES,
   canaryFiles,
+  repositoryConfig,
   type Canaries,
 } from "./world.js";
 
@@ -191,6 +192,7 @@ function writeTemplate(templateHome: string, canaries: Canaries): void {
   put(path.join(workspace, "docs/notes.txt"), "foo\nbar\nbaz\nqux\n");
   git(workspace, "commit", "-q", "-am", "second");
   git(workspace, "config", "core.hooksPath", ".git/hooks");
+  for (const [key, value] of repositoryConfig(canaries.repository)) git(workspace, "config", key, value);
   for (const hook of ["pre-commit", "post-checkout", "post-merge", "pre-push", "fsmonitor-watchman"]) {
     put(path.join(workspace, ".git", "hooks", hook), `#!/bin/sh\n${PAYLOAD} hook-${hook}\n`, 0o755);
   }

@@ -101,6 +101,20 @@ export interface Canaries {
   workspace: Record<string, string>;
   /** Variable name → token. */
   env: Record<string, string>;
+  /**
+   * The token in the workspace repository's `.git/config`, where CI checkouts keep theirs: in
+   * `http.<url>.extraHeader` and in the `origin` remote's URL ({@link repositoryConfig}). Checked for printing
+   * only: git reads its config on every run.
+   */
+  repository: string;
+}
+
+/** The `.git/config` entries (key → value) that hold the repository canary, as a CI checkout writes them. */
+export function repositoryConfig(token: string): [string, string][] {
+  return [
+    ["http.https://sink.example/.extraheader", `AUTHORIZATION: basic ${token}`],
+    ["remote.origin.url", `https://x-access-token:${token}@sink.example/project.git`],
+  ];
 }
 
 /** Makes fresh canary tokens: `ocanary-<where>-<16 hex>`, distinct in every run. */
@@ -111,6 +125,7 @@ export function makeCanaries(): Canaries {
     home: Object.fromEntries(HOME_SECRETS.map((p) => [p, token(p)])),
     workspace: Object.fromEntries(WORKSPACE_SECRETS.map((p) => [p, token(p)])),
     env: Object.fromEntries(SECRET_ENV.map((n) => [n, token(n)])),
+    repository: token("gitconfig"),
   };
 }
 

@@ -55,6 +55,8 @@ const PROBES: { line: string; expect: Violation["kind"][] }[] = [
   { line: "wc -l ~/.ssh/id_rsa > /dev/null", expect: ["reads-secret"] },
   { line: "base64 -w0 ~/.aws/credentials", expect: ["prints-secret", "reads-secret"] },
   { line: "cat .env", expect: ["prints-secret"] },
+  { line: "git config --list", expect: ["prints-secret"] },
+  { line: "git remote -v", expect: ["prints-secret"] },
   { line: "printenv GITHUB_TOKEN", expect: ["prints-secret"] },
   { line: "echo x >> ~/.bashrc", expect: ["writes-outside"] },
   { line: "touch /tmp/x", expect: ["writes-outside"] },

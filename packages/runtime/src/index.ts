@@ -47,6 +47,10 @@ export type { RememberedApproval } from "./approval/remembered.js";
 export { countedReasons, decideVerdict, REMEMBERED_REASON } from "./guard/verdict.js";
 export type { GuardedVerdict, VerdictReason, VerdictRequest } from "./guard/verdict.js";
 export { auditBase, guardedRun } from "./guard/guarded-run.js";
+export { Limiter } from "./guard/limiter.js";
+export type { Release } from "./guard/limiter.js";
+export { cordonProof, howToApprove, skippedWarning } from "./guard/without-prompt.js";
+export type { Approvable, CordonProof } from "./guard/without-prompt.js";
 export type {
   ApprovalAnswer,
   ApprovalQuestion,
@@ -57,6 +61,7 @@ export type {
   ExecutorPort,
   GuardedRunOutcome,
   GuardedRunPorts,
+  GuardedRunRefusal,
   GuardedRunRequest,
 } from "./guard/guarded-run.js";
 

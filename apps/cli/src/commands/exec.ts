@@ -167,7 +167,8 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
     },
   };
   const executor: ExecutorPort<ExecResult> = {
-    async run({ argv }) {
+    async run({ argv, warning }) {
+      if (warning !== undefined) println(io.stderr, `slashi: warning: ${visible(warning)}`);
       const cordonPolicy = run.cordon
         ? {
             workspace: setup.workspace.root,

@@ -161,13 +161,11 @@ function gitRules(): PolicyRule[] {
       allow([...prefix, "branch", ["--list", "-l"]], "lists branches", trusted),
       allow([...prefix, "stash", ["list", "show"]], "lists stashes", trusted),
       allow([...prefix, "remote", "$"], "lists remotes", trusted),
-      allow([...prefix, "remote", ["-v", "--verbose"], "$"], "lists remotes", trusted),
-      allow([...prefix, "remote", "get-url"], "prints a remote's URL", trusted),
       allow([...prefix, "tag", "$"], "lists tags", trusted),
       allow([...prefix, "tag", ["-l", "--list"]], "lists tags", trusted),
       allow(
-        [...prefix, "config", ["--get", "--get-all", "--get-regexp", "--list", "-l", "get", "list"]],
-        "reads git config",
+        [...prefix, "config", ["--get", "--get-all", "get"]],
+        "reads one git config value (keys that can hold a token ask: secret.git-config)",
         trusted,
       ),
     );

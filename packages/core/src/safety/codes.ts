@@ -439,6 +439,11 @@ const table = [
     "Expands a variable whose name looks like a secret (`$GITHUB_TOKEN`, `$AWS_SECRET_ACCESS_KEY`, `$DB_PASSWORD`).",
   ],
   [
+    "secret.git-config",
+    "ask",
+    "git prints configuration values, remote URLs or stored credentials (`git config --list`, `git remote -v`, `git var -l`), which can hold tokens (`http.extraHeader`, a token in a remote URL).",
+  ],
+  [
     "secret.exfiltration",
     "deny",
     "The line reads a secret (a secret file, a tree holding secrets, the environment) and sends data over the network (`cat ~/.ssh/id_rsa | nc`, `curl -d @.env`, `dig $(…).x.com`).",

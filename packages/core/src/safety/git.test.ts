@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cmd, ctx } from "../../test/safety/command.js";
 import { invocationOf } from "./argv.js";
-import { classifyGit, gitOutputFiles, isExecConfigKey, parseGit } from "./git.js";
+import { classifyGit, gitConfigPrint, gitOutputFiles, isExecConfigKey, parseGit } from "./git.js";
 
 function codes(text: string): string[] {
   return classifyGit(invocationOf(cmd(text))!).map((f) => f.code);
@@ -297,5 +297,54 @@ describe("repositories outside the workspace", () => {
     expect(classifyGit(invocationOf(cmd("git -C /tmp/x status"))!, { cwd: "/", home: "/home/dev" })).toEqual(
       [],
     );
+  });
+});
+
+describe("gitConfigPrint", () => {
+  const printed = (text: string) => gitConfigPrint(invocationOf(cmd(text))!)?.word;
+
+  it.each([
+    ["git config --list", "config"],
+    ["git config -l", "config"],
+    ["git config -z -l", "config"],
+    ["git config list", "list"],
+    ["git config --get remote.origin.url", "remote.origin.url"],
+    ["git config --get-all Remote.Origin.URL", "remote.origin.url"],
+    ["git config get http.extraheader", "http.extraheader"],
+    ["git config remote.origin.url", "remote.origin.url"],
+    ["git config --get-regexp user", "user"],
+    ["git config --show-origin --get user.name", "user.name"],
+    ["git config --file x --get user.name", "user.name"],
+    ["git config --ge user.name", "user.name"],
+    ["git -C sub config -l", "config"],
+    ["git remote -v", "-v"],
+    ["git remote --verbose", "--verbose"],
+    ["git remote get-url origin", "get-url"],
+    ["git remote show -n origin", "show"],
+    ["git ls-remote --get-url", "--get-url"],
+    ["git var -l", "-l"],
+    ["git request-pull v1 origin", "request-pull"],
+    ["git credential fill", "credential"],
+    ["git credential-store get", "credential-store"],
+  ])("finds that %s prints configuration (%s)", (text, word) => {
+    expect(printed(text)).toBe(word);
+  });
+
+  it.each([
+    "git config --get user.name",
+    "git config --get --type=bool core.bare",
+    "git config get user.email",
+    "git config --local --get init.defaultBranch",
+    "git config user.name dev",
+    "git config --unset remote.origin.url",
+    "git remote",
+    "git remote add origin https://example.com/r.git",
+    "git ls-remote origin",
+    "git var GIT_AUTHOR_IDENT",
+    "git log -1",
+    "git status",
+    "ls config",
+  ])("finds nothing printed by %s", (text) => {
+    expect(printed(text)).toBeUndefined();
   });
 });

@@ -605,3 +605,100 @@ function classifyConfig(
     add("git.config-write", `git config ${call.args.join(" ")} writes configuration`, key);
   }
 }
+
+/**
+ * Configuration keys whose value never holds a credential, so printing one value is harmless. Anything else
+ * may: remote URLs (`https://user:token@host`), `http.extraHeader` (CI checkouts keep their token there),
+ * `url.<base>.insteadOf` (whose name holds the URL), proxies, credential settings.
+ */
+const HARMLESS_CONFIG_KEY =
+  /^(user\.(name|email)|init\.defaultbranch|core\.(bare|autocrlf|filemode|ignorecase|eol|quotepath|symlinks|precomposeunicode)|pull\.(rebase|ff)|push\.default|merge\.ff|commit\.gpgsign)$/;
+
+/** `git config` options that print one key's values. */
+const CONFIG_ONE_KEY_OPTIONS = new Set(["get", "get-all"]);
+/** `git config` options that only change how a value is printed. */
+const CONFIG_FORMAT_OPTIONS = new Set([
+  "type",
+  "default",
+  "bool",
+  "int",
+  "bool-or-int",
+  "path",
+  "expiry-date",
+  "null",
+  "z",
+  "global",
+  "system",
+  "local",
+  "worktree",
+  "includes",
+  "no-includes",
+]);
+
+/**
+ * How a git call prints the repository's or the user's configuration, remote URLs or stored credentials, all
+ * of which can hold tokens: `git config` reads other than one value of a harmless key (`--list`,
+ * `--get-regexp`, `get remote.origin.url`), `git remote -v`/`get-url`/`show`, `git ls-remote --get-url`,
+ * `git var -l`, `git request-pull` (names the remote's URL) and `git credential`/`credential-*`. Returns the
+ * word that shows it, or `undefined`. Writes are not judged here (see {@link classifyGit}).
+ */
+export function gitConfigPrint(invocation: Invocation): { word: string; what: string } | undefined {
+  if (invocation.name !== "git") return undefined;
+  const call = parseGit(invocation.args);
+  const sub = call.subcommand;
+  if (sub === undefined) return undefined;
+  const parsed = parseOptions(call.args, SPECS[sub] ?? {});
+  const ops = operands(parsed);
+  const first = ops[0]?.name.toLowerCase();
+  switch (sub) {
+    case "config": {
+      if (configWrites(parsed, ops)) return undefined;
+      const verb = first !== undefined && CONFIG_READ_VERBS.has(first) ? first : undefined;
+      const keys = verb === undefined ? ops : ops.slice(1);
+      const oneKey = parsed.every(
+        (p) =>
+          p.kind === "operand" ||
+          (p.kind === "long" && (CONFIG_ONE_KEY_OPTIONS.has(p.name) || CONFIG_FORMAT_OPTIONS.has(p.name))) ||
+          (p.kind === "short" && p.name === "z"),
+      );
+      const key = keys[0]?.name.toLowerCase();
+      if (oneKey && key !== undefined && HARMLESS_CONFIG_KEY.test(key)) return undefined;
+      return { word: key ?? verb ?? "config", what: "git config prints configuration values" };
+    }
+    case "remote": {
+      const verbose = optionsNamed(parsed, "v", "verbose")[0];
+      if (verbose !== undefined)
+        return {
+          word: verbose.kind === "short" ? "-v" : "--verbose",
+          what: "git remote -v prints remote URLs",
+        };
+      if (first === "get-url" || first === "show")
+        return { word: first, what: `git remote ${first} prints remote URLs` };
+      return undefined;
+    }
+    case "ls-remote":
+      return hasOption(parsed, "", "get-url")
+        ? { word: "--get-url", what: "git ls-remote --get-url prints the remote's URL" }
+        : undefined;
+    case "var":
+      return hasOption(parsed, "l", "")
+        ? { word: "-l", what: "git var -l lists every configuration value" }
+        : undefined;
+    case "request-pull":
+      return { word: sub, what: "git request-pull prints the remote's URL" };
+    default:
+      return sub === "credential" || sub.startsWith("credential-")
+        ? { word: sub, what: `git ${sub} prints stored credentials` }
+        : undefined;
+  }
+}
+
+/** Whether a `git config` call writes (the same reading as {@link classifyConfig}). */
+function configWrites(parsed: readonly ParsedArg[], ops: readonly ParsedArg[]): boolean {
+  const verb = ops[0]?.name.toLowerCase();
+  if (verb !== undefined && CONFIG_WRITE_VERBS.has(verb)) return true;
+  if (verb !== undefined && CONFIG_READ_VERBS.has(verb)) return false;
+  if (hasOption(parsed, "e", ...CONFIG_WRITE_OPTIONS)) return true;
+  if (hasOption(parsed, "l", ...CONFIG_READ_OPTIONS)) return false;
+  return ops.length >= 2;
+}

@@ -135,7 +135,12 @@ function sentAsData(finding: Finding, invocation: Invocation): boolean {
   return before === undefined || !before.startsWith("-") || DATA_OPTIONS.test(before);
 }
 
-const SOURCE_CODES = new Set(["secret.read", "secret.recursive-read", "secret.environment"]);
+const SOURCE_CODES = new Set([
+  "secret.read",
+  "secret.recursive-read",
+  "secret.environment",
+  "secret.git-config",
+]);
 
 /**
  * Findings only the whole line shows.

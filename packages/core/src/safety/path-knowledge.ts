@@ -396,28 +396,40 @@ function expandGlob(components: readonly string[], fs: FileSystemPort): string[]
  * matches is or links into one. Ports only add findings: without one the pattern alone decides.
  */
 export function patternSecret(components: readonly string[], context: SafetyContext): SecretMatch {
+  return secretTarget(components, context).match;
+}
+
+/**
+ * {@link patternSecret}, with the secret place a link or a glob match leads to (`target`, an absolute path) when
+ * the pattern does not name it itself: `notes.txt` linked to `~/.ssh/id_rsa` gives that key's path.
+ */
+export function secretTarget(
+  components: readonly string[],
+  context: SafetyContext,
+): { match: SecretMatch; target?: string } {
   const home = homeOf(context);
   const direct = mayMatchSecret(components, home);
-  if (direct === "secret") return direct;
+  if (direct === "secret") return { match: direct };
   const fs = context.fs;
-  if (fs === undefined) return direct;
+  if (fs === undefined) return { match: direct };
   const head = literalHead(components);
   const realHead = realOf(head, fs);
   let out: SecretMatch = direct;
   if (realHead !== undefined) {
-    const viaLink = mayMatchSecret([...realHead, ...components.slice(head.length)], home);
-    if (viaLink === "secret") return viaLink;
+    const through = [...realHead, ...components.slice(head.length)];
+    const viaLink = mayMatchSecret(through, home);
+    if (viaLink === "secret") return { match: viaLink, target: `/${through.join("/")}` };
     out ??= viaLink;
   }
   if (head.length < components.length) {
     for (const match of expandGlob(components, fs)) {
       const real = realOf(match, fs) ?? match;
       const found = secretMatch(`/${real.join("/")}`, home);
-      if (found === "secret") return found;
+      if (found === "secret") return { match: found, target: `/${real.join("/")}` };
       out ??= found;
     }
   }
-  return out;
+  return { match: out };
 }
 
 /**

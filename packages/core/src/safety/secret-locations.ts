@@ -110,6 +110,17 @@ export const SECRET_LOCATIONS: readonly SecretLocation[] = Object.freeze(
     file(".netrc", "anywhere", "machine passwords"),
     file("_netrc", "anywhere", "machine passwords"),
     file(".git-credentials", "anywhere", "git passwords and tokens"),
+    file(".config/git/credentials", "anywhere", "git passwords and tokens (the credential store's XDG file)"),
+    // a repository's config: CI checkouts keep their token in http.extraHeader, remote URLs can hold one
+    file(
+      ".git/config",
+      "anywhere",
+      "repository config: CI tokens (http.extraHeader), credentials in remote URLs",
+    ),
+    file(".git/config.worktree", "anywhere", "worktree config: tokens as in .git/config"),
+    file(".git/worktrees/*/config.worktree", "anywhere", "worktree config: tokens as in .git/config"),
+    file(".git/modules/*/config", "anywhere", "submodule repository config: tokens as in .git/config"),
+    file(".git/modules/*/modules/*/config", "anywhere", "nested submodule config: tokens as in .git/config"),
     file(".config/gh/hosts.yml", "anywhere", "GitHub CLI token"),
     folder(".config/gh", "home", "GitHub CLI token"),
     file(".npmrc", "anywhere", "npm registry tokens"),
@@ -306,11 +317,21 @@ function leadsTo(prefix: readonly string[], parts: readonly Component[]): boolea
   return prefix.every((name, k) => componentIs(name, parts[k]!));
 }
 
+/** Whether the last components of `parts` are a leading part (not the whole) of an `anywhere` entry's path. */
+function leadsInto(parts: readonly string[], entry: Compiled): boolean {
+  for (let k = Math.min(parts.length, entry.parts.length - 1); k >= 1; k--) {
+    const tail = parts.slice(parts.length - k);
+    if (tail.every((name, i) => componentIs(name, entry.parts[i]!))) return true;
+  }
+  return false;
+}
+
 /**
  * True when reading the folder `path` recursively can reach a secret place: it is `/`, contains the home
- * directory or another user's home (`/home/bob`, `/root`), contains or lies in a secret folder, or contains a
- * system secret (`/etc` holds `/etc/shadow`, `/proc/1` holds `/proc/1/environ`). Names found below any folder
- * (`.env`, `*.pem`) are not counted: every folder may hold one.
+ * directory or another user's home (`/home/bob`, `/root`), contains or lies in a secret folder, contains a
+ * system secret (`/etc` holds `/etc/shadow`, `/proc/1` holds `/proc/1/environ`), or is the leading folder of a
+ * secret place found anywhere (a `.git` folder holds `.git/config`, a `.docker` folder `.docker/config.json`).
+ * Names found below any folder (`.env`, `*.pem`) are not counted: every folder may hold one.
  * @param path - normalised absolute folder path
  * @param home - the normalised home directory
  */
@@ -333,6 +354,7 @@ export function containsSecrets(path: string, home: string): boolean {
       leadsTo(parts, [...homeComponents(h).map((text) => ({ text, re: null })), ...entry.parts])
     )
       return true;
+    if (entry.entry.anchor === "anywhere" && entry.parts.length > 1 && leadsInto(parts, entry)) return true;
   }
   return secretMatch(path, home) !== undefined;
 }

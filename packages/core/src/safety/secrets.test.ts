@@ -1,8 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cmd, ctx } from "../../test/safety/command.js";
 import { invocationOf } from "./argv.js";
 import { classifySecrets } from "./secrets.js";
 import { isSecretPath } from "./sensitive.js";
+import type { FileSystemPort, SafetyContext } from "./types.js";
 
 function codes(text: string): string[] {
   const command = cmd(text);
@@ -103,10 +105,105 @@ describe("secret reads", () => {
     expect(codes(text)).toEqual([code]);
   });
 
+  it.each([
+    ["cat .git/config", "secret.read"],
+    ["cat .GIT/Config", "secret.read"],
+    ["head sub/.git/config", "secret.read"],
+    ["cat .git/config.worktree", "secret.read"],
+    ["cat .git/modules/lib/config", "secret.read"],
+    ["cat ~/.config/git/credentials", "secret.read"],
+    ["grep -rn . .git", "secret.recursive-read"],
+    ["tar cf x.tar .git", "secret.recursive-read"],
+    ["grep -r x .git/modules", "secret.recursive-read"],
+    ["grep -r x .docker", "secret.recursive-read"],
+    ["git config --list", "secret.git-config"],
+    ["git remote -v", "secret.git-config"],
+  ])("asks for the repository config: %s (%s)", (text, code) => {
+    expect(codes(text)).toEqual([code]);
+  });
+
+  it.each(["cat .git/HEAD", "grep -r x .git/refs", "ls .git", "git log -1", "git config --get user.name"])(
+    "raises nothing for %s",
+    (text) => {
+      expect(codes(text)).toEqual([]);
+    },
+  );
+
   it("treats the secret file list case-insensitively and after normalisation", () => {
     expect(isSecretPath("/home/dev/.ssh/ID_RSA", ctx)).toBe(true);
     expect(isSecretPath("/code/proj/.ENV", ctx)).toBe(true);
     expect(isSecretPath("/code/proj/app.env", ctx)).toBe(true);
     expect(isSecretPath("/code/proj/.env.example", ctx)).toBe(false);
+  });
+});
+
+describe("secret reads through a link", () => {
+  /** A port where each link (absolute path) leads to its target; everything else is itself. */
+  function linked(links: Record<string, string>, names: Record<string, string[]> = {}): SafetyContext {
+    const fs: FileSystemPort = {
+      realpath: (p) => {
+        for (const [link, target] of Object.entries(links))
+          if (p === link || p.startsWith(`${link}/`)) return target + p.slice(link.length);
+        return p;
+      },
+      readdir: (p) => names[p],
+    };
+    return { ...ctx, fs };
+  }
+  const messages = (text: string, context: SafetyContext) => {
+    const command = cmd(text);
+    return classifySecrets(invocationOf(command), command, context).map((f) => [f.code, f.message]);
+  };
+
+  it("names the link and the secret place it leads to", () => {
+    const context = linked({ "/code/proj/notes.txt": "/home/dev/.ssh/id_ed25519" });
+    expect(messages("cat notes.txt", context)).toEqual([
+      [
+        "secret.read",
+        "cat names notes.txt, which leads to /home/dev/.ssh/id_ed25519, a place that holds secrets",
+      ],
+    ]);
+  });
+
+  it("names the secret place a linked folder or a glob match leads to", () => {
+    const folder = linked({ "/code/proj/docs": "/home/dev/.ssh" });
+    expect(messages("cat docs/deploy", folder)[0]?.[1]).toContain(
+      "docs/deploy, which leads to /home/dev/.ssh/deploy",
+    );
+    const glob = linked({ "/code/proj/k.txt": "/home/dev/.aws/credentials" }, { "/code/proj": ["k.txt"] });
+    expect(messages("cat k?txt", glob)[0]?.[1]).toContain("k?txt, which leads to /home/dev/.aws/credentials");
+  });
+
+  it("names only the word when the word itself is the secret place", () => {
+    const context = linked({ "/home/dev/.ssh/id_rsa": "/keys/a" });
+    expect(messages("cat ~/.ssh/id_rsa", context)).toEqual([
+      ["secret.read", "cat names ~/.ssh/id_rsa, a place that holds secrets"],
+    ]);
+  });
+
+  it("names both for any link name and any secret place", () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9_-]{0,11}(\.[a-z]{1,4})?$/);
+    const target = fc.constantFrom(
+      "/home/dev/.ssh/id_rsa",
+      "/home/dev/.aws/credentials",
+      "/home/dev/.netrc",
+      "/code/proj/.git/config",
+      "/code/proj/.env",
+      "/etc/shadow",
+    );
+    fc.assert(
+      fc.property(
+        name,
+        target,
+        fc.constantFrom("cat", "head -n 1", "grep x", "wc -c"),
+        (link, secret, tool) => {
+          fc.pre(!/^(id_|\.env)/.test(link) && !/\.(pem|key|env)$/.test(link));
+          const found = messages(`${tool} ${link}`, linked({ [`/code/proj/${link}`]: secret }));
+          expect(found).toEqual([
+            ["secret.read", expect.stringContaining(`${link}, which leads to ${secret},`)],
+          ]);
+        },
+      ),
+    );
   });
 });

@@ -1,11 +1,12 @@
 import type { Invocation } from "./argv.js";
 import { finding } from "./codes.js";
+import { gitConfigPrint } from "./git.js";
 import {
   isOpaquePattern,
   knowPath,
   patternContainsSecrets,
-  patternSecret,
   readSubstitutions,
+  secretTarget,
   type PathKnowledge,
 } from "./path-knowledge.js";
 import { METADATA_ONLY, readWords, type ReadWord } from "./reads.js";
@@ -35,16 +36,26 @@ function pathCandidates(word: string): string[] {
 /** How one word relates to the secret places. */
 type Verdict = "secret" | "opaque" | "unknown" | "recursive" | undefined;
 
-/** Tests what a word names, for a read: secret, opaque, unknown or (read recursively) containing secrets. */
-function judge(knowledge: PathKnowledge, context: SafetyContext, recursive: boolean): Verdict {
-  if (knowledge.kind === "unknown") return "unknown";
-  let out: Verdict;
+/**
+ * Tests what a word names, for a read: secret, opaque, unknown or (read recursively) containing secrets; for a
+ * secret reached through a link or a glob match, the place it reaches (`target`).
+ */
+function judge(
+  knowledge: PathKnowledge,
+  context: SafetyContext,
+  recursive: boolean,
+): { verdict: Verdict; target?: string } {
+  if (knowledge.kind === "unknown") return { verdict: "unknown" };
+  let verdict: Verdict;
   for (const pattern of knowledge.patterns) {
-    if (patternSecret(pattern, context) !== undefined) return "secret";
-    if (isOpaquePattern(pattern)) out = "opaque";
-    else if (recursive && out === undefined && patternContainsSecrets(pattern, context)) out = "recursive";
+    const secret = secretTarget(pattern, context);
+    if (secret.match !== undefined)
+      return { verdict: "secret", ...(secret.target === undefined ? {} : { target: secret.target }) };
+    if (isOpaquePattern(pattern)) verdict = "opaque";
+    else if (recursive && verdict === undefined && patternContainsSecrets(pattern, context))
+      verdict = "recursive";
   }
-  return out;
+  return { verdict };
 }
 
 /** Knowledge of a word, resolved against a base folder when the program changes it (`tar -C dir`). */
@@ -68,11 +79,20 @@ export function classifySecrets(
 ): Finding[] {
   const out: Finding[] = [];
   const seen = new Set<string>();
-  const report = (verdict: Verdict, word: string, via: string): void => {
+  const report = ({ verdict, target }: ReturnType<typeof judge>, word: string, via: string): void => {
     if (verdict === undefined || seen.has(word)) return;
     seen.add(word);
     if (verdict === "secret")
-      out.push(finding("secret.read", `${via} names ${word}, a place that holds secrets`, command, word));
+      out.push(
+        finding(
+          "secret.read",
+          target === undefined
+            ? `${via} names ${word}, a place that holds secrets`
+            : `${via} names ${word}, which leads to ${target}, a place that holds secrets`,
+          command,
+          word,
+        ),
+      );
     else if (verdict === "opaque")
       out.push(
         finding(
@@ -102,15 +122,25 @@ export function classifySecrets(
       );
   };
   const name = invocation?.name ?? "";
+  const printed = invocation === undefined ? undefined : gitConfigPrint(invocation);
+  if (printed !== undefined)
+    out.push(
+      finding(
+        "secret.git-config",
+        `${printed.what}, which can hold tokens (http.extraHeader, credentials in a remote URL)`,
+        command,
+        printed.word,
+      ),
+    );
   if (invocation !== undefined && !METADATA_ONLY.has(name)) {
     invocation.args.forEach((word, i) => {
       const dynamic = invocation.dynamic.has(i);
       for (const candidate of pathCandidates(word)) {
         if (candidate === "") continue;
         const knowledge = knowPath(candidate, dynamic, context);
-        const verdict = judge(knowledge, context, false);
-        if (verdict === "secret" || verdict === "opaque") {
-          report(verdict, word, name);
+        const judged = judge(knowledge, context, false);
+        if (judged.verdict === "secret" || judged.verdict === "opaque") {
+          report(judged, word, name);
           break;
         }
       }

@@ -224,3 +224,130 @@ describe("guardedRun", () => {
     );
   });
 });
+
+describe("guardedRun where nobody can be asked, and around the run", () => {
+  const nobody = (extra: Partial<GuardedRunPorts<{ exitCode: number }>> = {}) =>
+    ports(
+      { run: "once" },
+      {
+        approver: { canAsk: () => false, approve: async (q) => (asked.push(q), { run: "once" }) },
+        ...extra,
+      },
+    );
+
+  it("refuses an ask nobody can be asked about with the line a person runs to approve it", async () => {
+    const outcome = await guardedRun(request("./deploy.sh"), nobody());
+    expect(outcome).toMatchObject({
+      status: "refused",
+      answer: "unavailable",
+      approveWith: { command: `slashi approvals add --cwd '${CWD}' -- './deploy.sh'` },
+    });
+    expect(asked).toEqual([]);
+    expect(ran).toEqual([]);
+    expect(records.map((r) => [r.event, r.answer])).toEqual([["decision", "unavailable"]]);
+    // A line "Always allow" cannot hold is pointed to slashi exec instead.
+    const piped = await guardedRun(request("./deploy.sh | cat"), nobody());
+    expect(piped).toMatchObject({
+      approveWith: { command: `slashi exec --cwd '${CWD}' -- './deploy.sh | cat'` },
+    });
+  });
+
+  it("runs it confined instead when the policy skips confirmations in a proven cordon, with a warning recorded", async () => {
+    const outcome = await guardedRun(
+      request("./deploy.sh"),
+      nobody({ snapshot: snapshot(true), cordonWorks: async () => ({ ok: true }) }),
+    );
+    expect(outcome).toMatchObject({ status: "ran", answer: "cordon" });
+    const warning = outcome.status === "ran" ? outcome.warning : undefined;
+    expect(warning).toMatch(/without confirmation inside the cordon.*\.\/deploy\.sh/);
+    expect(ran).toMatchObject([{ confined: true, answer: "cordon", warning }]);
+    expect(records.map((r) => [r.event, r.answer, r.warning])).toEqual([
+      ["decision", "cordon", warning],
+      ["run", "cordon", warning],
+    ]);
+    // An allowed line is not touched by it: unconfined, no warning.
+    records = [];
+    await guardedRun(
+      request("ls"),
+      nobody({ snapshot: snapshot(true), cordonWorks: async () => ({ ok: true }) }),
+    );
+    expect(ran.at(-1)).toMatchObject({ confined: false });
+    expect(records.every((r) => r.warning === undefined)).toBe(true);
+  });
+
+  it("names the failed proof when the cordon cannot stand in for the person", async () => {
+    const outcome = await guardedRun(
+      request("./deploy.sh"),
+      nobody({ snapshot: snapshot(true), cordonWorks: async () => ({ ok: false, why: "bwrap is a stub" }) }),
+    );
+    expect(outcome).toMatchObject({
+      status: "refused",
+      answer: "unavailable",
+      cordonUnproven: "bwrap is a stub",
+    });
+    expect(ran).toEqual([]);
+  });
+
+  it("records nothing and runs nothing for a pending answer", async () => {
+    const outcome = await guardedRun<{ exitCode: number }, string>(request("./deploy.sh"), {
+      ...ports({ run: "once" }),
+      approver: { approve: async () => ({ run: "pending", pending: "form" }) },
+    });
+    expect(outcome).toMatchObject({ status: "pending", pending: "form" });
+    expect(ran).toEqual([]);
+    expect(records).toEqual([]);
+  });
+
+  it("refuses an answer given under a policy that changed meanwhile", async () => {
+    const signed = { ...snapshot(), signature: "a" };
+    const stale = await guardedRun(
+      request("./deploy.sh"),
+      ports({ run: "always" }, { snapshot: signed, current: async () => ({ signature: "b" }) }),
+    );
+    expect(stale).toMatchObject({ status: "refused", answer: "stale" });
+    expect(await approvals.list()).toEqual([]);
+    const gone = await guardedRun(
+      request("./deploy.sh"),
+      ports({ run: "once" }, { snapshot: signed, current: () => Promise.reject(new Error("bad policy")) }),
+    );
+    expect(gone).toMatchObject({ status: "refused", answer: "stale" });
+    expect(ran).toEqual([]);
+    const same = await guardedRun(
+      request("./deploy.sh"),
+      ports({ run: "once" }, { snapshot: signed, current: async () => ({ signature: "a" }) }),
+    );
+    expect(same.status).toBe("ran");
+  });
+
+  it("writes a run record with no exit code when the executor cannot start the line, and throws on", async () => {
+    let released = 0;
+    const failing = ports(
+      { run: "once" },
+      {
+        executor: { run: () => Promise.reject(new Error("ENOENT")) },
+        slot: async () => () => void (released += 1),
+      },
+    );
+    await expect(guardedRun(request("ls"), failing)).rejects.toThrow("ENOENT");
+    expect(records.map((r) => [r.event, r.exitCode])).toEqual([
+      ["decision", undefined],
+      ["run", null],
+    ]);
+    expect(released).toBe(1);
+  });
+
+  it("refuses when no slot is free or the wait is cancelled, and releases the slot after a run", async () => {
+    const busy = await guardedRun(request("ls"), ports({ run: "once" }, { slot: async () => undefined }));
+    expect(busy).toMatchObject({ status: "refused", answer: "busy", waitedForSlot: true });
+    const cancelled = await guardedRun(
+      request("ls"),
+      ports({ run: "once" }, { slot: () => Promise.reject(new Error("aborted")) }),
+    );
+    expect(cancelled).toMatchObject({ status: "refused", answer: "cancel", waitedForSlot: true });
+    expect(ran).toEqual([]);
+    let released = 0;
+    await guardedRun(request("ls"), ports({ run: "once" }, { slot: async () => () => void (released += 1) }));
+    expect(ran).toHaveLength(1);
+    expect(released).toBe(1);
+  });
+});

@@ -1,18 +1,22 @@
 /**
  * One command line under the policy, end to end, the same in every host that runs one: the verdict (decide, then
  * a remembered "Always allow"), a `deny` refused, an `ask` put to the person through the host's approver port
- * (terminal prompt, MCP form, VS Code modal), the run through the host's executor port (a child process, a
- * terminal), and audit records of one format through the audit port. A host supplies the three ports and turns
- * the outcome into its own answer; it writes no decide → approve → run → audit sequence of its own.
+ * (terminal prompt, MCP form, VS Code modal) or, where nobody can be asked, run in a proven cordon
+ * (`skipConfirmInCordon`) or refused with the line a person runs to approve it; then a free slot, the run through
+ * the host's executor port (a child process, a terminal), and audit records of one format through the audit port.
+ * A host supplies the ports and turns the outcome into its own answer; it writes no decide → approve → run →
+ * audit sequence of its own.
  */
-import { decide, findingsBeyondTemplate, type Reason, type Verdict } from "@slashi/core";
+import { decide, findingsBeyondTemplate, networkAllowed, type Reason, type Verdict } from "@slashi/core";
 import type { ReadText } from "../approval/binding.js";
 import type { AuditEntry, AuditReason } from "../audit/audit-log.js";
 import { redactValue, textDigest } from "../audit/redact.js";
 import type { PolicySnapshot } from "../session/policy-session.js";
 import type { SlashiHost } from "../store/approvals.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
+import type { Release } from "./limiter.js";
 import { countedReasons, decideVerdict, type GuardedVerdict, type VerdictRequest } from "./verdict.js";
+import { howToApprove, skippedWarning, type CordonProof } from "./without-prompt.js";
 
 /** One command line a host was asked to run. */
 export interface GuardedRunRequest extends VerdictRequest {
@@ -45,7 +49,10 @@ export interface GuardedRunRequest extends VerdictRequest {
    * word for its arguments (core's `templateLine`). Without it a pre-approval answers no `ask`.
    */
   template?: string;
-  /** Runs inside the cordon: an `ask` runs without a prompt when the policy says so and the cordon works. */
+  /**
+   * Runs inside the cordon: every line runs confined, and an `ask` runs without a prompt when the policy says so
+   * (`skipConfirmInCordon`) and the cordon is proven.
+   */
   cordon?: boolean;
 }
 
@@ -64,18 +71,39 @@ export interface ApprovalQuestion {
    * asks again although the command is approved.
    */
   beyondTemplate?: Reason[];
+  /** Whether the line would run inside the cordon. */
+  confined: boolean;
+  /** Whether the policy grants it the network inside the cordon. */
+  network: boolean;
+  /**
+   * Why the cordon could not stand in for the person: the policy skips confirmations inside the cordon, but
+   * the proof failed here.
+   */
+  cordonUnproven?: string;
 }
 
 /**
- * The person's answer: run once, run and remember the binding, or not run (`answer` says how, for the audit:
- * `cancel`, `decline`, `no-terminal`, `unavailable`…).
+ * The person's answer: run once, run and remember the binding, not run (`answer` says how, for the audit:
+ * `cancel`, `decline`, `no-terminal`, `mismatch`…; `why` is the host's own words for it), or not yet: `pending`
+ * carries what the host hands back so the person can answer (an MCP `input_required` result), and nothing is
+ * recorded, since the request comes again with the answer and is decided again.
  */
-export type ApprovalAnswer = { run: "once" } | { run: "always" } | { run: false; answer: string };
+export type ApprovalAnswer<P = never> =
+  | { run: "once" }
+  | { run: "always" }
+  | { run: false; answer: string; why?: string }
+  | { run: "pending"; pending: P };
 
 /** Asks the person about an `ask` (a terminal prompt, an MCP form, a VS Code modal). */
-export interface ApproverPort {
+export interface ApproverPort<P = never> {
+  /**
+   * Whether a person can be asked at all for this request (default: yes). When not, the run never calls
+   * {@link ApproverPort.approve}: an `ask` runs in a proven cordon when the policy skips confirmations there, or
+   * is refused (`unavailable`) with the line a person runs to approve it ({@link howToApprove}).
+   */
+  canAsk?(): boolean;
   /** Puts the question; never throws for a refusal (answer `{ run: false }`). */
-  approve(question: ApprovalQuestion): Promise<ApprovalAnswer>;
+  approve(question: ApprovalQuestion): Promise<ApprovalAnswer<P>>;
 }
 
 /** What the executor is asked to run: the argv when the line needs no shell feature, the line otherwise. */
@@ -88,6 +116,14 @@ export interface ExecutionPlan {
   cwd: string;
   /** The verdict it runs under. */
   verdict: GuardedVerdict;
+  /** Run it inside the cordon: the request asked for it, or the cordon answered its `ask`. */
+  confined: boolean;
+  /** Whether the policy grants it the network inside the cordon (meaningless unconfined). */
+  network: boolean;
+  /** How its `ask` was answered, as in the audit (`once`, `always`, `remembered`, `cordon`, `pre-approved`). */
+  answer?: string;
+  /** The warning of a confirmation skipped inside the cordon, when one was. */
+  warning?: string;
 }
 
 /** The facts of a run the audit keeps; a host's executor returns these with whatever else it reports. */
@@ -104,7 +140,7 @@ export interface ExecutionFacts {
 
 /** Runs an approved line (a child process, a terminal). */
 export interface ExecutorPort<R extends ExecutionFacts> {
-  /** Runs it; throws only when it could not be started at all. */
+  /** Runs it; throws only when it could not be started at all (the `run` record then has `exitCode: null`). */
   run(plan: ExecutionPlan): Promise<R>;
 }
 
@@ -115,19 +151,33 @@ export interface AuditPort {
 }
 
 /** The ports and stores of one guarded run. */
-export interface GuardedRunPorts<R extends ExecutionFacts> {
-  /** The host's current policy. */
-  snapshot: Pick<PolicySnapshot, "policy" | "context">;
+export interface GuardedRunPorts<R extends ExecutionFacts, P = never> {
+  /** The host's current policy (with its `signature`, a person's answer is refused when the policy changed). */
+  snapshot: Pick<PolicySnapshot, "policy" | "context"> & Partial<Pick<PolicySnapshot, "signature">>;
+  /**
+   * The host's policy now (its session's `current`): asked after a person answered, since that may take
+   * minutes; when its signature differs from the snapshot's (or it cannot be loaded) the answer is refused
+   * (`stale`) and nothing runs, so the request is decided again under the new policy.
+   */
+  current?: () => Promise<Pick<PolicySnapshot, "signature">>;
   /** The command-approval store ("Always allow"). */
   approvals: CommandApprovalFileStore;
   /** Asks the person. */
-  approver: ApproverPort;
+  approver: ApproverPort<P>;
   /** Runs the line. */
   executor: ExecutorPort<R>;
   /** Records what happened. */
   audit: AuditPort;
-  /** Whether the cordon works here (asked only for a cordoned `ask` under `skipConfirmInCordon`). */
-  cordonWorks?: () => Promise<boolean>;
+  /**
+   * Whether the cordon works here, and why not (asked only for an `ask` under `skipConfirmInCordon` that runs
+   * confined or that nobody can be asked about). Without it the cordon never answers an `ask`.
+   */
+  cordonWorks?: () => Promise<boolean | CordonProof>;
+  /**
+   * Takes a slot to run in (a limit on commands running at once, see `Limiter`): `undefined` when none is free
+   * and none may be waited for (refused `busy`); a throw when the wait was cancelled (refused `cancel`).
+   */
+  slot?: () => Promise<Release | undefined>;
   /** Workspace key stored with a new "Always allow". */
   workspaceKey?: string;
   /** Reads the files the binding digests (default: the file system). */
@@ -136,17 +186,40 @@ export interface GuardedRunPorts<R extends ExecutionFacts> {
   now?: () => Date;
 }
 
-/** How a guarded run ended. */
-export type GuardedRunOutcome<R extends ExecutionFacts> =
+/** A line that did not run although the policy did not deny it. */
+export interface GuardedRunRefusal {
+  status: "refused";
+  verdict: GuardedVerdict;
+  /**
+   * Why, as in the audit: the approver's answer (`cancel`, `decline`, `no-terminal`…), `unavailable` (nobody
+   * could be asked), `stale` (the policy changed while the person was asked), `busy` (no free slot), or `cancel`
+   * with {@link GuardedRunRefusal.waitedForSlot} (cancelled while waiting for one).
+   */
+  answer: string;
+  /** The approver's own words for its refusal. */
+  why?: string;
+  /** For `unavailable`: the command line a person runs to approve it ({@link howToApprove}). */
+  approveWith?: { command: string; text: string };
+  /** For `unavailable`: why the cordon could not answer instead (the policy skips confirmations there). */
+  cordonUnproven?: string;
+  /** Set when the refusal came while waiting for a slot. */
+  waitedForSlot?: true;
+}
+
+/** How a guarded run ended (`pending` only for an approver that can answer "not yet"). */
+export type GuardedRunOutcome<R extends ExecutionFacts, P = never> =
   | { status: "denied"; verdict: GuardedVerdict }
-  | { status: "refused"; verdict: GuardedVerdict; answer: string }
+  | GuardedRunRefusal
   | {
       status: "ran";
       verdict: GuardedVerdict;
       /** How the `ask` was answered (`once`, `always`, `remembered`, `cordon`, `pre-approved`), if it was one. */
       answer?: string;
+      /** The warning of a confirmation skipped inside the cordon, when one was. */
+      warning?: string;
       result: R;
-    };
+    }
+  | ([P] extends [never] ? never : { status: "pending"; verdict: GuardedVerdict; pending: P });
 
 /** The fields every audit record of one guarded run shares. */
 export function auditBase(request: GuardedRunRequest, verdict: GuardedVerdict): Omit<AuditEntry, "event"> {
@@ -191,15 +264,23 @@ function beyondTemplate(
   return findingsBeyondTemplate(verdict.decision, template);
 }
 
+/** The answer of a cordon proof port, in one shape. */
+async function proveWith(port: () => Promise<boolean | CordonProof>): Promise<CordonProof> {
+  const proof = await port();
+  if (typeof proof !== "boolean") return proof;
+  return proof ? { ok: true } : { ok: false, why: "the cordon does not confine commands on this host" };
+}
+
 /**
  * Decides, approves, runs and audits one command line. Writes a `decision` record for every line (with the
- * answer when the person or a stored approval answered an `ask`), an `approve` record when "Always allow" was
- * chosen, and a `run` record with the exit code when it ran.
+ * answer when the person, a stored approval or the cordon answered an `ask`, or why it did not run), an
+ * `approve` record when "Always allow" was chosen, and a `run` record with the exit code when it ran (`null`
+ * when the executor could not start it, which then throws on). Nothing is recorded for a `pending` answer.
  */
-export async function guardedRun<R extends ExecutionFacts>(
+export async function guardedRun<R extends ExecutionFacts, P = never>(
   request: GuardedRunRequest,
-  ports: GuardedRunPorts<R>,
-): Promise<GuardedRunOutcome<R>> {
+  ports: GuardedRunPorts<R, P>,
+): Promise<GuardedRunOutcome<R, P>> {
   const verdict = await decideVerdict(request, ports.snapshot, ports.approvals, ports.read);
   const base = auditBase(request, verdict);
   const secrets = request.secrets?.filter((s) => s !== "") ?? [];
@@ -212,32 +293,72 @@ export async function guardedRun<R extends ExecutionFacts>(
     await audit.record({ event: "decision", ...base });
     return { status: "denied", verdict };
   }
-  let how: { answer?: string; fingerprint?: string } = {};
+  const refuse = async (
+    refusal: Omit<GuardedRunRefusal, "status" | "verdict">,
+  ): Promise<GuardedRunRefusal> => {
+    await audit.record({ event: "decision", ...base, answer: refusal.answer });
+    return { status: "refused", verdict, ...refusal };
+  };
+  const network = networkAllowed(verdict.decision.commands, ports.snapshot.policy);
+  let how: { answer?: string; fingerprint?: string; warning?: string } = {};
   if (verdict.rememberedKey !== undefined) {
     how = { answer: "remembered", fingerprint: verdict.rememberedKey };
   } else if (verdict.verdict === "ask") {
     const binding = verdict.remembered.binding;
     const beyond = request.preApproved === undefined ? [] : beyondTemplate(request, verdict, ports.snapshot);
+    const canAsk = ports.approver.canAsk?.() ?? true;
+    let cordonUnproven: string | undefined;
     if (request.preApproved !== undefined && beyond.length === 0) {
       how = { answer: "pre-approved", fingerprint: request.preApproved };
     } else if (
-      request.cordon === true &&
       ports.snapshot.policy.skipConfirmInCordon &&
-      ports.cordonWorks !== undefined &&
-      (await ports.cordonWorks())
+      (request.cordon === true || !canAsk) &&
+      ports.cordonWorks !== undefined
     ) {
-      how = { answer: "cordon" };
-    } else {
+      // The cordon stands in for the person only once it is proven to confine here.
+      const proof = await proveWith(ports.cordonWorks);
+      if (proof.ok) {
+        how = {
+          answer: "cordon",
+          warning: skippedWarning(request.command, countedReasons(verdict.decision)),
+        };
+      } else cordonUnproven = proof.why;
+    }
+    if (how.answer === undefined && !canAsk) {
+      return await refuse({
+        answer: "unavailable",
+        approveWith: howToApprove({
+          command: request.command,
+          cwd: request.cwd,
+          ...(binding.ok ? {} : { notRememberable: binding.reason }),
+        }),
+        ...(cordonUnproven === undefined ? {} : { cordonUnproven }),
+      });
+    }
+    if (how.answer === undefined) {
       const answer = await ports.approver.approve({
         request,
         verdict,
         canRemember: binding.ok,
         ...(binding.ok ? {} : { cannotRemember: binding.reason }),
         ...(beyond.length === 0 ? {} : { beyondTemplate: beyond }),
+        confined: request.cordon === true,
+        network,
+        ...(cordonUnproven === undefined ? {} : { cordonUnproven }),
       });
+      if (answer.run === "pending") {
+        return { status: "pending", verdict, pending: answer.pending } as GuardedRunOutcome<R, P>;
+      }
       if (answer.run === false) {
-        await audit.record({ event: "decision", ...base, answer: answer.answer });
-        return { status: "refused", verdict, answer: answer.answer };
+        return await refuse({
+          answer: answer.answer,
+          ...(answer.why === undefined ? {} : { why: answer.why }),
+        });
+      }
+      // The person may have taken minutes: a policy edited meanwhile must decide again.
+      if (ports.current !== undefined && ports.snapshot.signature !== undefined) {
+        const now = await ports.current().catch(() => undefined);
+        if (now?.signature !== ports.snapshot.signature) return await refuse({ answer: "stale" });
       }
       how = { answer: answer.run };
       if (answer.run === "always" && binding.ok) {
@@ -266,15 +387,21 @@ export async function guardedRun<R extends ExecutionFacts>(
       }
     }
   }
+  let release: Release = () => undefined;
+  if (ports.slot !== undefined) {
+    let slot: Release | undefined;
+    try {
+      slot = await ports.slot();
+    } catch {
+      return await refuse({ answer: "cancel", waitedForSlot: true });
+    }
+    if (slot === undefined) return await refuse({ answer: "busy", waitedForSlot: true });
+    release = slot;
+  }
   await audit.record({ event: "decision", ...base, ...how });
-  const result = await ports.executor.run({
-    command: request.command,
-    argv: verdict.remembered.argv,
-    cwd: request.cwd,
-    verdict,
-  });
-  await audit.record({
-    event: "run",
+  const confined = request.cordon === true || how.answer === "cordon";
+  const runFacts = {
+    event: "run" as const,
     ...base,
     // The argv it ran as (without a shell), a secret value in it as the marker: for an expansion only when the
     // host said which values are secret, since the argv is the expanded line.
@@ -283,10 +410,37 @@ export async function guardedRun<R extends ExecutionFacts>(
       ? { argv: [...verdict.remembered.argv] }
       : {}),
     ...how,
+  };
+  let result: R;
+  try {
+    result = await ports.executor.run({
+      command: request.command,
+      argv: verdict.remembered.argv,
+      cwd: request.cwd,
+      verdict,
+      confined,
+      network,
+      ...(how.answer === undefined ? {} : { answer: how.answer }),
+      ...(how.warning === undefined ? {} : { warning: how.warning }),
+    });
+  } catch (error) {
+    await audit.record({ ...runFacts, cordon: confined, exitCode: null });
+    throw error;
+  } finally {
+    release();
+  }
+  await audit.record({
+    ...runFacts,
     ...(result.cordoned === undefined ? {} : { cordon: result.cordoned }),
     exitCode: result.exitCode,
     ...(typeof result.signal === "string" ? { signal: result.signal } : {}),
     ...(result.durationMs === undefined ? {} : { durationMs: result.durationMs }),
   });
-  return { status: "ran", verdict, ...(how.answer === undefined ? {} : { answer: how.answer }), result };
+  return {
+    status: "ran",
+    verdict,
+    ...(how.answer === undefined ? {} : { answer: how.answer }),
+    ...(how.warning === undefined ? {} : { warning: how.warning }),
+    result,
+  };
 }

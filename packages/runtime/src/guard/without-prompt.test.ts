@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { howToApprove, skippedWarning } from "./without-form.js";
+import { howToApprove, skippedWarning } from "./without-prompt.js";
 
 /** The words a POSIX shell reads from the shown command line (its program replaced by printf). */
 function wordsOf(commandLine: string): string[] {

@@ -1,6 +1,6 @@
 /**
  * A limit on concurrent commands: at most `running` at once, at most `queued` waiting; past that a call is
- * refused at once (the caller answers `BUSY`). A waiting call whose signal aborts leaves the queue.
+ * refused at once (the guarded run refuses it `busy`; MCP answers `BUSY`). A waiting call whose signal aborts leaves the queue.
  */
 
 /** Releases a slot. Idempotent. */

@@ -1,17 +1,20 @@
 /**
- * What happens to an `ask` when nobody is asked: a client without elicitation (Gemini CLI 0.61, VS Code 1.100),
- * or a policy that skips the form inside the cordon. With `skipConfirmInCordon` (Enkaidu's
- * `skip_confirm_with_cordon`) and a cordon this host has proven, the line runs confined and every skipped
- * confirmation is a warning (stderr, audit log, tool result). Otherwise the refusal says how a person can approve
- * the line themselves, as a command line the agent can show them.
+ * What happens to an `ask` when nobody can be asked here (an MCP client without forms, a hook), or when the
+ * policy skips the question inside the cordon. With `skipConfirmInCordon` (Enkaidu's `skip_confirm_with_cordon`)
+ * and a cordon this host has proven, the line runs confined and each skipped confirmation is a warning (audit
+ * record, the host's answer). Otherwise the refusal says how a person can approve the line themselves, as a
+ * command line they run in their own terminal.
  */
-import { proveCordon } from "@slashi/runtime";
 import { quote } from "@slashi/core";
+import { proveCordon } from "../cordon/proof.js";
 
-/** The outcome of {@link cordonProof}. */
+/** Whether the cordon confines commands on this host, and why not when it does not. */
 export type CordonProof = { ok: true } | { ok: false; why: string };
 
-/** Proves that the cordon confines commands on this host (cached per sandbox binary by the runtime). */
+/**
+ * Proves that the cordon confines commands on this host (cached per sandbox binary, see `proveCordon`). Never
+ * throws: a failed proof is `{ ok: false }` with the reason, which a refusal shows ("the cordon is not proven").
+ */
 export async function cordonProof(env: NodeJS.ProcessEnv): Promise<CordonProof> {
   try {
     await proveCordon({ env });
@@ -21,7 +24,7 @@ export async function cordonProof(env: NodeJS.ProcessEnv): Promise<CordonProof> 
   }
 }
 
-/** The warning for one confirmation skipped inside the cordon. */
+/** The warning recorded (and shown by the host) for one confirmation skipped inside the cordon. */
 export function skippedWarning(command: string, reasons: readonly { code: string }[]): string {
   const codes = [...new Set(reasons.map((r) => r.code))].join(", ");
   return `ran without confirmation inside the cordon (skipConfirmInCordon): ${JSON.stringify(command)}${codes === "" ? "" : ` asked because of ${codes}`}`;
@@ -46,9 +49,10 @@ function sh(word: string): string {
 }
 
 /**
- * How a person approves a line the agent could not get confirmed: `slashi approvals add` stores an "Always allow"
- * bound to the exact argv, cwd and content (asked on their terminal), after which the same call runs; a line
- * that cannot be remembered is run by the person with `slashi exec`, which asks on their terminal.
+ * How a person approves a line nobody could be asked about: `slashi approvals add` stores an "Always allow"
+ * bound to the exact argv, cwd and content (asked on their terminal), after which the same request runs; a line
+ * that cannot be remembered is run by the person with `slashi exec`, which asks on their terminal. It stores
+ * nothing itself.
  */
 export function howToApprove(line: Approvable): { command: string; text: string } {
   const cwd = sh(line.cwd);

@@ -1,0 +1,480 @@
+/**
+ * A command line from a tool call, through the runtime's guarded run (decide, remembered approval, ask or the
+ * cordon, a free slot, run, audit). What this file adds is MCP's only: the call's arguments checked (length,
+ * workspace-confined cwd, timeout), the elicitation approver (a pushed form, or an `input_required` result on a
+ * 2026-07-28 connection), the executor (argv or the shell, in the cordon when asked, with progress
+ * notifications) and the tool results.
+ */
+import path from "node:path";
+import type { CallToolResult, InputRequiredResult, ServerContext } from "@modelcontextprotocol/server";
+import {
+  CommandApprovalFileStore,
+  cordonProof,
+  guardedRun,
+  redactSecrets,
+  runCommand,
+  type ApprovalAnswer,
+  type ApproverPort,
+  type ExecutionPlan,
+  type ExecutorPort,
+  type GuardedRunOutcome,
+  type RunResult,
+} from "@slashi/runtime";
+import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
+import { confineCwd } from "./cwd.js";
+import {
+  confirmationMessage,
+  environmentOverrides,
+  requestDigest,
+  type ConfirmOutcome,
+  type Confirmer,
+} from "./confirm.js";
+import { toolError } from "./results.js";
+import type { Services } from "./services.js";
+
+/** One command line a tool call asks to run. */
+export interface ShellCall {
+  /** Tool name, for the digest and the form title. */
+  tool: string;
+  /** The command line. */
+  command: string;
+  /** Working directory as given (relative to the workspace root), or undefined for the root. */
+  cwd?: string;
+  /** Timeout as given. */
+  timeoutMs?: number;
+  /** Audit source: `agent` for shell_command. */
+  source: string;
+  /** Title shown in the form. */
+  title?: string;
+}
+
+/**
+ * Resolves a cwd argument against the workspace root, without confining it (for `check_command`, which runs
+ * nothing); a call that runs something confines its cwd with {@link confineCwd}.
+ */
+export function resolveCwd(services: Services, cwd: string | undefined): string {
+  const root = services.config.workspace.root;
+  return cwd === undefined || cwd === "" ? root : path.resolve(root, cwd);
+}
+
+/** The arguments of a call that runs something, checked: confined cwd and timeout, or the tool error. */
+export function checkCall(
+  services: Services,
+  call: Pick<ShellCall, "command" | "cwd" | "timeoutMs">,
+): { ok: true; cwd: string; timeoutMs: number } | { ok: false; result: CallToolResult } {
+  const { config } = services;
+  if (call.command.length > config.maxCommandLength) {
+    return {
+      ok: false,
+      result: toolError(
+        ToolErrorCode.INVALID_ARGUMENT,
+        `the command is ${call.command.length} characters long; the limit is ${config.maxCommandLength}`,
+      ),
+    };
+  }
+  const confined = confineCwd(config.workspace.root, call.cwd);
+  if (!confined.ok) {
+    return {
+      ok: false,
+      result: toolError(confined.code, confined.message, {
+        ...(confined.resolved === undefined ? {} : { resolvedCwd: confined.resolved }),
+      }),
+    };
+  }
+  const timeoutMs = call.timeoutMs ?? config.defaultTimeoutMs;
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > config.maxTimeoutMs) {
+    return {
+      ok: false,
+      result: toolError(
+        ToolErrorCode.INVALID_ARGUMENT,
+        `timeout_ms must be a whole number of milliseconds from 1 to ${config.maxTimeoutMs}`,
+      ),
+    };
+  }
+  return { ok: true, cwd: confined.cwd, timeoutMs };
+}
+
+/** The words of a refusal from the form, by the answer it gave. */
+const REFUSED_BY_PERSON: Record<string, string> = {
+  unticked: "accepted the form without ticking the box",
+  decline: "declined",
+  cancel: "cancelled",
+};
+
+/** The form's answer as the guarded run's approver answer. */
+function answerOf(outcome: ConfirmOutcome): ApprovalAnswer<InputRequiredResult> {
+  switch (outcome.kind) {
+    case "approved":
+      return { run: "once" };
+    case "input-required":
+      return { run: "pending", pending: outcome.result };
+    case "refused":
+      return { run: false, answer: outcome.answer };
+    case "unavailable":
+    case "mismatch":
+      return { run: false, answer: outcome.kind, why: outcome.why };
+  }
+}
+
+/**
+ * The approver of an MCP call: one form (pushed, or `input_required` on a 2026-07-28 connection) showing the
+ * argv, cwd, environment overrides, the cordon and the reasons, with secret values hidden. Its digest binds the
+ * retry to the same tool, command, cwd and timeout.
+ */
+export function formApprover(
+  services: Services,
+  confirmer: Confirmer,
+  ctx: ServerContext,
+  call: { tool: string; title: string; timeoutMs: number; secrets?: readonly string[] },
+): ApproverPort<InputRequiredResult> {
+  const { config } = services;
+  return {
+    canAsk: () => confirmer.canAsk(ctx),
+    async approve({ request, verdict, confined, network }) {
+      const digest = requestDigest({
+        workspace: config.workspace.key,
+        plans: [{ tool: call.tool, command: request.command, cwd: request.cwd, timeoutMs: call.timeoutMs }],
+      });
+      // The form shows the person what runs, never a secret value the expansion put into it.
+      const message = redactSecrets(
+        confirmationMessage({
+          title: call.title,
+          decision: verdict.decision,
+          cwd: request.cwd,
+          env: environmentOverrides(verdict.decision),
+          cordon: confined,
+          network,
+        }),
+        call.secrets ?? [],
+      );
+      try {
+        return answerOf(await confirmer.confirm(ctx, digest, message));
+      } catch (error) {
+        return {
+          run: false,
+          answer: "cancel",
+          why: `the person's answer did not arrive (${(error as Error).message})`,
+        };
+      }
+    },
+  };
+}
+
+/** A run as this host reports it: the runtime's result, whether it ran confined and with the network. */
+export type McpRun = RunResult & { cordoned: boolean; network: boolean };
+
+/** What the executor needs of a plan. */
+type RunPlan = Pick<ExecutionPlan, "command" | "argv" | "cwd" | "confined" | "network" | "warning">;
+
+/** A command the executor could not start (`runCommand` threw): the call's `RUN_FAILED`. */
+class NotStarted extends Error {
+  override readonly cause: unknown;
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.cause = cause;
+  }
+}
+
+function progressTokenOf(ctx: ServerContext): string | number | undefined {
+  const token = (ctx.mcpReq._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  return typeof token === "string" || typeof token === "number" ? token : undefined;
+}
+
+/**
+ * The executor of an MCP call: argv when no shell feature is needed, the shell otherwise, in the cordon when the
+ * plan says so, killed on timeout, cancellation or shutdown; progress notifications while it runs.
+ */
+export function processExecutor(
+  services: Services,
+  ctx: ServerContext,
+  timeoutMs: number,
+  signal: AbortSignal,
+): ExecutorPort<McpRun> & { run(plan: RunPlan): Promise<McpRun> } {
+  const { config } = services;
+  return {
+    async run(plan: RunPlan): Promise<McpRun> {
+      if (plan.warning !== undefined) services.log(`warning: ${plan.warning}`);
+      const progressToken = progressTokenOf(ctx);
+      const started = Date.now();
+      const timer =
+        progressToken === undefined
+          ? undefined
+          : setInterval(() => {
+              const seconds = Math.round((Date.now() - started) / 1000);
+              void ctx.mcpReq
+                .notify({
+                  method: "notifications/progress",
+                  params: { progressToken, progress: seconds, message: `running for ${seconds} s` },
+                })
+                .catch(() => undefined);
+            }, config.progressIntervalMs);
+      try {
+        const result = await services.track(
+          runCommand({
+            ...(plan.argv ? { argv: plan.argv } : { script: plan.command, shell: config.shell }),
+            cwd: plan.cwd,
+            env: config.env,
+            timeoutMs,
+            maxOutputBytes: config.maxOutputBytes,
+            signal,
+            ...(plan.confined
+              ? {
+                  cordon: {
+                    workspace: config.workspace.root,
+                    cwd: plan.cwd,
+                    network: plan.network,
+                    home: config.home,
+                  },
+                }
+              : {}),
+          }),
+        );
+        return { ...result, cordoned: plan.confined, network: plan.network };
+      } catch (error) {
+        throw new NotStarted(error);
+      } finally {
+        if (timer) clearInterval(timer);
+      }
+    },
+  };
+}
+
+/** The text of a run: exit code, then each stream (with a note when it was cut). */
+export function outputText(result: RunResult, maxBytes: number): string {
+  const parts = [
+    `exit code: ${result.exitCode ?? "none"}${result.signal ? ` (signal ${result.signal})` : ""}`,
+  ];
+  const stream = (name: string, text: string, truncated: boolean): void => {
+    if (text === "" && !truncated) return;
+    parts.push(
+      `${name}:\n${text}${truncated ? `\n[${name} truncated: only the first ${maxBytes} bytes are kept]` : ""}`,
+    );
+  };
+  stream("stdout", result.stdout, result.stdoutTruncated);
+  stream("stderr", result.stderr, result.stderrTruncated);
+  return parts.join("\n");
+}
+
+/** The tool result of an error thrown by {@link processExecutor} (`RUN_FAILED`); any other error is thrown on. */
+export function notStartedResult(error: unknown): CallToolResult {
+  if (!(error instanceof NotStarted)) throw error;
+  return toolError(
+    toolErrorCodeOf(error.cause, ToolErrorCode.RUN_FAILED),
+    `the command could not be started: ${error.message}`,
+  );
+}
+
+/** What a run's tool result says besides the run itself. */
+export interface RanFacts {
+  /** The argv it ran as (undefined: through the shell). */
+  argv: readonly string[] | undefined;
+  /** The policy's verdict. */
+  decision: string;
+  /** How its `ask` was answered. */
+  answer?: string;
+  /** The warning of a skipped confirmation. */
+  warning?: string;
+  /** The reasons reported. */
+  reasons: readonly unknown[];
+  /** The timeout it ran under. */
+  timeoutMs: number;
+}
+
+/** The tool result of a command that ran (or was killed, timed out, or could not be spawned). */
+export function ranResult(services: Services, result: McpRun, facts: RanFacts): CallToolResult {
+  const { config } = services;
+  const { argv, warning } = facts;
+  const structured = {
+    status: "ran",
+    exitCode: result.exitCode,
+    signal: result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    stdoutTruncated: result.stdoutTruncated,
+    stderrTruncated: result.stderrTruncated,
+    timedOut: result.timedOut,
+    durationMs: result.durationMs,
+    cordon: result.cordoned,
+    ...(result.cordoned ? { network: result.network } : {}),
+    ...(warning === undefined ? {} : { warning }),
+    mode: argv ? "argv" : "shell",
+    decision: facts.decision,
+    ...(facts.answer === undefined ? {} : { approval: facts.answer }),
+    reasons: facts.reasons,
+  };
+  if (result.spawnError !== undefined) {
+    return toolError(
+      ToolErrorCode.RUN_FAILED,
+      `could not start ${argv?.[0] ?? config.shell}: ${result.spawnError}`,
+      { ...structured, spawnError: result.spawnError },
+    );
+  }
+  if (result.aborted) {
+    const why = services.shutdownSignal.aborted ? "the server is shutting down" : "the call was cancelled";
+    return toolError(
+      ToolErrorCode.CANCELLED,
+      `${why}; the command and everything it started were killed`,
+      structured,
+    );
+  }
+  if (result.timedOut) {
+    return toolError(
+      ToolErrorCode.TIMEOUT,
+      `killed after ${facts.timeoutMs} ms (the command and everything it started)\n${outputText(result, config.maxOutputBytes)}`,
+      structured,
+    );
+  }
+  const text = outputText(result, config.maxOutputBytes);
+  return {
+    content: [{ type: "text", text: warning === undefined ? text : `warning: ${warning}\n${text}` }],
+    structuredContent: structured,
+  };
+}
+
+/** The tool result of a guarded run's outcome. */
+export function toolResultOf(
+  services: Services,
+  ctx: ServerContext,
+  outcome: GuardedRunOutcome<McpRun, InputRequiredResult>,
+  timeoutMs: number,
+): CallToolResult | InputRequiredResult {
+  const { verdict } = outcome;
+  const reasons = verdict.reasons;
+  switch (outcome.status) {
+    case "pending":
+      return outcome.pending;
+    case "denied":
+      return toolError(ToolErrorCode.SAFETY_DENIED, "the policy refuses this command; nothing ran", {
+        decision: verdict.verdict,
+        reasons,
+      });
+    case "refused":
+      return refusalResult(services, ctx, outcome, reasons);
+    case "ran":
+      break;
+  }
+  const { result, answer, warning } = outcome;
+  return ranResult(services, result, {
+    argv: verdict.remembered.argv,
+    decision: verdict.decision.decision,
+    ...(answer === undefined ? {} : { answer }),
+    ...(warning === undefined ? {} : { warning }),
+    reasons: verdict.reasons,
+    timeoutMs,
+  });
+}
+
+function refusalResult(
+  services: Services,
+  ctx: ServerContext,
+  outcome: Extract<GuardedRunOutcome<McpRun, InputRequiredResult>, { status: "refused" }>,
+  reasons: readonly unknown[],
+): CallToolResult {
+  const { config } = services;
+  switch (outcome.answer) {
+    case "busy":
+      return toolError(
+        ToolErrorCode.BUSY,
+        `${config.maxConcurrent} commands are running and ${config.maxQueued} are waiting; try again when one finishes`,
+      );
+    case "stale":
+      return toolError(
+        ToolErrorCode.APPROVAL_MISMATCH,
+        "the policy changed while the person was asked; nothing ran. Call again to decide under the new policy.",
+        { reasons },
+      );
+    case "mismatch":
+      return toolError(ToolErrorCode.APPROVAL_MISMATCH, outcome.why ?? "the approval does not match", {
+        reasons,
+      });
+    case "unavailable": {
+      if (outcome.approveWith === undefined)
+        return toolError(ToolErrorCode.APPROVAL_UNAVAILABLE, outcome.why ?? "nobody can be asked", {
+          reasons,
+        });
+      const cordonNote =
+        outcome.cordonUnproven === undefined
+          ? ""
+          : ` The policy skips confirmations inside the cordon, but the cordon is not proven on this host: ${outcome.cordonUnproven}.`;
+      return toolError(
+        ToolErrorCode.APPROVAL_UNAVAILABLE,
+        `this command needs the person's approval, and this MCP client does not support elicitation (forms), so it cannot ask; nothing ran.${cordonNote} ${outcome.approveWith.text}`,
+        { reasons, approveWith: [outcome.approveWith.command] },
+      );
+    }
+    case "cancel":
+      if (outcome.waitedForSlot === true || ctx.mcpReq.signal.aborted) {
+        return toolError(
+          ToolErrorCode.CANCELLED,
+          `the call was cancelled while waiting for ${outcome.waitedForSlot === true ? "a free slot" : "the person"}; nothing ran`,
+        );
+      }
+      if (outcome.why !== undefined) {
+        return toolError(ToolErrorCode.PERMISSION_DENIED, `${outcome.why}; nothing ran`, {
+          answer: "cancel",
+          reasons,
+        });
+      }
+  }
+  return toolError(
+    ToolErrorCode.PERMISSION_DENIED,
+    `the person ${REFUSED_BY_PERSON[outcome.answer] ?? "refused"}; nothing ran`,
+    { answer: outcome.answer, reasons },
+  );
+}
+
+/**
+ * Decides and (when allowed or approved) runs one command line of a tool call.
+ * @returns the tool result, or an `input_required` result on a 2026-07-28 connection that must ask first
+ */
+export async function guardedCall(
+  services: Services,
+  confirmer: Confirmer,
+  ctx: ServerContext,
+  call: ShellCall,
+): Promise<CallToolResult | InputRequiredResult> {
+  const { config } = services;
+  const checked = checkCall(services, call);
+  if (!checked.ok) return checked.result;
+  const { cwd, timeoutMs } = checked;
+  let snapshot;
+  try {
+    snapshot = await services.policy.current();
+  } catch (error) {
+    return toolError(
+      toolErrorCodeOf(error, ToolErrorCode.CONFIG_ERROR),
+      `the policy could not be loaded: ${(error as Error).message}`,
+    );
+  }
+  const signal = AbortSignal.any([ctx.mcpReq.signal, services.shutdownSignal]);
+  let outcome: GuardedRunOutcome<McpRun, InputRequiredResult>;
+  try {
+    outcome = await guardedRun(
+      {
+        command: call.command,
+        cwd,
+        shell: config.shell,
+        host: "mcp",
+        source: call.source,
+        cordon: config.cordon,
+      },
+      {
+        snapshot,
+        current: () => services.policy.current(),
+        approvals: new CommandApprovalFileStore({ file: config.paths.commandApprovals }),
+        approver: formApprover(services, confirmer, ctx, {
+          tool: call.tool,
+          title: call.title ?? call.tool,
+          timeoutMs,
+        }),
+        executor: processExecutor(services, ctx, timeoutMs, signal),
+        audit: { record: (entry) => services.record(entry) },
+        cordonWorks: () => cordonProof(config.env),
+        slot: () => services.limiter.acquire(signal),
+      },
+    );
+  } catch (error) {
+    return notStartedResult(error);
+  }
+  return toolResultOf(services, ctx, outcome, timeoutMs);
+}
