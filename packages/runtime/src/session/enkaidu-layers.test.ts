@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { decide, isSlashiError, SlashiErrorCode } from "@slashi/core";
+import { decide, isSlashiError, SlashiErrorCode, unknownExtendsError } from "@slashi/core";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { CommandApprovalFileStore } from "../store/command-approvals.js";
 import { TrustFileStore } from "../store/trust.js";
@@ -146,6 +146,30 @@ describe("Enkaidu configs in the policy session", () => {
     const enkaidu = snapshot.layers.filter((l) => l.document.enkaidu !== undefined).map((l) => l.source);
     expect(enkaidu).toEqual(["./enkaidu.yml"]);
     expect(decide("pack-of @acme/policy.yml", snapshot.policy, snapshot.context()).decision).toBe("deny");
+  });
+
+  it("suggests the path when a bare name is no pack but an Enkaidu config of that name sits next to the policy", async () => {
+    writeFileSync(path.join(dirs.config, "enkaidu.yml"), EXAMPLE);
+    const packLayers: PackLayerLoader = async (names) => {
+      throw unknownExtendsError(names[0] as string, []);
+    };
+    userPolicy({ version: 1, extends: ["recommended", "enkaidu.yml", "other.yml"] });
+    const error = await caught((await open({ packLayers })).current());
+    expect(isSlashiError(error) && error.code).toBe(SlashiErrorCode.PACK_NOT_FOUND);
+    expect(isSlashiError(error) && error.data).toMatchObject({
+      file: path.join(dirs.config, "policy.json"),
+      jsonPath: "/extends/1",
+      extends: "enkaidu.yml",
+      suggestion: "./enkaidu.yml",
+    });
+    // no file of that name: no path is suggested
+    userPolicy({ version: 1, extends: ["other.yml"] });
+    const other = await caught((await open({ packLayers })).current());
+    expect(isSlashiError(other) && other.data).toMatchObject({
+      jsonPath: "/extends/0",
+      extends: "other.yml",
+    });
+    expect(isSlashiError(other) && other.data.suggestion).toBeUndefined();
   });
 
   it("locates an unreadable extended file at the naming file's /extends/N", async () => {
