@@ -101,6 +101,13 @@ export function toExitCode(error: unknown): number {
 }
 
 /**
+ * A refused policy file as `slashi policy validate` reports it: `invalid: FILE:LINE:COL (at /json/path): … [CODE]`.
+ */
+export function invalidPolicyLine(error: unknown): string {
+  return `invalid: ${formatError(error).replace(/^slashi: /, "")}`;
+}
+
+/**
  * The message for anything a command threw, without a stack trace: `slashi: <file:line:col (at /path)>: message`
  * plus the hint or the stable code. Internal errors add a line asking for a bug report.
  */

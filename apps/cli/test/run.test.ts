@@ -114,6 +114,12 @@ describe("slashi run", () => {
     await expect(main(["run", "/insert-date"], io())).rejects.toThrow(/needs an editor; nothing ran/);
   });
 
+  it("shows an editor step in a dry run instead of stopping at it", async () => {
+    const session = io();
+    expect(await main(["run", "--dry-run", "/insert-date"], session)).toBe(0);
+    expect(session.out()).toContain("needs an editor, skipped: Insert text: today");
+  });
+
   it("records the approvals in the store with the workspace key", async () => {
     const session = io();
     expect(await main(["approvals", "list", "--json"], session)).toBe(0);

@@ -52,8 +52,6 @@ export function openServerSession(options: {
       ? {}
       : { workspaceRoot: path.resolve(options.cwd, options.workspace) }),
     shell: options.shell,
-    // Enkaidu reads its ENKAIDU_* variables with no config file too; this server stands in for its shell tool.
-    enkaiduEnvironment: true,
     ...(options.enkaiduConfig === undefined
       ? {}
       : { enkaiduConfig: expandHome(options.enkaiduConfig, options.cwd, options.env) }),

@@ -1,8 +1,9 @@
 /**
  * `list_commands` and `run_command`: the person's own slash commands (`<config dir>/commands.json`) and the
- * trusted workspace's team file (`.vscode/slashi.json`). Over MCP only steps that need no editor run:
- * `terminal` (each one decided and confirmed like `shell_command`), `notify` (its text is returned) and `wait`.
- * A command with any other step kind is refused with `NEEDS_EDITOR`.
+ * trusted workspace's team file (`.vscode/slashi.json`), run through the runtime's step loop. Over MCP only steps
+ * that need no editor and no person typing run: `terminal` (each one decided and confirmed like `shell_command`),
+ * `notify` (its text is returned) and `wait`; `slash` steps are followed to commands of the same file. A command
+ * that can reach any other step kind is refused with `NEEDS_EDITOR` before anything runs.
  *
  * Trust and approval:
  * - an untrusted workspace's team file is neither listed nor run;
@@ -23,22 +24,29 @@ import {
   approvalStateOf,
   commandNameKey,
   dialectForShell,
-  expandStep,
   fingerprintCommand,
   isSlashiError,
   parseTeamFile,
   planSlashRun,
   SlashiErrorCode,
-  trackSecretReads,
   type CommandDefinition,
   type CommandSource,
   type SlashRunPlan,
-  type Step,
-  type StepKind,
   type StepPerformer,
   type TerminalStep,
 } from "@slashi/core";
-import { ApprovalFileStore, readBoundedText, redactValue, SLASHI_FILES, textDigest } from "@slashi/runtime";
+import {
+  ApprovalFileStore,
+  readBoundedText,
+  redactValue,
+  runSlashSteps,
+  SLASHI_FILES,
+  stepPerformerOf,
+  textDigest,
+  type StepAt,
+  type StepCommand,
+  type StepHostPort,
+} from "@slashi/runtime";
 import * as z from "zod/v4";
 import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
 import type { Confirmer } from "./confirm.js";
@@ -46,16 +54,66 @@ import { approve, execute, prepare, type Plan } from "./guarded.js";
 import { catchInternal, toolError } from "./results.js";
 import type { Services } from "./services.js";
 
-/** Step kinds slashi-mcp performs: those that need no editor, no person typing a value and no further call. */
-const MCP_STEP_KINDS: ReadonlySet<StepKind> = new Set<StepKind>(["terminal", "notify", "wait"]);
+/** What slashi-mcp performs for the step loop; the kinds without a method here it cannot perform. */
+type StepPorts = Pick<StepHostPort<LoadedCommand>, "terminal" | "notify" | "wait">;
 
-/** slashi-mcp as a step performer, for the core's run plan. */
-const MCP_PERFORMER: StepPerformer = { name: "slashi-mcp", performs: (kind) => MCP_STEP_KINDS.has(kind) };
+/**
+ * The step kinds slashi-mcp performs: terminal, notify and wait (and `slash`, which the loop follows). Editor
+ * steps, inputs (no person typing) and `open` are kinds it cannot perform.
+ */
+const MCP_STEPS: Required<StepPorts> = {
+  terminal: async () => undefined,
+  notify: () => undefined,
+  wait: async () => undefined,
+};
+
+/** slashi-mcp as a step performer, for list_commands and the core's run plan. */
+const MCP_PERFORMER: StepPerformer = stepPerformerOf({ name: "slashi-mcp", ...MCP_STEPS });
+
+/** Where a step sits, for results: its index, and the command it belongs to when a `slash` step called it. */
+function stepOf(at: StepAt<LoadedCommand>): { index: number; step: number; in?: string } {
+  return { index: at.index, step: at.index, ...(at.depth > 0 ? { in: at.command.definition.name } : {}) };
+}
+
+/** A plan error (a call problem, a step kind slashi-mcp cannot perform) as the tool's error. */
+function planRefusal(error: unknown): CallToolResult {
+  if (isSlashiError(error) && error.code === SlashiErrorCode.STEP_UNAVAILABLE) {
+    return toolError(
+      ToolErrorCode.NEEDS_EDITOR,
+      `${error.message}; run it from VS Code or with \`slashi run\``,
+      {
+        needsEditor: error.data.kinds,
+      },
+    );
+  }
+  return toolError(toolErrorCodeOf(error, ToolErrorCode.INVALID_ARGUMENT), (error as Error).message);
+}
+
+/**
+ * One walk of the runtime's step loop over `command` with these step methods; a loop refusal (a step that cannot
+ * expand, a callee named at run time that cannot be called) as the tool's error, `undefined` otherwise.
+ */
+async function walkSteps(
+  command: LoadedCommand,
+  port: (perform: StepPorts) => StepHostPort<LoadedCommand>,
+  args: string,
+  perform: StepPorts,
+  ran: boolean,
+): Promise<CallToolResult | undefined> {
+  try {
+    await runSlashSteps(command, port(perform), { args });
+    return undefined;
+  } catch (error) {
+    if (isSlashiError(error) && error.code === SlashiErrorCode.STEP_UNAVAILABLE) return planRefusal(error);
+    return toolError(
+      toolErrorCodeOf(error, ToolErrorCode.INVALID_ARGUMENT),
+      `/${command.definition.name}: ${(error as Error).message}; ${ran ? "the steps before it ran" : "nothing ran"}`,
+    );
+  }
+}
 
 /** A loaded slash command. */
-export interface LoadedCommand {
-  /** The definition. */
-  def: CommandDefinition;
+export interface LoadedCommand extends StepCommand {
   /** Where it came from. */
   source: Extract<CommandSource, "user" | "workspace">;
   /** The file. */
@@ -117,7 +175,8 @@ export async function loadCommands(services: Services): Promise<CommandCatalog> 
           return;
         }
         seen.add(key);
-        commands.push({ def, source, file, jsonPath: `/commands/${i}` });
+        const jsonPath = `/commands/${i}`;
+        commands.push({ definition: def, source, file, jsonPath, where: { file, jsonPath } });
       });
     } catch (error) {
       notes.push(isSlashiError(error) ? error.message : `${file}: ${(error as Error).message}`);
@@ -139,8 +198,8 @@ async function approvalOf(
     file: path.join(services.config.paths.stateDir, SLASHI_FILES.approvals),
   });
   const state = approvalStateOf(
-    command.def,
-    { source: "workspace", name: command.def.name, workspaceKey: services.config.workspace.key },
+    command.definition,
+    { source: "workspace", name: command.definition.name, workspaceKey: services.config.workspace.key },
     await store.list(),
   );
   return state.state;
@@ -163,16 +222,16 @@ export function listCommandsTool(server: McpServer, services: Services): void {
       const { catalog } = loaded;
       const list = await Promise.all(
         catalog.commands.map(async (c) => {
-          const unsupported = unsupportedKinds(c.def);
+          const unsupported = unsupportedKinds(c.definition);
           return {
-            name: c.def.name,
-            ...(c.def.description === undefined ? {} : { description: c.def.description }),
-            ...(c.def.args === undefined ? {} : { args: c.def.args }),
+            name: c.definition.name,
+            ...(c.definition.description === undefined ? {} : { description: c.definition.description }),
+            ...(c.definition.args === undefined ? {} : { args: c.definition.args }),
             source: c.source,
             runnable: unsupported.length === 0,
             ...(unsupported.length === 0 ? {} : { needsEditor: unsupported }),
             approval: await approvalOf(services, c),
-            steps: c.def.steps.map((s) => s.type),
+            steps: c.definition.steps.map((s) => s.type),
           };
         }),
       );
@@ -249,7 +308,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
     if ("error" in loaded) return loaded.error;
     const { catalog } = loaded;
     const key = commandNameKey(input.name.replace(/^\//, ""));
-    const command = catalog.commands.find((c) => commandNameKey(c.def.name) === key);
+    const command = catalog.commands.find((c) => commandNameKey(c.definition.name) === key);
     if (command === undefined) {
       return toolError(
         ToolErrorCode.INVALID_ARGUMENT,
@@ -259,30 +318,10 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
         },
       );
     }
-    const approval = await approvalOf(services, command);
-    // The checks every host makes before anything runs, and the one rule for whether the person must approve.
-    let plan: SlashRunPlan;
-    try {
-      plan = planSlashRun(
-        command.def,
-        catalog.commands.filter((c) => c.source === command.source).map((c) => c.def),
-        {
-          shared: command.source !== "user",
-          approved: () => (approval === "own" ? "approved" : approval),
-          host: MCP_PERFORMER,
-        },
-      );
-    } catch (error) {
-      if (isSlashiError(error) && error.code === SlashiErrorCode.STEP_UNAVAILABLE) {
-        return toolError(
-          ToolErrorCode.NEEDS_EDITOR,
-          `${error.message}; run it from VS Code or with \`slashi run\``,
-          { needsEditor: error.data.kinds },
-        );
-      }
-      return toolError(toolErrorCodeOf(error, ToolErrorCode.INVALID_ARGUMENT), (error as Error).message);
-    }
-    const fingerprint = fingerprintCommand(command.def);
+    const group = catalog.commands.filter((c) => c.source === command.source);
+    const states = new Map<CommandDefinition, Awaited<ReturnType<typeof approvalOf>>>();
+    for (const c of group) states.set(c.definition, await approvalOf(services, c));
+    const approval = states.get(command.definition) ?? "new";
     const args = input.args ?? "";
     let dialect;
     try {
@@ -290,57 +329,86 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
     } catch {
       dialect = undefined;
     }
-    // Expand and decide every step first: a deny anywhere refuses the whole command before anything runs,
-    // and one form confirms every step that needs it (a retry then never re-runs earlier steps).
-    const expandedSteps: Step[] = [];
-    for (const [index, step] of command.def.steps.entries()) {
-      try {
-        const reads = trackSecretReads({
-          source: command.source,
-          values: { args, workspaceFolder: services.config.workspace.root },
-          env: (name) => services.config.env[name],
-          ...(dialect === undefined ? {} : { dialect }),
-        });
-        expandedSteps.push(
-          expandStep(step, reads.context, {
-            index,
-            where: { file: command.file, jsonPath: command.jsonPath },
-          }),
-        );
-        secrets.push(...reads.values());
-      } catch (error) {
-        return toolError(
-          ToolErrorCode.INVALID_ARGUMENT,
-          `/${command.def.name} step ${index + 1}: ${(error as Error).message}; nothing ran`,
-        );
-      }
+    // The runtime's step loop walks the command twice: once to expand and decide every terminal step (a deny
+    // anywhere, the callees' included, refuses the whole command before anything runs, and one form confirms every
+    // step that needs it, so a retry never re-runs earlier steps), then once to perform the steps in order.
+    const port = (perform: StepPorts): StepHostPort<LoadedCommand> => ({
+      name: "slashi-mcp",
+      context: (c, text, inputs) => ({
+        source: c.source,
+        values: { args: text, workspaceFolder: services.config.workspace.root },
+        env: (name) => services.config.env[name],
+        inputs,
+        ...(dialect === undefined ? {} : { dialect }),
+      }),
+      callee: (_caller, name) => {
+        const key = commandNameKey(name.replace(/^\//, ""));
+        return group.find((c) => commandNameKey(c.definition.name) === key);
+      },
+      ...perform,
+    });
+    // The checks every host makes before anything runs, and the one rule for whether the person must approve.
+    let plan: SlashRunPlan;
+    try {
+      plan = planSlashRun(
+        command.definition,
+        group.map((c) => c.definition),
+        {
+          shared: command.source !== "user",
+          approved: (def) => {
+            const state = states.get(def) ?? "new";
+            return state === "own" ? "approved" : state;
+          },
+          host: stepPerformerOf(port(MCP_STEPS)),
+        },
+      );
+    } catch (error) {
+      return planRefusal(error);
     }
+    const fingerprint = fingerprintCommand(command.definition);
+    const plans: Plan[] = [];
+    let refusal: CallToolResult | undefined;
+    const planned = await walkSteps(
+      command,
+      port,
+      args,
+      {
+        ...MCP_STEPS,
+        async terminal(run) {
+          secrets.push(...run.secrets);
+          const prepared = await prepare(services, {
+            tool: "run_command",
+            command: run.step.command,
+            ...(run.step.cwd === undefined ? {} : { cwd: run.step.cwd }),
+            source: run.command.source,
+            commandName: run.command.definition.name,
+            auditText: (run.raw as TerminalStep).command,
+            secrets,
+          });
+          if (prepared.ok) {
+            plans.push(prepared.plan);
+            return;
+          }
+          const structured = prepared.result.structuredContent as Record<string, unknown> | undefined;
+          if (structured) Object.assign(structured, stepOf(run));
+          refusal = prepared.result;
+          return { stop: { status: "refused", code: "DECIDED", message: "refused" } };
+        },
+        notify(_step, at) {
+          secrets.push(...at.secrets);
+        },
+      },
+      false,
+    );
+    if (refusal !== undefined) return refusal;
+    if (planned !== undefined) return planned;
     const unapproved = plan.needsApproval;
-    const plans = new Map<number, Plan>();
-    for (const [index, step] of expandedSteps.entries()) {
-      if (step.type !== "terminal") continue;
-      const prepared = await prepare(services, {
-        tool: "run_command",
-        command: step.command,
-        ...(step.cwd === undefined ? {} : { cwd: step.cwd }),
-        source: command.source,
-        commandName: command.def.name,
-        auditText: (command.def.steps[index] as TerminalStep).command,
-        secrets,
-      });
-      if (!prepared.ok) {
-        const structured = prepared.result.structuredContent as Record<string, unknown> | undefined;
-        if (structured) structured.step = index;
-        return prepared.result;
-      }
-      plans.set(index, prepared.plan);
-    }
-    const title = `/${command.def.name} (${command.source === "user" ? "your command" : unapproved ? `team command, ${approval === "changed" ? "changed since you approved it" : "not approved yet"}` : "approved team command"})`;
+    const title = `/${command.definition.name} (${command.source === "user" ? "your command" : unapproved ? `team command, ${approval === "changed" ? "changed since you approved it" : "not approved yet"}` : "approved team command"})`;
     const approvalResult = await approve(services, confirmer, ctx, [...plans.values()], {
       title,
-      identity: { name: command.def.name, source: command.source, fingerprint, args },
+      identity: { name: command.definition.name, source: command.source, fingerprint, args },
       ...(unapproved
-        ? { force: `/${command.def.name} is a team command whose steps you have not approved` }
+        ? { force: `/${command.definition.name} is a team command whose steps you have not approved` }
         : {}),
     });
     if (!approvalResult.ok)
@@ -348,50 +416,67 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
 
     const outputs: string[] = [];
     const steps: Record<string, unknown>[] = [];
-    const firstTerminal = [...plans.keys()][0];
-    if (firstTerminal === undefined) await approvalResult.recorded;
-    for (const [index, step] of expandedSteps.entries()) {
-      if (step.type === "wait") {
-        await new Promise((resolve) => setTimeout(resolve, step.ms));
-        steps.push({ index, type: "wait", ms: step.ms });
-        continue;
-      }
-      if (step.type === "notify") {
-        outputs.push(step.message);
-        steps.push({ index, type: "notify", message: step.message });
-        continue;
-      }
-      const plan = plans.get(index) as Plan;
-      const result = await execute(services, ctx, plan, {
-        answer: approvalResult.answer,
-        recorded: index === firstTerminal ? approvalResult.recorded : Promise.resolve(),
-      });
-      const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
-      steps.push({ index, type: "terminal", command: plan.request.command, ...structured });
-      outputs.push(result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"));
-      if (result.isError === true) {
-        structured.steps = steps;
-        structured.step = index;
-        return result;
-      }
-      if (structured.exitCode !== 0) {
-        return {
-          isError: true,
-          content: [
-            {
-              type: "text",
-              text: `${outputs.join("\n")}\n/${command.def.name} stopped: step ${index + 1} failed`,
-            },
-          ],
-          structuredContent: { status: "failed", name: command.def.name, steps, failedStep: index },
-        };
-      }
-    }
+    if (plans.length === 0) await approvalResult.recorded;
+    let next = 0;
+    let stopped: CallToolResult | undefined;
+    const performed = await walkSteps(
+      command,
+      port,
+      args,
+      {
+        ...MCP_STEPS,
+        async wait(step, at) {
+          await new Promise((resolve) => setTimeout(resolve, step.ms));
+          steps.push({ ...stepOf(at), type: "wait", ms: step.ms });
+        },
+        notify(step, at) {
+          outputs.push(step.message);
+          steps.push({ ...stepOf(at), type: "notify", message: step.message });
+        },
+        async terminal(run) {
+          const first = next === 0;
+          const plan = plans[next++] as Plan;
+          const result = await execute(services, ctx, plan, {
+            answer: approvalResult.answer,
+            recorded: first ? approvalResult.recorded : Promise.resolve(),
+          });
+          const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
+          steps.push({ ...stepOf(run), type: "terminal", command: plan.request.command, ...structured });
+          outputs.push(result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"));
+          if (result.isError === true) {
+            Object.assign(structured, { steps }, stepOf(run));
+            stopped = result;
+          } else if (structured.exitCode !== 0) {
+            stopped = {
+              isError: true,
+              content: [
+                {
+                  type: "text",
+                  text: `${outputs.join("\n")}\n/${command.definition.name} stopped: step ${run.index + 1}${run.depth > 0 ? ` of /${run.command.definition.name}` : ""} failed`,
+                },
+              ],
+              structuredContent: {
+                status: "failed",
+                name: command.definition.name,
+                steps,
+                failedStep: run.index,
+              },
+            };
+          }
+          return stopped === undefined
+            ? undefined
+            : { stop: { status: "failed", code: "FAILED", message: "failed" } };
+        },
+      },
+      true,
+    );
+    if (stopped !== undefined) return stopped;
+    if (performed !== undefined) return performed;
     return {
-      content: [{ type: "text", text: outputs.join("\n") || `/${command.def.name} done` }],
+      content: [{ type: "text", text: outputs.join("\n") || `/${command.definition.name} done` }],
       structuredContent: {
         status: "ran",
-        name: command.def.name,
+        name: command.definition.name,
         steps,
         fingerprint,
         argsDigest: textDigest(args),

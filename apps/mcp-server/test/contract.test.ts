@@ -6,17 +6,29 @@
 // Each case's policy is written as the user policy in the server's temp config dir (replaced by rename, removed
 // for cases without one) before its cases run: the server re-reads a changed policy file on the next call.
 //
-// Cases with several layers (`input.layers`) are not run: a managed layer cannot be installed by a test (its
-// path is fixed and must be root-owned), so they are listed in contract.expected-failures.json until the server
-// can be given layers. Cases the core's own harness lists as failing are expected to fail here too.
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// Cases with several layers (`input.layers`) are written where the server reads each layer, one server for all of
+// them: the user layer as the user policy (extending the packs the case lists), the workspace layer as a real
+// workspace's `.vscode/slashi-policy.json` (approved, when the case says so, by the record `slashi trust` writes),
+// a pack layer as an installed pack (approved by the record `slashi pack approve` writes). A managed layer cannot
+// be given to the server (its path is fixed and must be root-owned): those cases are in
+// contract.not-applicable.json, with the reason. Cases the core's own harness lists as failing fail here too.
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compareWithBaseline, type ConformanceCase } from "@slashi/conformance";
-import { decisionCases } from "@slashi/test-utils";
-import { TrustFileStore } from "@slashi/runtime";
+import { decisionBaseline, decisionCases, tempHome } from "@slashi/test-utils";
+import { createHash } from "node:crypto";
+import {
+  CommandApprovalFileStore,
+  packPolicyApprovalKey,
+  textDigest,
+  TrustFileStore,
+  workspaceKeyOf,
+  workspacePolicyApprovalKey,
+} from "@slashi/runtime";
+import { packPolicyFingerprint } from "@slashi/registry-client";
 import { afterAll, describe, expect, it } from "vitest";
-import { connect, structured, type Connected, type Sandbox } from "./helpers.js";
+import { connect, serverEnv, structured, type Connected, type Sandbox } from "./helpers.js";
 
 interface DecideInput {
   command: string;
@@ -26,7 +38,15 @@ interface DecideInput {
   home?: string;
   workspaceTrusted?: boolean;
   policy?: unknown;
-  layers?: unknown[];
+  layers?: CaseLayer[];
+}
+
+/** One policy layer as a case writes it. */
+interface CaseLayer {
+  kind: "managed" | "user" | "workspace" | "pack";
+  source: string;
+  approved?: boolean;
+  document: { extends?: string[] } & Record<string, unknown>;
 }
 type DecideCase = ConformanceCase<DecideInput, { decision: string }>;
 
@@ -35,18 +55,10 @@ const HOME = "/home/dev";
 
 const cases: DecideCase[] = decisionCases<DecideInput, { decision: string }>();
 
-// This adapter's own known failures (may only shrink), plus the core's: a case decide() itself gets wrong fails
-// here too, and is tracked (and removed when fixed) in the core's list, not in this one.
-const ownExpectedFailures = JSON.parse(
-  readFileSync(new URL("./contract.expected-failures.json", import.meta.url), "utf8"),
-) as string[];
-const coreExpectedFailures = JSON.parse(
-  readFileSync(
-    new URL("../../../packages/core/test/conformance/decide.expected-failures.json", import.meta.url),
-    "utf8",
-  ),
-) as string[];
-const expectedFailures = [...new Set([...ownExpectedFailures, ...coreExpectedFailures])];
+// The cases this surface cannot express, each with its reason (may only shrink), plus the core's known failures: a
+// case decide() itself gets wrong fails here too, and is tracked (and removed when fixed) in the core's list.
+const baseline = decisionBaseline(new URL("./contract.not-applicable.json", import.meta.url));
+const { expectedFailures } = baseline;
 
 interface Group {
   key: string;
@@ -57,6 +69,8 @@ interface Group {
 }
 
 const layered = cases.filter((c) => c.input.layers !== undefined);
+/** Layered cases whose layers the server can read from files: all but those with a managed layer. */
+const layeredRunnable = layered.filter((c) => !c.input.layers?.some((l) => l.kind === "managed"));
 const groups = new Map<string, Group>();
 for (const c of cases) {
   if (c.input.layers !== undefined) continue;
@@ -72,7 +86,27 @@ for (const c of cases) {
   group.cases.push(c);
 }
 
-const results = new Map<string, { decision?: string; detail: string }>();
+const results = new Map<string, Result>();
+
+type Result = { decision?: string; detail: string };
+
+/** The server's check_command answer for one line: its decision, and its reasons (or error) as detail. */
+async function check(connected: Connected, command: string, cwd: string): Promise<Result> {
+  try {
+    const result = await connected.client.callTool({ name: "check_command", arguments: { command, cwd } });
+    const content = structured(result);
+    const reasons = (content.reasons as { severity: string; code: string }[] | undefined) ?? [];
+    return {
+      ...(typeof content.decision === "string" ? { decision: content.decision } : {}),
+      detail:
+        result.isError === true
+          ? JSON.stringify(result.content)
+          : reasons.map((r) => `${r.severity} ${r.code}`).join("; "),
+    };
+  } catch (error) {
+    return { detail: `threw ${(error as Error).message}` };
+  }
+}
 
 async function runGroup(group: Group): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "slashi-contract-"));
@@ -114,23 +148,7 @@ async function runGroup(group: Group): Promise<void> {
         }
         current = wanted;
       }
-      try {
-        const result = await connected.client.callTool({
-          name: "check_command",
-          arguments: { command: c.input.command, cwd: c.input.cwd ?? group.workspaceRoot },
-        });
-        const content = structured(result);
-        const reasons = (content.reasons as { severity: string; code: string }[] | undefined) ?? [];
-        results.set(c.id, {
-          ...(typeof content.decision === "string" ? { decision: content.decision } : {}),
-          detail:
-            result.isError === true
-              ? JSON.stringify(result.content)
-              : reasons.map((r) => `${r.severity} ${r.code}`).join("; "),
-        });
-      } catch (error) {
-        results.set(c.id, { detail: `threw ${(error as Error).message}` });
-      }
+      results.set(c.id, await check(connected, c.input.command, c.input.cwd ?? group.workspaceRoot));
     }
   } catch (error) {
     for (const c of group.cases) results.set(c.id, { detail: `server failed: ${(error as Error).message}` });
@@ -140,32 +158,145 @@ async function runGroup(group: Group): Promise<void> {
   }
 }
 
+/** Writes a file by rename, so the server never reads half of it and sees a new inode. */
+function replaceFile(file: string, text: string): void {
+  writeFileSync(`${file}.tmp`, text);
+  renameSync(`${file}.tmp`, file);
+}
+
+/** A pack layer's name and version from its source (`@acme/pack@1.2.0`, or a bare name at 1.0.0). */
+function packOf(source: string): { name: string; version: string } {
+  const at = source.lastIndexOf("@");
+  return at > 0
+    ? { name: source.slice(0, at), version: source.slice(at + 1) }
+    : { name: source, version: "1.0.0" };
+}
+
+/**
+ * Writes a case's layers where the server reads them: the user policy (extending the case's packs), the
+ * workspace policy and its approval, the installed packs (lockfile last) and their approvals.
+ */
+async function writeLayers(box: Sandbox, layers: readonly CaseLayer[]): Promise<void> {
+  const approvals = new CommandApprovalFileStore({ file: join(box.stateDir, "command-approvals.json") });
+  await approvals.reset();
+  const packs = layers.filter((l) => l.kind === "pack").map((l) => ({ layer: l, ...packOf(l.source) }));
+  const user = layers.find((l) => l.kind === "user");
+  const userFile = join(box.configDir, "policy.json");
+  if (user === undefined) rmSync(userFile, { force: true });
+  else {
+    const extended = user.document.extends ?? [];
+    const extendsList = [...extended, ...packs.map((p) => p.name).filter((n) => !extended.includes(n))];
+    replaceFile(userFile, JSON.stringify({ ...user.document, extends: extendsList }));
+  }
+  const workspace = layers.find((l) => l.kind === "workspace");
+  const workspaceFile = join(box.workspace, ".vscode", "slashi-policy.json");
+  if (workspace === undefined) rmSync(workspaceFile, { force: true });
+  else {
+    const text = JSON.stringify(workspace.document);
+    mkdirSync(join(box.workspace, ".vscode"), { recursive: true });
+    replaceFile(workspaceFile, text);
+    if (workspace.approved === true)
+      await approvals.put({
+        key: workspacePolicyApprovalKey(workspaceKeyOf(box.workspace)),
+        digest: textDigest(text),
+        approvedAt: new Date().toISOString(),
+      });
+  }
+  const packsDir = join(box.stateDir, "packs");
+  rmSync(packsDir, { recursive: true, force: true });
+  const lock: Record<string, unknown> = {};
+  for (const [i, { layer, name, version }] of packs.entries()) {
+    const dir = `pack-${i}`;
+    mkdirSync(join(packsDir, dir), { recursive: true });
+    const manifest = JSON.stringify({ version: 1, commands: [], policy: layer.document });
+    writeFileSync(
+      join(packsDir, dir, "package.json"),
+      JSON.stringify({ name, version, keywords: ["slashi-pack"] }),
+    );
+    writeFileSync(join(packsDir, dir, "slashi-pack.json"), manifest);
+    const integrity = "sha512-AAAA";
+    lock[name] = {
+      version,
+      integrity,
+      registry: "https://registry.npmjs.org/",
+      installedAt: "2026-12-01T00:00:00.000Z",
+      dir,
+      signature: "unsigned",
+      manifestSha256: createHash("sha256").update(manifest).digest("hex"),
+    };
+    if (layer.approved === true)
+      await approvals.put({
+        key: packPolicyApprovalKey(name),
+        digest: packPolicyFingerprint({ name, version, integrity }, layer.document as never),
+        approvedAt: new Date().toISOString(),
+      });
+  }
+  mkdirSync(packsDir, { recursive: true });
+  replaceFile(
+    join(packsDir, "packs.lock.json"),
+    JSON.stringify({ format: "slashi.packs-lock", version: 1, packs: lock }),
+  );
+}
+
+/** The layered cases, one after the other through one server in a real, trusted workspace. */
+async function runLayered(): Promise<void> {
+  const temp = tempHome("slashi-contract-layers-");
+  const box: Sandbox = {
+    root: temp.dir,
+    home: temp.home,
+    configDir: temp.configDir,
+    stateDir: temp.stateDir,
+    workspace: temp.workspace,
+    env: serverEnv(temp),
+    cleanup: temp.remove,
+  };
+  await new TrustFileStore({ file: join(box.stateDir, "trust.json") }).setTrusted(
+    workspaceKeyOf(box.workspace),
+    true,
+  );
+  let connected: Connected | undefined;
+  try {
+    connected = await connect(box, { cwd: box.workspace, args: ["--shell", "bash"] });
+    for (const c of layeredRunnable) {
+      await writeLayers(box, c.input.layers ?? []);
+      results.set(c.id, await check(connected, c.input.command, box.workspace));
+    }
+  } catch (error) {
+    for (const c of layeredRunnable)
+      if (!results.has(c.id)) results.set(c.id, { detail: `server failed: ${(error as Error).message}` });
+  } finally {
+    await connected?.close();
+    box.cleanup();
+  }
+}
+
 describe("check_command conformance (shell and policy cases over stdio)", () => {
-  const failed: string[] = layered.map((c) => c.id);
+  // Cases the server cannot be given (a managed layer) are not run: they count as failing, so each must be listed.
+  const unrunnable = layered.filter((c) => !layeredRunnable.includes(c));
+  const failed: string[] = unrunnable.map((c) => c.id);
 
   it("runs every case through the built server", { timeout: 600_000 }, async () => {
     const queue = [...groups.values()];
     const workers = Array.from({ length: 3 }, async () => {
       for (let g = queue.shift(); g !== undefined; g = queue.shift()) await runGroup(g);
     });
-    await Promise.all(workers);
-    expect(results.size).toBe(cases.length - layered.length);
+    await Promise.all([...workers, runLayered()]);
+    expect(results.size).toBe(cases.length - unrunnable.length);
   });
 
   it("has the suite's cases", () => {
     expect(cases.length).toBeGreaterThanOrEqual(520);
+    expect(layeredRunnable.length).toBeGreaterThanOrEqual(15);
   });
 
-  it("lists only ids of this suite as expected failures, none already in the core's list", () => {
-    const ids = new Set(cases.map((c) => c.id));
-    expect(ownExpectedFailures.filter((id) => !ids.has(id))).toEqual([]);
-    expect(ownExpectedFailures.filter((id) => coreExpectedFailures.includes(id))).toEqual([]);
+  it("lists only cases of this suite as not applicable, each with its reason, none of the core's", () => {
+    expect(baseline.problems(cases.map((c) => c.id))).toEqual([]);
   });
 
-  it("matches every expected decision except the listed failures", () => {
+  it("matches every expected decision except the listed cases", () => {
     const unexpected: string[] = [];
     for (const c of cases) {
-      if (c.input.layers !== undefined) continue;
+      if (unrunnable.includes(c)) continue;
       const got = results.get(c.id);
       if (got?.decision !== c.expected.decision) {
         failed.push(c.id);

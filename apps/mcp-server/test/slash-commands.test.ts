@@ -205,3 +205,67 @@ describe("run_command", () => {
     expect(existsSync(path.join(sandbox.workspace, "pwned"))).toBe(false);
   });
 });
+
+describe("run_command with slash steps", () => {
+  const chained = {
+    commands: [
+      {
+        name: "chain",
+        steps: [
+          { type: "terminal", command: "touch a" },
+          { type: "slash", command: "/sub", args: "b" },
+          { type: "notify", message: "chain done" },
+        ],
+      },
+      { name: "sub", steps: [{ type: "terminal", command: "touch made-${args}" }] },
+      {
+        name: "outer",
+        steps: [
+          { type: "terminal", command: "touch first" },
+          { type: "slash", command: "inner" },
+        ],
+      },
+      { name: "inner", steps: [{ type: "terminal", command: "rm -rf /" }] },
+      { name: "calls-edit", steps: [{ type: "slash", command: "edit" }] },
+      { name: "edit", steps: [{ type: "insert", text: "x" }] },
+      { name: "loop", steps: [{ type: "slash", command: "loop" }] },
+    ],
+  };
+  beforeEach(() => {
+    writeFileSync(path.join(sandbox.configDir, "commands.json"), JSON.stringify(chained));
+  });
+
+  it("follows a slash step: one form for the callee's steps too, then runs them in order", async () => {
+    server = await connect(sandbox);
+    const result = await server.client.callTool({ name: "run_command", arguments: { name: "chain" } });
+    expect(result.isError).toBeFalsy();
+    expect(server.forms).toHaveLength(1);
+    expect(server.forms[0]).toContain('["touch", "a"]');
+    expect(server.forms[0]).toContain('["touch", "made-b"]');
+    expect(existsSync(path.join(sandbox.workspace, "a"))).toBe(true);
+    expect(existsSync(path.join(sandbox.workspace, "made-b"))).toBe(true);
+    const steps = structured(result).steps as { type: string; index: number; in?: string }[];
+    expect(steps.map((s) => `${s.in ?? "chain"}:${s.index}:${s.type}`)).toEqual([
+      "chain:0:terminal",
+      "sub:0:terminal",
+      "chain:2:notify",
+    ]);
+  });
+
+  it("refuses the whole command before anything runs when a callee's step is denied", async () => {
+    server = await connect(sandbox);
+    const result = await server.client.callTool({ name: "run_command", arguments: { name: "outer" } });
+    expect(structured(result)).toMatchObject({ code: "SAFETY_DENIED", step: 0, in: "inner" });
+    expect(existsSync(path.join(sandbox.workspace, "first"))).toBe(false);
+    expect(server.forms).toHaveLength(0);
+  });
+
+  it("refuses a callee's step kind it cannot perform, and a cycle, before anything runs", async () => {
+    server = await connect(sandbox);
+    const edit = await server.client.callTool({ name: "run_command", arguments: { name: "calls-edit" } });
+    expect(structured(edit)).toMatchObject({ code: "NEEDS_EDITOR", needsEditor: ["insert"] });
+    const loop = await server.client.callTool({ name: "run_command", arguments: { name: "loop" } });
+    expect(loop.isError).toBe(true);
+    expect(JSON.stringify(loop.content)).toContain("calls itself");
+  });
+});

@@ -23,7 +23,7 @@ export interface KeyValueState {
   /** Reads a value. */
   get<T>(key: string): T | undefined;
   /** Writes a value (`undefined` removes it). */
-  update(key: string, value: unknown): Thenable<void> | Promise<void>;
+  update(key: string, value: unknown): PromiseLike<void>;
 }
 
 /** The key under which earlier versions kept approval records in a memento (a map from key to record). */

@@ -541,3 +541,25 @@ describe("Runner: outcomes of core errors", () => {
     expect(OUTCOME_BY_CATEGORY.internal).toBe("failed");
   });
 });
+
+describe("Runner: the clipboard", () => {
+  it("reads it for a reference in a command step's nested args, and not for a setting value", async () => {
+    const h = harness(undefined, {
+      userValue: [
+        {
+          name: "paste",
+          steps: [
+            { type: "setting", key: "a.b", value: "${clipboard} ${" },
+            { type: "command", command: "x.run", args: { text: ["${clipboard}"] } },
+          ],
+        },
+      ],
+    });
+    h.host.clipboardText = "copied";
+    expect(await h.runner.run({ name: "paste", args: "" })).toMatchObject({ status: "done" });
+    expect(h.host.effects).toEqual([
+      { kind: "setting", key: "a.b", value: "${clipboard} ${", target: "workspace" },
+      { kind: "command", id: "x.run", args: { text: ["copied"] } },
+    ]);
+  });
+});

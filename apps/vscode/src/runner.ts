@@ -13,6 +13,7 @@ import {
   checkSharedCommand,
   dialectForShell,
   errorCategoryOf,
+  expandableFields,
   expandStep,
   findVariables,
   formatLocation,
@@ -354,10 +355,10 @@ export class Runner {
   }
 
   async #withClipboard(step: Step, context: ExpansionContext): Promise<ExpansionContext> {
-    const fields = Object.values(step as unknown as Record<string, unknown>).filter(
-      (v): v is string => typeof v === "string",
+    // Only the fields that expand: a setting's value or an open step's other fields are never parsed.
+    const uses = expandableFields(step).some((f) =>
+      findVariables(f.text).some((v) => v.kind === "clipboard"),
     );
-    const uses = fields.some((f) => findVariables(f).some((v) => v.kind === "clipboard"));
     return uses ? { ...context, clipboard: await this.#o.host.clipboard() } : context;
   }
 

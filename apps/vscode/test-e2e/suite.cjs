@@ -204,6 +204,15 @@ function trustedTests(api, prompter) {
       const second = await vscode.commands.executeCommand("slashi.run", "/write-marker three");
       assert.deepEqual(second, { status: "done" });
       assert.equal(prompter.approvals.length, 1, "an approved command runs without asking");
+      // Stored in the runtime's approvals store, the file `slashi run` and the MCP server read.
+      const stored = JSON.parse(
+        fs.readFileSync(path.join(process.env.SLASHI_STATE_DIR, "approvals.json"), "utf8"),
+      );
+      const records = Object.values(stored.records).filter((r) => r.workspaceKey === fs.realpathSync(root));
+      assert.deepEqual(
+        records.map((r) => r.host),
+        ["vscode"],
+      );
     },
     "asks again, saying what changed, after the team file is edited": async () => {
       const text = fs.readFileSync(teamFile, "utf8").replace("> e2e-marker.txt", "> e2e-marker2.txt");
@@ -228,6 +237,11 @@ function trustedTests(api, prompter) {
       });
       assert.equal(prompter.approvals.length, asked);
       await vscode.commands.executeCommand("slashi.approvals.resetWorkspace");
+      const stored = JSON.parse(
+        fs.readFileSync(path.join(process.env.SLASHI_STATE_DIR, "approvals.json"), "utf8"),
+      );
+      const left = Object.values(stored.records).filter((r) => r.workspaceKey === fs.realpathSync(root));
+      assert.deepEqual(left, [], "the reset removed this workspace's approvals from the file");
       const outcome = await vscode.commands.executeCommand("slashi.run", "/write-marker seven");
       assert.equal(outcome.status, "cancelled");
       assert.equal(prompter.approvals.length, asked + 1);

@@ -9,11 +9,23 @@
 // - fingerprint: Always Allow of one definition, then a run of another (compare, compareJson); stored approvals,
 //   then a run of the root (coverage).
 // Ops with no handler surface (pure functions such as canonical, sha256, approval key formats, diffSteps) and the
-// `agent` source (which the extension never loads) are not applicable here; the core runs them. Known failures are
-// listed in contract.expected-failures.json, which may only shrink.
-import { readFileSync } from "node:fs";
-import { compareWithBaseline, loadCases, type ConformanceCase } from "@slashi/conformance";
-import { makeApprovalRecord, renderStep, type CommandDefinition, type Step } from "@slashi/core";
+// `agent` source (which the extension never loads) are not applicable here; the core runs them. Other cases this
+// surface cannot express are in contract.not-applicable.json, each with the reason; the list may only shrink.
+import {
+  compareWithBaseline,
+  loadCases,
+  notApplicableProblems,
+  readNotApplicable,
+  type ConformanceCase,
+} from "@slashi/conformance";
+import {
+  DEFAULT_MAX_SLASH_DEPTH,
+  DEFAULT_RENDER_MAX_LENGTH,
+  makeApprovalRecord,
+  renderStep,
+  type CommandDefinition,
+  type Step,
+} from "@slashi/core";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PackCommandInput } from "../src/catalog.js";
 import type { RunOutcome } from "../src/runner.js";
@@ -21,9 +33,8 @@ import { FOLDER, FOLDER_KEY, harness, teamFile, type Harness } from "./fake-host
 
 type AnyCase = ConformanceCase<Record<string, unknown>, unknown>;
 
-const expectedFailures = JSON.parse(
-  readFileSync(new URL("./contract.expected-failures.json", import.meta.url), "utf8"),
-) as string[];
+const notApplicable = readNotApplicable(new URL("./contract.not-applicable.json", import.meta.url));
+const expectedFailures = notApplicable.map((e) => e.id);
 const failed: string[] = [];
 
 const SHELLS: Record<string, string> = {
@@ -59,21 +70,42 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 // ---- expansion -------------------------------------------------------------------------------------------------
 
+/** A `${input:x}` or `${q:input:x}` reference. */
+const INPUT_REFERENCE = /\$\{(?:q:)?input:([A-Za-z_][\w-]*)\}/g;
+
+/** The plain callee names (without `/`) of a command's slash steps. */
+function calleesOf(steps: readonly Step[]): string[] {
+  return [
+    ...new Set(
+      steps.flatMap((s) =>
+        s.type === "slash" && !s.command.includes("${") ? [s.command.replace(/^\//, "")] : [],
+      ),
+    ),
+  ];
+}
+
 async function expansion(input: Record<string, unknown>): Promise<unknown> {
   const steps = (input.steps ?? [input.step]) as Step[];
   const seen: Step[] = [];
   const values = { ...(input.values as Record<string, string> | undefined) };
   const args = values.args ?? "";
   delete values.args;
-  const def = { name: "case", steps };
+  // The case's inputs not bound by an input step of its own were bound by input steps that ran before: the
+  // extension binds `${input:x}` only from an input step, so each gets one, answered with the case's value.
+  const own = new Set(steps.flatMap((s) => (s.type === "input" ? [s.name] : [])));
+  const before: Step[] = Object.keys((input.inputs as Record<string, string> | undefined) ?? {})
+    .filter((name) => !own.has(name))
+    .map((name) => ({ type: "input", name }));
+  const def = { name: "case", steps: [...before, ...steps] };
   // A slash step needs its callee to exist (every host refuses a missing callee before anything runs): each plain
   // callee name gets a command of one harmless step, whose steps are not part of the case.
-  const callees = [
-    ...new Set(steps.flatMap((s) => (s.type === "slash" && !s.command.includes("${") ? [s.command] : []))),
-  ].map((name): CommandDefinition => ({ name: name.replace(/^\//, ""), steps: [{ type: "wait", ms: 0 }] }));
+  const callees = calleesOf(steps).map((name): CommandDefinition => ({
+    name,
+    steps: [{ type: "wait", ms: 0 }],
+  }));
   const defs = [def, ...callees];
-  const observe = (e: { name: string }, _i: number, s: Step): void => {
-    if (e.name === "case") seen.push(s);
+  const observe = (e: { name: string }, i: number, s: Step): void => {
+    if (e.name === "case" && i >= before.length) seen.push(s);
   };
   const source = input.source as string;
   const h =
@@ -133,14 +165,40 @@ async function steps(input: Record<string, unknown>): Promise<unknown> {
     }
     case "render":
     case "makeVisible": {
-      const shown: Step = input.op === "render" ? step : { type: "terminal", command: input.text as string };
-      const h = withCommand("pack", { name: "case", steps: [shown] });
+      // What the approval modal shows for the step. makeVisible: a terminal line (no edges) or a slash step's
+      // arguments (the field the modal shows with its edges marked).
+      const shown: Step =
+        input.op === "render"
+          ? step
+          : input.edges === true
+            ? { type: "slash", command: "callee", args: input.text as string }
+            : { type: "terminal", command: input.text as string };
+      // Every host refuses a `${input:x}` no input step binds, and a slash step whose callee is missing, before
+      // the modal: the command gets those input steps first, and the callee exists.
+      const inputs = [...new Set([...JSON.stringify(shown).matchAll(INPUT_REFERENCE)].map((m) => m[1]))];
+      const before: Step[] = inputs.map((name) => ({ type: "input", name: name as string }));
+      const h = withCommand("pack", { name: "case", steps: [...before, shown] });
+      for (const name of calleesOf([shown])) {
+        h.input.packs = [
+          ...(h.input.packs ?? []),
+          {
+            pack: "@acme/pack",
+            version: "1.0.0",
+            integrity: "sha512-x",
+            command: { name, steps: [{ type: "wait", ms: 0 }] },
+          },
+        ] as PackCommandInput[];
+      }
       h.host.answer = undefined;
       await h.runner.run({ name: "case", args: "" });
-      const line = h.host.approvals[0]?.commands[0]?.steps[0];
+      const number = `${before.length + 1}. `;
+      const line = h.host.approvals[0]?.commands[0]?.steps.find((l) => l.startsWith(number));
       if (line === undefined) return undefined;
-      const rendered = line.replace(/^1\. /, "");
-      return input.op === "render" ? rendered : rendered.replace(/^Terminal: /, "");
+      const rendered = line.slice(number.length);
+      if (input.op === "render") return rendered;
+      return input.edges === true
+        ? rendered.replace(/^Run \/callee with args /, "")
+        : rendered.replace(/^Terminal: /, "");
     }
     case "checkShared": {
       const h = withCommand((input.source as string) === "user" ? "user" : "pack", {
@@ -334,14 +392,49 @@ describe("fingerprint conformance through the runner", () => {
   }
 });
 
-describe("expected failures", () => {
+// ---- what the not-applicable cases stand for on this surface ------------------------------------------------
+
+describe("the surface behind the not-applicable cases", () => {
+  it("cuts a step longer than the core's default limit in the modal, with the marker", async () => {
+    const step: Step = { type: "terminal", command: `echo ${"a".repeat(DEFAULT_RENDER_MAX_LENGTH * 2)}` };
+    const h = withCommand("pack", { name: "case", steps: [step] });
+    h.host.answer = undefined;
+    await h.runner.run({ name: "case", args: "" });
+    const line = h.host.approvals[0]?.commands[0]?.steps[0];
+    expect(line).toBe(`1. ${renderStep(step)}`);
+    expect(line).toMatch(/⟨… \+\d+ more characters⟩$/);
+  });
+
+  it("refuses a chain of slash calls deeper than the core's default before any prompt", async () => {
+    const depth = DEFAULT_MAX_SLASH_DEPTH + 1;
+    const commands = Array.from({ length: depth + 1 }, (_, i) => ({
+      pack: "@acme/pack",
+      version: "1.0.0",
+      integrity: "sha512-x",
+      command: {
+        name: `c${i}`,
+        steps: [
+          { type: "terminal", command: `echo c${i}` },
+          ...(i < depth ? [{ type: "slash", command: `c${i + 1}` }] : []),
+        ],
+      },
+    })) as PackCommandInput[];
+    const h = harness(undefined, { packs: commands });
+    const outcome = await h.runner.run({ name: "c0", args: "" });
+    expect(outcome).toMatchObject({ status: "refused", code: "SLASH_CALL_INVALID" });
+    expect(h.host.approvals).toEqual([]);
+    expect(h.host.effects).toEqual([]);
+  });
+});
+
+describe("not-applicable cases", () => {
   afterAll(() => {
     expect(compareWithBaseline(failed, expectedFailures)).toEqual([]);
   });
-  it("lists only ids of cases this suite runs", () => {
-    const ids = new Set(
-      [...loadCases("expansion"), ...loadCases("steps"), ...loadCases("fingerprint")].map((c) => c.id),
+  it("lists only cases of this suite as not applicable, each with its reason", () => {
+    const ids = [...loadCases("expansion"), ...loadCases("steps"), ...loadCases("fingerprint")].map(
+      (c) => c.id,
     );
-    expect(expectedFailures.filter((id) => !ids.has(id))).toEqual([]);
+    expect(notApplicableProblems(notApplicable, ids)).toEqual([]);
   });
 });

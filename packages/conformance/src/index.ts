@@ -81,3 +81,69 @@ export function compareWithBaseline(
     if (!failed.has(id)) problems.push(`passes now, remove it from the expected failures: ${id}`);
   return problems.sort();
 }
+
+/**
+ * One entry of a "not applicable to this host" list: a case the host's surface cannot express, and why. An entry
+ * never stands for a behaviour difference: a case the host's surface can run must pass there.
+ */
+export interface NotApplicableEntry {
+  /** The case id. */
+  id: string;
+  /** Why the case cannot run on this host's surface: what the case needs that the surface has no input for. */
+  reason: string;
+}
+
+/** Shortest reason accepted: a few words, so an entry cannot get by with a placeholder. */
+const MIN_REASON_LENGTH = 20;
+
+/**
+ * Reads a list of case ids with a reason each (`[{ "id": …, "reason": … }]`), such as an adapter's
+ * `contract.not-applicable.json` or the core's known failures. It checks only the shape: use
+ * {@link notApplicableProblems} to hold the entries to a suite.
+ * @param file - the list's URL (`new URL("./x.json", import.meta.url)`) or path
+ * @throws Error when the file is not a JSON array of objects with a string `id`
+ */
+export function readNotApplicable(file: URL | string): NotApplicableEntry[] {
+  return parseNotApplicable(JSON.parse(readFileSync(file, "utf8")) as unknown, String(file));
+}
+
+/**
+ * The entries of a parsed "not applicable" list; see {@link readNotApplicable}. An entry without a string
+ * `reason` gets an empty one, which {@link notApplicableProblems} reports.
+ * @param value - the parsed JSON
+ * @param label - names the list in errors
+ * @throws Error when the value is not an array of objects with a string `id`
+ */
+export function parseNotApplicable(value: unknown, label: string): NotApplicableEntry[] {
+  if (!Array.isArray(value)) throw new Error(`${label}: a list of { id, reason } entries is an array`);
+  return value.map((entry: unknown, i) => {
+    const e = entry as Partial<NotApplicableEntry> | null;
+    if (typeof e !== "object" || e === null || typeof e.id !== "string")
+      throw new Error(`${label} (at /${i}): an entry is an object with a string "id"`);
+    return { id: e.id, reason: typeof e.reason === "string" ? e.reason : "" };
+  });
+}
+
+/**
+ * Holds a "not applicable" list to a suite: every entry names a case of the suite, once, with a reason of at least
+ * a few words. Whether the listed cases still fail is {@link compareWithBaseline}'s check.
+ * @param entries - the list, as {@link readNotApplicable} returns it
+ * @param suiteIds - ids of every case the harness runs
+ * @returns problems to report; empty when the list is sound
+ */
+export function notApplicableProblems(
+  entries: readonly NotApplicableEntry[],
+  suiteIds: Iterable<string>,
+): string[] {
+  const ids = new Set(suiteIds);
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const { id, reason } of entries) {
+    if (!ids.has(id)) problems.push(`names no case of this suite: ${id}`);
+    if (seen.has(id)) problems.push(`is listed twice: ${id}`);
+    seen.add(id);
+    if (reason.trim().length < MIN_REASON_LENGTH)
+      problems.push(`gives no reason (at least ${MIN_REASON_LENGTH} characters): ${id}`);
+  }
+  return problems.sort();
+}

@@ -9,6 +9,8 @@ import {
   listAreas,
   listCaseFiles,
   loadCases,
+  notApplicableProblems,
+  parseNotApplicable,
 } from "../src/index.js";
 
 const schema = JSON.parse(readFileSync(caseSchemaPath, "utf8"));
@@ -76,5 +78,37 @@ describe("compareWithBaseline", () => {
 
   it("accepts a run that matches its baseline", () => {
     expect(compareWithBaseline(["b"], ["b"])).toEqual([]);
+  });
+});
+
+describe("not-applicable lists", () => {
+  const reason = "the host has no input for this";
+
+  it("accepts entries that name a case of the suite once, with a reason", () => {
+    expect(notApplicableProblems(parseNotApplicable([{ id: "a", reason }], "list"), ["a", "b"])).toEqual([]);
+  });
+
+  it("reports a missing or too short reason, an unknown id and a repeated id", () => {
+    const entries = parseNotApplicable(
+      [
+        { id: "a" },
+        { id: "b", reason: "n/a" },
+        { id: "x", reason },
+        { id: "c", reason },
+        { id: "c", reason },
+      ],
+      "list",
+    );
+    expect(notApplicableProblems(entries, ["a", "b", "c"])).toEqual([
+      "gives no reason (at least 20 characters): a",
+      "gives no reason (at least 20 characters): b",
+      "is listed twice: c",
+      "names no case of this suite: x",
+    ]);
+  });
+
+  it("refuses a list that is not an array of objects with an id", () => {
+    expect(() => parseNotApplicable(["a"], "list")).toThrow(/at \/0/);
+    expect(() => parseNotApplicable({ a: reason }, "list")).toThrow(/array/);
   });
 });

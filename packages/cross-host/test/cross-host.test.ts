@@ -6,7 +6,8 @@
 // decision service off and on), MCP `check_command` of the built `slashi-mcp` over the SDK's stdio client, and
 // the extension's decision for a terminal step. Verdicts and reason codes must be identical everywhere. A second
 // workspace's policy extends an Enkaidu config that runs commands without a shell: a sample of the suite there
-// must get the same verdicts too, `enkaidu.needs-shell` included.
+// must get the same verdicts too, `enkaidu.needs-shell` included. A third run sets `ENKAIDU_*` variables with no
+// Enkaidu config: every host must answer alike, and no verdict may be looser than without them.
 import { spawn, type ChildProcess } from "node:child_process";
 import {
   chmodSync,
@@ -22,8 +23,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { loadCases } from "@slashi/conformance";
 import { loadShellParser } from "@slashi/core";
 import { loadInstalledPackLayers } from "@slashi/registry-client";
@@ -48,10 +47,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Io } from "../../../apps/cli/src/io.js";
 import { main } from "../../../apps/cli/src/main.js";
 import { decideTerminalStep, ExtensionPolicy } from "../../../apps/vscode/src/policy.js";
+import { SLASHI_MCP, withMcp } from "./mcp.js";
 
 const at = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 const SLASHI = at("../../../apps/cli/dist/bin.js");
-const SLASHI_MCP = at("../../../apps/mcp-server/dist/bin.js");
 const installed = verdaccioUnavailable() === undefined;
 if (!installed && process.env.CI) throw new Error(`verdaccio is not installed: ${verdaccioUnavailable()}`);
 
@@ -154,7 +153,7 @@ async function slashi(
   options: { input?: string; extraEnv?: Record<string, string>; cwd?: string } = {},
 ) {
   const result = await execa(process.execPath, [SLASHI, ...args], {
-    env: { ...env, ...options.extraEnv },
+    env: { ...hostEnv, ...options.extraEnv },
     extendEnv: false,
     cwd: options.cwd ?? workspace,
     reject: false,
@@ -254,8 +253,25 @@ async function setUp(): Promise<void> {
 
 // ---- the hosts ----
 
-/** A host's name for its answers in a workspace (the first workspace's answers carry no suffix). */
-const hostIn = (host: string, ws: string): string => (ws === workspace ? host : `${host} @enkaidu`);
+/**
+ * The `ENKAIDU_*` variables of the third run: no Enkaidu config is read in the first workspace, so they are the
+ * Enkaidu layer there (restricting only), in every host alike.
+ */
+const ENKAIDU_VARIABLES: Record<string, string> = {
+  ENKAIDU_ALLOWED_EXECUTABLES: "git grep",
+  ENKAIDU_APPROVED_EXECUTABLES: "ls cowsay ./tools/release.sh",
+  ENKAIDU_RESTRICTED_TERMS: "deploy",
+};
+
+/** The environment the hosts run in: the setup's, or with the `ENKAIDU_*` variables. */
+let hostEnv: Record<string, string> = env;
+
+/**
+ * A host's name for its answers in a workspace (the first workspace's answers carry no suffix), and under the
+ * `ENKAIDU_*` variables.
+ */
+const hostIn = (host: string, ws: string): string =>
+  `${ws === workspace ? host : `${host} @enkaidu`}${hostEnv === env ? "" : " @env"}`;
 
 async function viaCheck(lines: readonly string[] = LINES, ws = workspace): Promise<void> {
   const input = lines.map((command) => JSON.stringify({ command, shell: "bash" })).join("\n");
@@ -368,7 +384,7 @@ async function viaHookInProcess(
       stdout,
       stderr,
       stdin: Readable.from([payload(agent, command, ws)]),
-      env,
+      env: hostEnv,
       cwd: ws,
       interactive: false,
       color: false,
@@ -387,16 +403,7 @@ async function viaHookInProcess(
 }
 
 async function viaMcp(lines: readonly string[] = LINES, ws = workspace): Promise<void> {
-  const client = new Client({ name: "cross-host", version: "1.0.0" }, { capabilities: {} });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [SLASHI_MCP, "--workspace", ws],
-    env,
-    cwd: ws,
-    stderr: "pipe",
-  });
-  await client.connect(transport);
-  try {
+  await withMcp(ws, hostEnv, async (client) => {
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < lines.length) {
@@ -416,16 +423,14 @@ async function viaMcp(lines: readonly string[] = LINES, ws = workspace): Promise
       }
     };
     await Promise.all([worker(), worker(), worker(), worker()]);
-  } finally {
-    await client.close().catch(() => undefined);
-  }
+  });
 }
 
 async function viaExtension(lines: readonly string[] = LINES, ws = workspace): Promise<void> {
   // As extension.ts builds it: its own file reader (here Node's), VS Code's Workspace Trust (granted), the
   // `slashi.policyFile` setting (empty: the default file) and the installed packs.
   const policy = new ExtensionPolicy({
-    env,
+    env: hostEnv,
     home,
     files: nodePolicyFiles,
     trusted: () => true,
@@ -614,5 +619,50 @@ describe.skipIf(!installed)("one policy, every host, the same verdicts", () => {
           hostIn("check", enkaiduWorkspace),
         ).slice(0, 20),
       ).toEqual([]);
+  }, 600_000);
+
+  it("with ENKAIDU_* variables and no Enkaidu config every host answers the same, and they only restrict", async () => {
+    hostEnv = { ...env, ...ENKAIDU_VARIABLES };
+    try {
+      const lines = [
+        ...new Set([
+          ...ENKAIDU_LINES,
+          ...SETUP_LINES.map((l) => l.command),
+          "git status",
+          "git grep deploy",
+          "grep -r TODO .",
+          "curl https://example.com",
+        ]),
+      ];
+      await viaCheck(lines);
+      const base = hostIn("check", workspace);
+      const check = answers.get(base) as Map<string, Answer>;
+      // The setup is what the comparison is about: Enkaidu's gate refuses, its terms ask, its approved list
+      // allows nothing the policy asks about, and the policy's own answers stand for the rest.
+      expect(check.get("curl https://example.com")?.codes).toContain("enkaidu.not-allowed");
+      expect(check.get("git grep deploy")?.codes).toContain("enkaidu.restricted-term");
+      expect(show(check.get("cowsay moo"))).toMatch(/^allow /);
+      expect(show(check.get("./tools/release.sh --check"))).toBe("allow [approval.remembered]");
+      const plain = answers.get("check") as Map<string, Answer>;
+      const order = ["allow", "ask", "deny", "error"];
+      for (const line of lines) {
+        const before = plain.get(line);
+        if (before === undefined) continue;
+        expect(order.indexOf(check.get(line)?.verdict ?? "error"), line).toBeGreaterThanOrEqual(
+          order.indexOf(before.verdict),
+        );
+      }
+      await viaMcp(lines);
+      await viaExtension(lines);
+      for (const agent of AGENTS) await viaHookInProcess(agent, lines);
+      const hosts = ["mcp check_command", "vscode terminal step"].map((h) => hostIn(h, workspace));
+      expect(differences(hosts, lines, base).slice(0, 20)).toEqual([]);
+      for (const agent of AGENTS)
+        expect(
+          differences([hostIn(`hook ${agent}`, workspace)], hookLines(agent, lines), base).slice(0, 20),
+        ).toEqual([]);
+    } finally {
+      hostEnv = env;
+    }
   }, 600_000);
 });

@@ -13,6 +13,7 @@ const run = (over: Partial<LineRun> = {}): LineRun => ({
   stdout: "",
   stderr: "",
   programs: [],
+  received: "",
   ...over,
 });
 
@@ -27,6 +28,18 @@ describe("violations", () => {
     expect(
       violations(run({ stdout: "hello\n", programs: ["cat"] }), commands("cat README.md"), canaries),
     ).toEqual([]);
+  });
+
+  it("sees a token the sink received, also base64-encoded, and nothing in what else it received", () => {
+    const token = canaries.repository;
+    expect(
+      violations(run({ received: `GET / HTTP/1.1\r\nAuthorization: basic ${token}\r\n` }), [], canaries),
+    ).toEqual([{ kind: "sends-secret", detail: token }]);
+    const encoded = Buffer.from(`:${netrc}`).toString("base64");
+    expect(violations(run({ received: `POST /\r\n\r\n${encoded}` }), [], canaries)).toEqual([
+      { kind: "sends-secret", detail: netrc },
+    ]);
+    expect(violations(run({ received: "GET /README.md HTTP/1.1\r\n" }), [], canaries)).toEqual([]);
   });
 
   it("sees a token in either stream, also base64-encoded at any alignment", () => {

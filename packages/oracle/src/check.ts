@@ -1,5 +1,5 @@
 /**
- * The oracle's property, line by line: an allowed line never prints or reads a canary, never writes outside
+ * The oracle's property, line by line: an allowed line never prints, sends or reads a canary, never writes outside
  * the workspace, never changes the repository's config or hooks, and never starts a program that is not a
  * command word of the line as the core extracted it.
  */
@@ -9,7 +9,12 @@ import { HOME, WORKSPACE, WORKSPACE_PROTECTED, canaryFiles, printOnly, type Cana
 
 /** What an allowed line did that it must not do. */
 export type ViolationKind =
-  "prints-secret" | "reads-secret" | "writes-outside" | "changes-protected" | "runs-unlisted";
+  | "prints-secret"
+  | "sends-secret"
+  | "reads-secret"
+  | "writes-outside"
+  | "changes-protected"
+  | "runs-unlisted";
 
 /** One thing a line did wrong. */
 export interface Violation {
@@ -98,6 +103,9 @@ export function violations(
   for (const token of tokens) {
     if (encodings(token).some((form) => output.includes(form))) {
       found.push({ kind: "prints-secret", detail: token });
+    }
+    if (encodings(token).some((form) => run.received.includes(form))) {
+      found.push({ kind: "sends-secret", detail: token });
     }
   }
   const allowed = commandWords(commands);

@@ -43,6 +43,8 @@ describe("generateLines", () => {
       "target-workspace-git-config",
       "read-git-print-config-list",
       "read-git-print-remote-v",
+      "send-curl-header-env",
+      "send-git-ls-remote",
     ]) {
       expect(tags.has(tag), tag).toBe(true);
     }

@@ -11,4 +11,13 @@ export {
   type RunOptions,
   type ShellLine,
 } from "./sandbox.js";
-export { canaryFiles, HOME, makeCanaries, PAYLOAD, SECRET_ENV, WORKSPACE, type Canaries } from "./world.js";
+export {
+  canaryFiles,
+  HOME,
+  makeCanaries,
+  PAYLOAD,
+  SECRET_ENV,
+  SINK_URL,
+  WORKSPACE,
+  type Canaries,
+} from "./world.js";

@@ -1,7 +1,8 @@
 /**
  * Runs command lines under bubblewrap in the oracle's world and reports what each did. The root file system is
  * read-only; `/home` (the home directory with its canaries and the workspace), `/tmp`, `/run` and `/dev/shm`
- * are private tmpfs mounts; there is no network, and the lines get their own pid, IPC and UTS namespaces, a
+ * are private tmpfs mounts; there is no network but the sandbox's own loopback, where a listener (the sink)
+ * keeps what each line sends, and the lines get their own pid, IPC and UTS namespaces, a
  * hard timeout, a file-size limit and (when the host lets an unprivileged user own the sandbox) a process
  * limit. Every program on PATH is reached through a shim that records its name before starting the real one.
  */
@@ -28,6 +29,8 @@ import {
   FOREIGN_REPOSITORY,
   HOME,
   PAYLOAD,
+  SINK_HOST,
+  SINK_PORT,
   WORKSPACE,
   WORKSPACE_FILES,
   canaryFiles,
@@ -83,6 +86,8 @@ export interface LineRun {
   stderr: string;
   /** Programs started through the shims, in order (basenames). */
   programs: string[];
+  /** What the line sent to the sink (every connection, in order). */
+  received: string;
   /**
    * The listings of the writable places (`path\ttype\tsize\tmode\tmtime\t(atime | link)` rows) before the
    * line and after it, when they differ.
@@ -127,6 +132,8 @@ function bwrapArgs(runDir: string, outDir: string): string[] {
     "bwrap",
     ...mounts.split(" "),
     ...["--ro-bind", runDir, RUN_DIR, "--bind", outDir, `${RUN_DIR}/out`],
+    // the sink's name resolves to the sandbox's loopback
+    ...["--ro-bind", path.join(runDir, "hosts"), "/etc/hosts"],
     ...namespaces.split(" "),
     ...["--chdir", "/"],
   ];
@@ -140,7 +147,7 @@ export function oracleAvailability(): Availability {
   if (process.platform !== "linux") {
     return { available: false, reason: "the oracle needs Linux (bubblewrap)", processLimit: false };
   }
-  for (const program of ["bwrap", "git", "bash", "zsh", "make", "timeout", "find"]) {
+  for (const program of ["bwrap", "git", "bash", "zsh", "make", "timeout", "find", "socat"]) {
     if (!run(["sh", "-c", `command -v ${program}`]).ok) {
       return { available: false, reason: `${program} is not installed`, processLimit: false };
     }
@@ -311,6 +318,7 @@ function runWorker(
     `${RUN_DIR}/${linesFile}`,
     String(options.timeoutSeconds),
     String(options.processLimit),
+    String(SINK_PORT),
   ];
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0] as string, argv.slice(1), {
@@ -360,6 +368,7 @@ function collect(outDir: string, count: number): LineRun[] {
       stdout: readText(path.join(outDir, `${i}.out`)),
       stderr: readText(path.join(outDir, `${i}.err`)),
       programs: programs.get(i) ?? [],
+      received: readText(path.join(outDir, `${i}.net`)),
       ...(existsSync(snap) ? { listing: { before, after: readText(snap) } } : {}),
     });
   }
@@ -387,6 +396,7 @@ export async function runLines(
     writeShims(path.join(runDir, "shims"), RUN_DIR);
     writeFileSync(path.join(runDir, "driver.sh"), readFileSync(new URL("./driver.sh", import.meta.url)));
     writeFileSync(path.join(runDir, "find-args"), `${listingArgs(canaries).join("\0")}\0`);
+    writeFileSync(path.join(runDir, "hosts"), `127.0.0.1\tlocalhost ${SINK_HOST}\n::1\tlocalhost\n`);
     const prefix = sandboxPrefix();
     const uid = prefix.length > 0 ? NOBODY : (process.getuid?.() ?? 0);
     const env: NodeJS.ProcessEnv = {

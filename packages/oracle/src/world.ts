@@ -109,11 +109,24 @@ export interface Canaries {
   repository: string;
 }
 
-/** The `.git/config` entries (key → value) that hold the repository canary, as a CI checkout writes them. */
+/**
+ * The network sink inside the sandbox: `sink.example` names the loopback address there, where a listener on
+ * {@link SINK_PORT} keeps every byte a line sends. The sandbox has no other network.
+ */
+export const SINK_HOST = "sink.example";
+/** The sink's TCP port (above 1024: the sandbox has no privilege to listen lower). */
+export const SINK_PORT = 8080;
+/** The sink's base URL. */
+export const SINK_URL = `http://${SINK_HOST}:${SINK_PORT}/`;
+
+/**
+ * The `.git/config` entries (key → value) that hold the repository canary, as a CI checkout writes them: git
+ * sends both (the header and the URL's credentials) to the sink when a line makes it talk to `origin`.
+ */
 export function repositoryConfig(token: string): [string, string][] {
   return [
-    ["http.https://sink.example/.extraheader", `AUTHORIZATION: basic ${token}`],
-    ["remote.origin.url", `https://x-access-token:${token}@sink.example/project.git`],
+    [`http.${SINK_URL}.extraheader`, `AUTHORIZATION: basic ${token}`],
+    ["remote.origin.url", `http://x-access-token:${token}@${SINK_HOST}:${SINK_PORT}/project.git`],
   ];
 }
 

@@ -155,6 +155,20 @@ export { decideLine, enkaiduShellRefusal, plainArgv } from "./runner/plain-argv.
 export { runCommand } from "./runner/run.js";
 export type { RunRequest, RunResult } from "./runner/run-command.js";
 
+// slash
+export { runSlashSteps, stepPerformerOf, StepStopCode } from "./slash/step-loop.js";
+export type {
+  StepAt,
+  StepCommand,
+  StepHostPort,
+  StepLoopOptions,
+  StepLoopOutcome,
+  StepRecord,
+  StepResult,
+  StepStop,
+  TerminalStepRun,
+} from "./slash/step-loop.js";
+
 // fs
 export { mountPointsOf, nodeFileSystemPort } from "./fs/file-system-port.js";
 

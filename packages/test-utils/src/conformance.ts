@@ -1,6 +1,12 @@
 // Which conformance cases a decision harness runs: the same selection in the core's harness and in every
 // adapter's contract test, so no host quietly runs fewer cases.
-import { loadCases, type ConformanceCase } from "@slashi/conformance";
+import {
+  loadCases,
+  notApplicableProblems,
+  readNotApplicable,
+  type ConformanceCase,
+  type NotApplicableEntry,
+} from "@slashi/conformance";
 
 /**
  * Whether a case applies on this machine's platform: `posix` is every platform but Windows, `windows` is
@@ -34,4 +40,42 @@ export function decisionCases<I = unknown, E = unknown>(): ConformanceCase<I, E>
     ...loadCases<I, E>("shell").filter((c) => !isExtractionCase(c)),
     ...loadCases<I, E>("policy"),
   ].filter((c) => platformMatches(c));
+}
+
+/**
+ * The decision cases `decide()` itself is known to fail, each with the reason it is not closed yet (the core's
+ * `test/conformance/decide.expected-failures.json`). Every host decides through `decide()`, so each decision
+ * harness expects these to fail too; a host's own list names only what its surface cannot express.
+ */
+export function coreDecisionFailures(): NotApplicableEntry[] {
+  return readNotApplicable(
+    new URL("../../core/test/conformance/decide.expected-failures.json", import.meta.url),
+  );
+}
+
+/** What a host's decision harness may fail: its own not-applicable cases and the core's known failures. */
+export interface DecisionBaseline {
+  /** The host's own list, each entry with its reason. */
+  notApplicable: NotApplicableEntry[];
+  /** Ids of both lists: the cases allowed (and required) to fail. */
+  expectedFailures: string[];
+  /** Problems of the host's list: unknown or repeated ids, missing reasons, ids the core's list already holds. */
+  problems(caseIds: Iterable<string>): string[];
+}
+
+/**
+ * Reads a host's `contract.not-applicable.json` next to the core's known decision failures.
+ * @param file - the host's list
+ */
+export function decisionBaseline(file: URL): DecisionBaseline {
+  const notApplicable = readNotApplicable(file);
+  const core = coreDecisionFailures().map((e) => e.id);
+  return {
+    notApplicable,
+    expectedFailures: [...new Set([...notApplicable.map((e) => e.id), ...core])],
+    problems: (caseIds) => [
+      ...notApplicableProblems(notApplicable, caseIds),
+      ...notApplicable.filter((e) => core.includes(e.id)).map((e) => `is in the core's list: ${e.id}`),
+    ],
+  };
 }

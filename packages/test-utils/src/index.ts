@@ -4,7 +4,14 @@ export { catchError, catchErrorAsync, rejectionCode, thrownCode } from "./errors
 export type { ErrorGuard } from "./errors.js";
 export { tempDir, tempHome } from "./temp.js";
 export type { TempDir, TempHome } from "./temp.js";
-export { decisionCases, isExtractionCase, platformMatches } from "./conformance.js";
+export type { DecisionBaseline } from "./conformance.js";
+export {
+  coreDecisionFailures,
+  decisionBaseline,
+  decisionCases,
+  isExtractionCase,
+  platformMatches,
+} from "./conformance.js";
 export { freePort, startRegistry, stopRegistry, verdaccioBin, verdaccioUnavailable } from "./verdaccio.mjs";
 export type { RunningRegistry } from "./verdaccio.mjs";
 export { writeStubBwrap } from "./stub-bwrap.js";

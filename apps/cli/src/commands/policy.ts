@@ -14,6 +14,7 @@ import {
 import {
   checkManagedPolicy,
   defaultManagedPolicyPath,
+  isEnkaiduConfigPath,
   locateExtendsError,
   readBoundedText,
   SLASHI_FILES,
@@ -82,7 +83,8 @@ async function applicableFiles(io: Io, cwd: string): Promise<string[]> {
  * @throws SlashiError `PACK_NOT_FOUND` at the entry's line, with the closest preset or installed pack
  */
 async function checkExtends(file: string, text: string, document: PolicyDocument, io: Io): Promise<void> {
-  const names = (document.extends ?? []).filter((name) => !PRESETS.has(name));
+  // Enkaidu configs (paths to .yml files) are read by the policy session, not the pack loader.
+  const names = (document.extends ?? []).filter((name) => !PRESETS.has(name) && !isEnkaiduConfigPath(name));
   if (names.length === 0) return;
   try {
     await packLayers(names, { packsDir: slashiPaths(io).packs, approved: async () => false });

@@ -8,30 +8,22 @@ import path from "node:path";
 import {
   approvalStateOf,
   checkSharedCommand,
-  DEFAULT_MAX_SLASH_DEPTH,
   commandNameKey,
   dialectForShell,
   describeCommandChanges,
-  expandStep,
   isSlashiError,
   parseTeamFile,
   planSlashRun,
-  redactedExpansionContext,
   renderCommand,
-  templateLine,
   renderStep,
-  trackSecretReads,
+  sourceCapabilities,
+  SlashiErrorCode,
   type CommandDefinition,
   type CommandIdentity,
-  type ExpansionContext,
   type QuoteDialect,
   type SlashRunPlan,
   type Step,
-  type StepKind,
-  type StepPerformer,
   type TerminalStep,
-  sourceCapabilities,
-  SlashiErrorCode,
 } from "@slashi/core";
 import {
   ApprovalFileStore,
@@ -39,9 +31,16 @@ import {
   defaultShell,
   readBoundedText,
   redactSecrets,
+  runSlashSteps,
   SLASHI_FILES,
+  stepPerformerOf,
   TrustFileStore,
   workspaceIdentity,
+  type StepAt,
+  type StepCommand,
+  type StepHostPort,
+  type StepLoopOutcome,
+  type StepResult,
   type Workspace,
 } from "@slashi/runtime";
 import { ensureParser, loadSetup, resolveWorkspace, slashiPaths, type Setup } from "../context.js";
@@ -293,22 +292,6 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The step kinds `slashi run` performs: everything but the editor's (insert, setting, command). */
-const CLI_STEP_KINDS: ReadonlySet<StepKind> = new Set<StepKind>([
-  "terminal",
-  "slash",
-  "notify",
-  "input",
-  "wait",
-  "open",
-]);
-
-/** `slashi run` as a step performer; a dry run performs nothing, so it shows every step. */
-const cliPerformer = (dryRun: boolean): StepPerformer => ({
-  name: "slashi run",
-  performs: (kind) => dryRun || CLI_STEP_KINDS.has(kind),
-});
-
 function findDef(list: readonly CommandDefinition[], name: string): CommandDefinition | undefined {
   const key = commandNameKey(name.replace(/^\//, ""));
   return list.find((c) => commandNameKey(c.name.replace(/^\//, "")) === key);
@@ -329,8 +312,6 @@ interface RunState {
   approval?: string;
   /** The pack of a pack command, for the audit log. */
   pack?: LoadedPack;
-  /** Names (folded) of the commands on the current call chain, the root first. */
-  stack: readonly string[];
   /**
    * The run's progress line (a terminal only): it says which step runs, and is erased while a step writes or a
    * command has the terminal.
@@ -366,107 +347,131 @@ async function promptInput(io: Io, step: Extract<Step, { type: "input" }>): Prom
   }
 }
 
-async function runSteps(def: CommandDefinition, args: string, state: RunState): Promise<number> {
+/** A step that ended with this exit status stops the run with it. */
+function exitStatus(status: number): StepResult {
+  return status === ExitCode.OK
+    ? undefined
+    : { stop: { status: "failed", code: "STEP_FAILED", message: `exit status ${status}`, data: { status } } };
+}
+
+/**
+ * `slashi run` as the runtime's step host: terminal steps through the CLI's guarded run, notifications and `open`
+ * targets printed, inputs asked on the terminal. It has no editor, so insert, setting and command steps are
+ * kinds it does not perform; a dry run performs nothing, so it shows every step.
+ */
+function cliStepHost(state: RunState): {
+  port: StepHostPort<StepCommand>;
+  commandOf: (def: CommandDefinition) => StepCommand;
+} {
   const { io, setup } = state;
-  const inputs: Record<string, string> = {};
-  for (const [index, raw] of def.steps.entries()) {
-    const where = { file: state.file, jsonPath: `/commands/${state.list.indexOf(def)}` };
-    // Only a wait keeps the line: every other step writes, prompts or hands the terminal to a command.
-    state.progress?.step(
-      `${stepLabel(def, index)} ${raw.type === "wait" ? `waiting ${raw.ms} ms` : raw.type}`,
-    );
-    if (raw.type !== "wait") state.progress?.pause();
-    if (raw.type === "input") {
-      inputs[raw.name] = state.dryRun ? (raw.default ?? `<${raw.name}>`) : await promptInput(io, raw);
-      continue;
-    }
-    const context: ExpansionContext = {
+  const commands = new Map<CommandDefinition, StepCommand>(
+    state.list.map((definition, i) => [
+      definition,
+      { definition, source: state.source, where: { file: state.file, jsonPath: `/commands/${i}` } },
+    ]),
+  );
+  const label = (def: CommandDefinition): string =>
+    `/${def.name}${state.pack ? ` (${packLabel(state.pack)})` : ""}`;
+  const editorStep = state.dryRun
+    ? async (_step: Step, at: StepAt<StepCommand>): Promise<StepResult> => {
+        println(io.stdout, `needs an editor, skipped: ${renderStep(at.raw)}`);
+      }
+    : undefined;
+  const port: StepHostPort<StepCommand> = {
+    name: "slashi run",
+    context: (_command, args, inputs) => ({
       source: state.source,
       values: { args, workspaceFolder: setup.workspace.root },
       env: (name) => io.env[name],
       inputs,
       ...(state.dialect !== undefined ? { dialect: state.dialect } : {}),
-    };
-    const secretReads = trackSecretReads(context);
-    const step = expandStep(raw, secretReads.context, { index, where });
-    switch (step.type) {
-      case "terminal": {
-        const cwd = path.resolve(setup.workspace.root, step.cwd ?? ".");
-        const stepSetup =
-          cwd === setup.context.cwd ? setup : { ...setup, context: { ...setup.context, cwd } };
-        const header = state.progress === undefined ? `/${def.name}` : stepLabel(def, index);
-        println(io.stderr, paint(io, "dim", `${shown`${header}`} › ${renderStep(raw)}`));
-        const status = await guardedRun(
+    }),
+    started: ({ command, index, raw }) => {
+      // Only a wait keeps the line: every other step writes, prompts or hands the terminal to a command.
+      state.progress?.step(
+        `${stepLabel(command.definition, index)} ${raw.type === "wait" ? `waiting ${raw.ms} ms` : raw.type}`,
+      );
+      if (raw.type !== "wait") state.progress?.pause();
+    },
+    callee: (_caller, name) => {
+      const def = findDef(state.list, name);
+      return def === undefined ? undefined : commands.get(def);
+    },
+    async terminal(run) {
+      const cwd = path.resolve(setup.workspace.root, run.step.cwd ?? ".");
+      const stepSetup = cwd === setup.context.cwd ? setup : { ...setup, context: { ...setup.context, cwd } };
+      const def = run.command.definition;
+      const header = state.progress === undefined ? `/${def.name}` : stepLabel(def, run.index);
+      println(io.stderr, paint(io, "dim", `${shown`${header}`} › ${renderStep(run.raw)}`));
+      const template = state.approval !== undefined ? run.template() : undefined;
+      return exitStatus(
+        await guardedRun(
           {
-            command: step.command,
+            command: run.step.command,
             setup: stepSetup,
             shell: state.shell,
             cordon: false,
             source: state.source,
-            commandName: `/${def.name}${state.pack ? ` (${packLabel(state.pack)})` : ""}`,
+            commandName: label(run.command.definition),
             dryRun: state.dryRun,
             // The approval stands for the step with its arguments unknown: what they add asks again.
-            ...(state.approval !== undefined && raw.type === "terminal"
-              ? { preApproved: state.approval, template: templateLine(raw, context, { index, where }) }
-              : {}),
+            ...(state.approval !== undefined ? { preApproved: state.approval, template } : {}),
             expansion: {
-              template: (raw as TerminalStep).command,
-              display: expandStep(raw as TerminalStep, redactedExpansionContext(context), {
-                index,
-                where,
-              }).command,
-              secrets: secretReads.values(),
+              template: (run.raw as TerminalStep).command,
+              display: run.display,
+              secrets: run.secrets,
             },
           },
           io,
-        );
-        if (status !== 0) return status;
-        break;
-      }
-      case "slash": {
-        // The plan refused missing callees, cycles and depth before anything ran; a callee named by a variable is
-        // checked here, when its name is known.
-        const callee = findDef(state.list, step.command);
-        if (!callee)
-          throw new CliError(
-            `/${def.name} calls ${step.command}, which does not exist`,
-            ExitCode.INVALID_INPUT,
-          );
-        const key = commandNameKey(callee.name.replace(/^\//, ""));
-        if (state.stack.includes(key) || state.stack.length > DEFAULT_MAX_SLASH_DEPTH)
-          throw new CliError(
-            `/${def.name} calls ${step.command}, which is already running or nests too deep`,
-            ExitCode.INVALID_INPUT,
-          );
-        const status = await runSteps(callee, step.args ?? "", { ...state, stack: [...state.stack, key] });
-        if (status !== 0) return status;
-        break;
-      }
-      case "notify":
-        println(
-          io.stderr,
-          (step.level === "error"
-            ? paint(io, "red", "error")
-            : step.level === "warning"
-              ? paint(io, "yellow", "warning")
-              : "info") + shown`: ${redactSecrets(step.message, secretReads.values())}`,
-        );
-        break;
-      case "wait":
-        if (!state.dryRun) await new Promise((resolve) => setTimeout(resolve, step.ms));
-        break;
-      case "open":
-        println(io.stdout, shown`open in your browser: ${redactSecrets(step.target, secretReads.values())}`);
-        break;
-      default:
-        // insert, setting and command steps are refused before anything runs.
-        throw new CliError(
-          `/${def.name} step ${index + 1} (${step.type}) needs an editor`,
-          ExitCode.RUN_DENIED,
-        );
-    }
+        ),
+      );
+    },
+    notify(step) {
+      const level =
+        step.level === "error"
+          ? paint(io, "red", "error")
+          : step.level === "warning"
+            ? paint(io, "yellow", "warning")
+            : "info";
+      println(io.stderr, level + shown`: ${step.message}`);
+    },
+    input: async (step) => (state.dryRun ? (step.default ?? `<${step.name}>`) : promptInput(io, step)),
+    async wait(step) {
+      if (!state.dryRun) await new Promise((resolve) => setTimeout(resolve, step.ms));
+    },
+    async open(step, at) {
+      println(io.stdout, shown`open in your browser: ${redactSecrets(step.target, at.secrets)}`);
+    },
+    ...(editorStep ? { insert: editorStep, setting: editorStep, command: editorStep } : {}),
+  };
+  const commandOf = (definition: CommandDefinition): StepCommand =>
+    commands.get(definition) ?? { definition, source: state.source };
+  return { port, commandOf };
+}
+
+/** A step kind `slashi run` cannot perform, as the CLI reports it. */
+function unavailable(error: unknown, name: string): unknown {
+  if (isSlashiError(error) && error.code === SlashiErrorCode.STEP_UNAVAILABLE) {
+    return new CliError(
+      error.message,
+      ExitCode.RUN_DENIED,
+      `run /${name} from VS Code, or use slashi run --dry-run /${name} to see the steps`,
+    );
   }
-  return ExitCode.OK;
+  return error;
+}
+
+/** Runs the steps of `def` through the runtime's step loop; the exit status of the run. */
+async function runSteps(def: CommandDefinition, args: string, state: RunState): Promise<number> {
+  const { port, commandOf } = cliStepHost(state);
+  let outcome: StepLoopOutcome<StepCommand>;
+  try {
+    outcome = await runSlashSteps(commandOf(def), port, { args });
+  } catch (error) {
+    throw unavailable(error, def.name);
+  }
+  if (outcome.status === "done") return ExitCode.OK;
+  return typeof outcome.data?.status === "number" ? outcome.data.status : ExitCode.RUN_CANCELLED;
 }
 
 /**
@@ -543,6 +548,24 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
   });
   await parser;
   const paths = slashiPaths(io);
+  const shell = defaultShell(io.env);
+  let dialect: QuoteDialect | undefined;
+  try {
+    dialect = dialectForShell(shell);
+  } catch {
+    // Only a step that uses ${q:…} needs it; expansion then reports the missing dialect.
+  }
+  const state: RunState = {
+    ...(found.pack ? { pack: found.pack } : {}),
+    ...(dialect !== undefined ? { dialect } : {}),
+    io,
+    setup,
+    source,
+    list,
+    file: found.file,
+    shell,
+    dryRun,
+  };
   let approval: string | undefined;
   const commandLabel = (d: CommandDefinition): string =>
     `/${d.name}${found.pack ? ` (${packLabel(found.pack)})` : ""}`;
@@ -557,17 +580,10 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
     plan = planSlashRun(def, list, {
       shared,
       approved: (d) => stateOf(d).state,
-      host: cliPerformer(dryRun),
+      host: stepPerformerOf(cliStepHost(state).port),
     });
   } catch (error) {
-    if (isSlashiError(error) && error.code === SlashiErrorCode.STEP_UNAVAILABLE) {
-      throw new CliError(
-        error.message,
-        ExitCode.RUN_DENIED,
-        `run /${def.name} from VS Code, or use slashi run --dry-run /${def.name} to see the steps`,
-      );
-    }
-    throw error;
+    throw unavailable(error, def.name);
   }
   const all = plan.reachable;
   const coverage = plan.coverage;
@@ -651,29 +667,7 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
     }
   }
 
-  const shell = defaultShell(io.env);
-  let dialect: QuoteDialect | undefined;
-  try {
-    dialect = dialectForShell(shell);
-  } catch {
-    // Only a step that uses ${q:…} needs it; expansion then reports the missing dialect.
-  }
-  const file = found.file;
-  const state: RunState = {
-    ...(found.pack ? { pack: found.pack } : {}),
-    ...(dialect !== undefined ? { dialect } : {}),
-    io,
-    setup,
-    source,
-    list,
-    file,
-    shell,
-    dryRun,
-    stack: [commandNameKey(def.name.replace(/^\//, ""))],
-    ...(approval !== undefined ? { approval } : {}),
-  };
-  if (!progressAllowed(io.env, io.stderr)) return runSteps(def, rest.join(" "), state);
-  return withProgress(io, `/${def.name}`, (progress) =>
-    runSteps(def, rest.join(" "), { ...state, progress }),
-  );
+  const run = { ...state, ...(approval !== undefined ? { approval } : {}) };
+  if (!progressAllowed(io.env, io.stderr)) return runSteps(def, rest.join(" "), run);
+  return withProgress(io, `/${def.name}`, (progress) => runSteps(def, rest.join(" "), { ...run, progress }));
 }

@@ -15,7 +15,7 @@ import {
   type Workspace,
 } from "@slashi/runtime";
 import { digestOf, ensureParser, openSession, resolveWorkspace, slashiPaths } from "../context.js";
-import { ExitCode, formatError } from "../errors.js";
+import { ExitCode, formatError, invalidPolicyLine, toExitCode } from "../errors.js";
 import { println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { loadCommands, type LoadedCommands } from "./run.js";
@@ -45,12 +45,24 @@ export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
   const workspace = await resolveWorkspace(cwd);
   const paths = slashiPaths(io);
   const policyText = await readOptional(workspace.policyFile);
-  // A policy file that does not load is not approved: say so before anything is recorded.
-  if (policyText !== undefined) {
-    await ensureParser();
-    parsePolicy(policyText, workspace.policyFile);
+  // A policy that does not load is not approved: say where and how to fix it, as `policy validate` does, before
+  // anything is recorded.
+  let snapshot;
+  try {
+    if (policyText !== undefined) {
+      await ensureParser();
+      parsePolicy(policyText, workspace.policyFile);
+    }
+    snapshot = await (await openSession(io, { cwd })).current();
+  } catch (error) {
+    if (!isSlashiError(error) || args.flags.json === true) throw error;
+    println(io.stderr, invalidPolicyLine(error));
+    println(
+      io.stderr,
+      `slashi: ${workspace.root} is not trusted; nothing was recorded. Fix the entry above (slashi policy validate checks it), then run slashi trust again.`,
+    );
+    return toExitCode(error);
   }
-  const snapshot = await (await openSession(io, { cwd })).current();
   const gains = trustGains(snapshot.layers);
   await new TrustFileStore({ file: paths.trust }).setTrusted(
     workspace.key,

@@ -186,6 +186,8 @@ interface Compiled {
   entry: SecretLocation;
   parts: Component[];
   except: RegExp | undefined;
+  /** The literal components: a path can only match when it has every one of them. */
+  literals: string[];
 }
 
 /** A glob-free regular expression source for one `*` pattern component. */
@@ -205,10 +207,27 @@ function compile(entry: SecretLocation): Compiled {
     entry.except === undefined
       ? undefined
       : new RegExp(`^(?:${entry.except.map(componentSource).join("|")})$`);
-  return { entry, parts, except };
+  return { entry, parts, except, literals: parts.filter((p) => p.re === null).map((p) => p.text) };
 }
 
 const COMPILED: readonly Compiled[] = SECRET_LOCATIONS.map(compile);
+/** The entries with no literal component (`*.pem`, `id_*`): any path may match them. */
+const UNANCHORED: readonly Compiled[] = COMPILED.filter((c) => c.literals.length === 0);
+/**
+ * A base name at least one of {@link UNANCHORED} matches, when each of them is one file component (so matches
+ * only a path's last component); `undefined` when one is not, and every one must be tried.
+ */
+const UNANCHORED_BASE: RegExp | undefined = UNANCHORED.every(
+  (c) => c.entry.kind === "file" && c.entry.anchor === "anywhere" && c.parts.length === 1,
+)
+  ? new RegExp(`^(?:${UNANCHORED.map((c) => componentSource(c.parts[0]!.text)).join("|")})$`)
+  : undefined;
+/** The other entries by their first literal component: a path without that name matches none of them. */
+const BY_LITERAL: ReadonlyMap<string, readonly Compiled[]> = COMPILED.reduce((map, c) => {
+  const first = c.literals[0];
+  if (first !== undefined) map.set(first, [...(map.get(first) ?? []), c]);
+  return map;
+}, new Map<string, Compiled[]>());
 
 /** True when a literal (lower-case) component equals a pattern component. */
 function componentIs(name: string, part: Component): boolean {
@@ -300,10 +319,20 @@ export function secretMatch(path: string, home: string): SecretMatch {
   }
   const homeList = homeComponents(home);
   let out: SecretMatch;
-  for (const entry of COMPILED) {
+  const test = (entry: Compiled): SecretMatch => {
     const found = relate(parts, entry, homeList);
-    if (found === "secret") return found;
     out ??= found;
+    return found;
+  };
+  if (UNANCHORED_BASE === undefined || UNANCHORED_BASE.test(parts[parts.length - 1] ?? ""))
+    for (const entry of UNANCHORED) if (test(entry) === "secret") return "secret";
+  // every match puts each literal component of an entry on one of the path's components
+  const names = new Set(parts);
+  for (const name of names) {
+    for (const entry of BY_LITERAL.get(name) ?? []) {
+      if (entry.literals.length > 1 && !entry.literals.every((literal) => names.has(literal))) continue;
+      if (test(entry) === "secret") return "secret";
+    }
   }
   return out;
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { decide, isSlashiError, SlashiErrorCode } from "@slashi/core";
+import { decide, isSlashiError, SlashiErrorCode, unknownExtendsError } from "@slashi/core";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { CommandApprovalFileStore } from "../store/command-approvals.js";
 import { TrustFileStore } from "../store/trust.js";
@@ -148,6 +148,30 @@ describe("Enkaidu configs in the policy session", () => {
     expect(decide("pack-of @acme/policy.yml", snapshot.policy, snapshot.context()).decision).toBe("deny");
   });
 
+  it("suggests the path when a bare name is no pack but an Enkaidu config of that name sits next to the policy", async () => {
+    writeFileSync(path.join(dirs.config, "enkaidu.yml"), EXAMPLE);
+    const packLayers: PackLayerLoader = async (names) => {
+      throw unknownExtendsError(names[0] as string, []);
+    };
+    userPolicy({ version: 1, extends: ["recommended", "enkaidu.yml", "other.yml"] });
+    const error = await caught((await open({ packLayers })).current());
+    expect(isSlashiError(error) && error.code).toBe(SlashiErrorCode.PACK_NOT_FOUND);
+    expect(isSlashiError(error) && error.data).toMatchObject({
+      file: path.join(dirs.config, "policy.json"),
+      jsonPath: "/extends/1",
+      extends: "enkaidu.yml",
+      suggestion: "./enkaidu.yml",
+    });
+    // no file of that name: no path is suggested
+    userPolicy({ version: 1, extends: ["other.yml"] });
+    const other = await caught((await open({ packLayers })).current());
+    expect(isSlashiError(other) && other.data).toMatchObject({
+      jsonPath: "/extends/0",
+      extends: "other.yml",
+    });
+    expect(isSlashiError(other) && other.data.suggestion).toBeUndefined();
+  });
+
   it("locates an unreadable extended file at the naming file's /extends/N", async () => {
     userPolicy({ version: 1, extends: ["recommended", "./missing.yml"] });
     const error = await caught((await open()).current());
@@ -224,24 +248,49 @@ describe("Enkaidu configs in the policy session", () => {
     const enkaiduLayers = async (session: Awaited<ReturnType<typeof open>>) =>
       (await session.current()).layers.filter((l) => l.document.enkaidu !== undefined).map((l) => l.source);
 
-    it("apply as Enkaidu applies them, its defaults filling the rest, where the host reads them", async () => {
-      dirs.env.ENKAIDU_APPROVED_EXECUTABLES = "whoami";
+    it("apply as Enkaidu applies them in every host, its defaults filling the rest", async () => {
+      dirs.env.ENKAIDU_APPROVED_EXECUTABLES = "ls whoami";
       dirs.env.ENKAIDU_RESTRICTED_TERMS = "secret-project";
-      const session = await open({ enkaiduEnvironment: true });
+      const session = await open();
       expect(await enkaiduLayers(session)).toEqual([ENKAIDU_ENVIRONMENT_SOURCE]);
-      expect(await verdict(session, "whoami")).toBe("allow");
+      // Approved: Enkaidu adds no question of its own, and what the policy alone says stands.
+      const snapshot = await session.current();
+      const codes = (line: string) =>
+        decide(line, snapshot.policy, snapshot.context()).reasons.map((r) => r.code);
+      expect(codes("ls -la")).not.toContain("enkaidu.not-approved");
+      expect(codes("wc -l notes.txt")).toContain("enkaidu.not-approved");
+      const alone = await open({ enkaiduEnvironment: false });
+      for (const line of ["ls -la", "whoami"])
+        expect(await verdict(session, line), line).toBe(await verdict(alone, line));
       // Enkaidu's default allowed list: wc passes the gate and asks, curl does not.
       expect(await verdict(session, "wc -l notes.txt")).toBe("ask");
       expect(await verdict(session, "curl https://example.com")).toBe("deny");
       expect(await verdict(session, "whoami secret-project")).toBe("ask");
     });
 
-    it("do nothing when none is set, or in a host that does not read them", async () => {
-      expect(await enkaiduLayers(await open({ enkaiduEnvironment: true }))).toEqual([]);
-      dirs.env.ENKAIDU_ALLOWED_EXECUTABLES = " ";
-      expect(await enkaiduLayers(await open({ enkaiduEnvironment: true }))).toEqual([]);
-      dirs.env.ENKAIDU_ALLOWED_EXECUTABLES = "ls";
+    it("only restrict: the approved list allows nothing the policy asks about", async () => {
+      // What the policy alone says of each line, before any variable is set.
+      const lines = ["./deploy.sh", "make build", "bash -c 'ls'", "curl https://example.com"];
+      const before = await Promise.all(lines.map(async (l) => await verdict(await open(), l)));
+      expect(before.filter((v) => v === "ask").length).toBeGreaterThan(1);
+      dirs.env.ENKAIDU_APPROVED_EXECUTABLES = "./deploy.sh make bash curl";
       const session = await open();
+      expect(
+        (await session.current()).layers.find((l) => l.source === ENKAIDU_ENVIRONMENT_SOURCE),
+      ).toBeDefined();
+      const order = ["allow", "ask", "deny"];
+      for (const [i, line] of lines.entries()) {
+        const now = await verdict(session, line);
+        expect(order.indexOf(now), line).toBeGreaterThanOrEqual(order.indexOf(before[i] as string));
+      }
+    });
+
+    it("do nothing when none is set, or for a what-if that turns them off", async () => {
+      expect(await enkaiduLayers(await open())).toEqual([]);
+      dirs.env.ENKAIDU_ALLOWED_EXECUTABLES = " ";
+      expect(await enkaiduLayers(await open())).toEqual([]);
+      dirs.env.ENKAIDU_ALLOWED_EXECUTABLES = "ls";
+      const session = await open({ enkaiduEnvironment: false });
       expect(await enkaiduLayers(session)).toEqual([]);
       expect(await verdict(session, "curl https://example.com")).not.toBe("deny");
     });
@@ -250,11 +299,11 @@ describe("Enkaidu configs in the policy session", () => {
       const file = path.join(dirs.home, "enkaidu.yml");
       writeFileSync(file, "tool_settings:\n  shell_command:\n    allowed_commands: [ls]\n");
       dirs.env.ENKAIDU_APPROVED_EXECUTABLES = "whoami";
-      const named = await open({ enkaiduConfig: file, enkaiduEnvironment: true });
+      const named = await open({ enkaiduConfig: file });
       expect(await enkaiduLayers(named)).toEqual([file]);
       writeFileSync(path.join(dirs.config, "enkaidu.yml"), EXAMPLE);
       userPolicy({ version: 1, extends: ["./enkaidu.yml"] });
-      expect(await enkaiduLayers(await open({ enkaiduEnvironment: true }))).toEqual(["./enkaidu.yml"]);
+      expect(await enkaiduLayers(await open())).toEqual(["./enkaidu.yml"]);
     });
   });
 });

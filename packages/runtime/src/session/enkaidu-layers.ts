@@ -82,18 +82,21 @@ export async function enkaiduConfigLayer(
 export const ENKAIDU_ENVIRONMENT_SOURCE = "ENKAIDU_* environment";
 
 /**
- * The Enkaidu layer of the `ENKAIDU_*` variables alone, as Enkaidu reads them when no config file sets a list:
- * the person's own (`user`) layer, with Enkaidu's defaults for every variable not set. `undefined` when none of
- * the three variables holds a word.
+ * The Enkaidu layer of the `ENKAIDU_*` variables alone, as Enkaidu reads them when no config file sets a list,
+ * with Enkaidu's defaults for every variable not set; `undefined` when none of the three variables holds a word.
+ * It only restricts: Enkaidu's gate (`ENKAIDU_ALLOWED_EXECUTABLES` ∪ approved), its restricted terms and its
+ * refusals apply, but `ENKAIDU_APPROVED_EXECUTABLES` allows nothing the rest of the policy asks about. A host's
+ * environment can come from a repository's files (an MCP server's `env` in `.mcp.json`), so it is not the
+ * person's word the way their policy file is; a person who wants the approved list
+ * to count names an Enkaidu config from their own policy (`extends: ["~/enkaidu.yml"]`), where the variables
+ * fill the lists the file leaves out.
  */
 export async function enkaiduEnvironmentLayer(options: ReadEnkaiduOptions): Promise<PolicyLayer | undefined> {
   const env = options.env ?? ((name: string) => process.env[name]);
   if (!Object.values(ENKAIDU_ENV).some((name) => (env(name) ?? "").trim() !== "")) return undefined;
-  return {
-    kind: "user",
-    source: ENKAIDU_ENVIRONMENT_SOURCE,
-    document: await readEnkaiduPolicy(undefined, options),
-  };
+  const { approvedCommands: _allows, ...restrictions } = await readEnkaiduPolicy(undefined, options);
+  // Not approved, and not the person's own (`user`) layer, so it neither loosens nor replaces the default preset.
+  return { kind: "pack", source: ENKAIDU_ENVIRONMENT_SOURCE, document: restrictions, approved: false };
 }
 
 function realOrSelf(file: string): string {

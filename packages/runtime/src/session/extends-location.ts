@@ -3,7 +3,18 @@
  * which name goes away; the session knows which files name it and their text, so the person gets the file,
  * line and JSON path to change.
  */
-import { isSlashiError, parseJsonc, SlashiError, type PolicyLayer, type SourceLocation } from "@slashi/core";
+import { statSync } from "node:fs";
+import path from "node:path";
+import {
+  isExtendsPath,
+  isSlashiError,
+  parseJsonc,
+  SlashiError,
+  SlashiErrorCode,
+  type PolicyLayer,
+  type SourceLocation,
+} from "@slashi/core";
+import { isEnkaiduConfigPath } from "../config/enkaidu.js";
 
 /** A policy layer and, when it came from a file, that file's text. */
 export interface ExtendsSource {
@@ -34,16 +45,45 @@ export function extendsLocations(entry: string, sources: readonly ExtendsSource[
   return out;
 }
 
+/** Whether `file` is a regular file (links followed). */
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The error with the location of the first layer whose `extends` holds the entry it names (`data.extends`).
- * Any other error, or one already located, comes back unchanged.
+ * When no preset or pack has that name but an Enkaidu config of that name (`enkaidu.yml`) sits next to the naming
+ * file, the error suggests the path that reads it (`./enkaidu.yml`, in `data.suggestion`): a bare name is never read
+ * as a file. Any other error, or one already located, comes back unchanged.
  * @param error - what the pack loader threw
  * @param sources - the layers that may name the entry, in the order they were read
  */
 export function locateExtendsError(error: unknown, sources: readonly ExtendsSource[]): unknown {
   if (!isSlashiError(error) || typeof error.data.extends !== "string" || error.data.file !== undefined)
     return error;
-  const [location] = extendsLocations(error.data.extends, sources);
+  const entry = error.data.extends;
+  const [location] = extendsLocations(entry, sources);
   if (location === undefined) return error;
+  const file = location.file;
+  if (
+    error.code === SlashiErrorCode.PACK_NOT_FOUND &&
+    !isExtendsPath(entry) &&
+    isEnkaiduConfigPath(`./${entry}`) &&
+    file !== undefined &&
+    path.isAbsolute(file) &&
+    isFile(path.join(path.dirname(file), entry))
+  ) {
+    const suggestion = `./${entry}`;
+    return new SlashiError(
+      error.code,
+      `extends "${entry}", which is not a built-in preset or an installed pack; did you mean "${suggestion}"? A name is read as a preset or pack only; write the file ${path.join(path.dirname(file), entry)} as a path`,
+      { ...error.data, ...location, suggestion },
+      { cause: error },
+    );
+  }
   return new SlashiError(error.code, error.message, { ...error.data, ...location }, { cause: error });
 }

@@ -99,10 +99,11 @@ export interface PolicySessionOptions extends PathEnvironment {
    */
   enkaiduConfig?: string;
   /**
-   * Read the `ENKAIDU_*` variables of `env` as an Enkaidu layer of the person's own (`user`) when at least one is
-   * set and no Enkaidu config is read (neither `enkaiduConfig` nor an `extends` entry): Enkaidu applies them with
-   * no config file, its defaults filling the rest. For the host that stands in for Enkaidu's shell tool
-   * (`slashi-mcp`); other hosts leave it off.
+   * Whether the `ENKAIDU_*` variables of `env` count when at least one is set and no Enkaidu config is read
+   * (neither `enkaiduConfig` nor an `extends` entry): as Enkaidu applies them with no config file, its defaults
+   * filling the rest, in a layer that only restricts (`enkaiduEnvironmentLayer`). Default `true`, the same in
+   * every host (`slashi check`, the hooks, `slashi-mcp`, the extension), so one environment gets one verdict; set
+   * `false` only for a what-if that must not see the environment.
    */
   enkaiduEnvironment?: boolean;
   /** What-if: decide under exactly these layers (no discovery, no default preset). */
@@ -366,7 +367,7 @@ export class PolicySession {
       this.#extended = extended.files;
       layers.push(...extended.layers);
       if (
-        this.#options.enkaiduEnvironment === true &&
+        this.#options.enkaiduEnvironment !== false &&
         enkaidu === undefined &&
         extended.layers.length === 0
       ) {
