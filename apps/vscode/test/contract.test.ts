@@ -402,7 +402,7 @@ describe("the surface behind the not-applicable cases", () => {
     await h.runner.run({ name: "case", args: "" });
     const line = h.host.approvals[0]?.commands[0]?.steps[0];
     expect(line).toBe(`1. ${renderStep(step)}`);
-    expect(line).toMatch(/⟨… \+\d+ more characters⟩$/);
+    expect(line).toMatch(/⟨… \+\d+ more characters, sha256:[0-9a-f]{64}⟩$/);
   });
 
   it("refuses a chain of slash calls deeper than the core's default before any prompt", async () => {
