@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { nodePolicyFiles, workspaceKeyOf } from "@slashi/runtime";
-import { tempHome } from "@slashi/test-utils";
+import { hostEnv, tempHome } from "@slashi/test-utils";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCatalog } from "../../../apps/vscode/src/catalog.js";
@@ -17,14 +17,7 @@ import { withMcp } from "./mcp.js";
 const SLASHI = fileURLToPath(new URL("../../../apps/cli/dist/bin.js", import.meta.url));
 const temp = tempHome("slashi-editor-only-");
 const { workspace } = temp;
-const env: Record<string, string> = {
-  PATH: process.env.PATH ?? "/usr/bin:/bin",
-  HOME: temp.home,
-  SLASHI_CONFIG_DIR: temp.configDir,
-  SLASHI_STATE_DIR: temp.stateDir,
-  LANG: "C.UTF-8",
-  SLASHI_SERVICE: "off",
-};
+const env = hostEnv(temp);
 const command = (name: string) => ({ name, steps: [{ type: "terminal", command: `echo ${name}` }] });
 const workspaceFile = path.join(workspace, "team.code-workspace");
 const WORKSPACE_FILE = {

@@ -12,7 +12,7 @@ import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { loadShellParser } from "@slashi/core";
 import { ApprovalFileStore, nodePolicyFiles, slashiPaths } from "@slashi/runtime";
-import { tempHome } from "@slashi/test-utils";
+import { hostEnv, tempHome } from "@slashi/test-utils";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Io } from "../../../apps/cli/src/io.js";
@@ -49,15 +49,7 @@ describe.each(LAYOUTS)("one user state, every host started in $layout", ({ start
   const { workspace } = temp;
   /** The directory every host starts in. */
   const folder = path.join(workspace, start);
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: temp.home,
-    SLASHI_CONFIG_DIR: temp.configDir,
-    SLASHI_STATE_DIR: temp.stateDir,
-    SHELL: "/bin/bash",
-    LANG: "C.UTF-8",
-    SLASHI_SERVICE: "off",
-  };
+  const env = hostEnv(temp);
 
   const slashi = (args: string[]) =>
     execa(process.execPath, [SLASHI, ...args], {
