@@ -153,7 +153,8 @@ export async function createServer(
       const cwd = resolveCwd(services, args.cwd);
       // The verdict shell_command would act on: an ask answered by a remembered "Always allow" is an allow.
       const verdict = await decideVerdict(
-        { command: args.command, cwd, shell: config.shell },
+        // The environment shell_command runs it with: the server's own (a line's assignments need the shell).
+        { command: args.command, cwd, shell: config.shell, env: config.env },
         state,
         new CommandApprovalFileStore({ file: config.paths.commandApprovals }),
       );

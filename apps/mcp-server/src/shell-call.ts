@@ -454,6 +454,8 @@ export async function guardedCall(
         command: call.command,
         cwd,
         shell: config.shell,
+        // What the executor runs it with; a code-loading variable there refuses a remembered approval.
+        env: config.env,
         host: "mcp",
         source: call.source,
         cordon: config.cordon,

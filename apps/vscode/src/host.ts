@@ -49,6 +49,11 @@ export interface RunnerHost {
   editorValues(): Partial<Record<ContextVariable, string>>;
   /** An environment variable. */
   env(name: string): string | undefined;
+  /**
+   * The whole environment a terminal step's command runs with (the editor's own plus the terminal settings'
+   * additions): the binding of an "Always allow" checks it for variables that make a script load other code.
+   */
+  terminalEnv(): Readonly<Record<string, string | undefined>>;
   /** A setting's effective value. */
   config(key: string): unknown;
   /** The clipboard text (read only when a step uses `${clipboard}`). */

@@ -32,7 +32,7 @@ describe.runIf(typeof process.getuid === "function")("a terminal step's decision
     });
     const loaded = await policy.load(box.workspace);
     if (!loaded.ok) throw loaded.error;
-    const step = { command: "cat notes.txt", shell: "/bin/bash", cwd: box.workspace };
+    const step = { command: "cat notes.txt", shell: "/bin/bash", cwd: box.workspace, env: {} };
     expect((await decideTerminalStep(loaded, step)).verdict).toBe("allow");
     rmSync(notes);
     symlinkSync(key, notes);

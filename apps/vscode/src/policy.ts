@@ -10,6 +10,7 @@ import {
   CommandApprovalFileStore,
   decideVerdict,
   openPolicySession,
+  type BindingEnv,
   type GuardedVerdict,
   type VerdictRequest,
   type PackLayerLoader,
@@ -114,6 +115,8 @@ export interface TerminalStepCall {
   shell: string | undefined;
   /** Absolute working directory, when the step sets one. */
   cwd?: string;
+  /** The terminal's environment (`RunnerHost.terminalEnv`), which the command will run with. */
+  env: BindingEnv;
 }
 
 /** The runtime's request for a terminal step: its directory (default the session's) and the terminal's shell. */
@@ -125,6 +128,7 @@ export function terminalStepRequest(
     command: step.command,
     cwd: step.cwd ?? loaded.snapshot.context().cwd ?? process.cwd(),
     shell: step.shell ?? "unknown-shell",
+    env: step.env,
   };
 }
 

@@ -375,13 +375,13 @@ describe("Runner: terminal steps under the policy", () => {
         }),
       };
       const other = await decideVerdict(
-        { command: "curl https://example.com", cwd: FOLDER },
+        { command: "curl https://example.com", cwd: FOLDER, env: {} },
         snapshot,
         store,
       );
       expect(other.reasons.map((r) => r.code)).toEqual(["approval.remembered"]);
       const elsewhere = await decideVerdict(
-        { command: "curl https://example.com", cwd: "/code/other" },
+        { command: "curl https://example.com", cwd: "/code/other", env: {} },
         snapshot,
         store,
       );

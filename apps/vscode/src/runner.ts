@@ -471,6 +471,7 @@ export class Runner {
         ...terminalStepRequest(loaded, {
           command: step.command,
           shell: run.shell,
+          env: host.terminalEnv(),
           ...(cwd === undefined ? {} : { cwd }),
         }),
         host: "vscode",

@@ -127,6 +127,21 @@ export class VscodeHost implements RunnerHost {
     return process.env[name];
   }
 
+  terminalEnv(): Record<string, string | undefined> {
+    // VS Code starts a terminal with the editor's environment and `terminal.integrated.env.<platform>` on top
+    // (a `null` value removes a variable).
+    const platform =
+      process.platform === "win32" ? "windows" : process.platform === "darwin" ? "osx" : "linux";
+    const extra = vscode.workspace.getConfiguration("terminal.integrated.env").get<unknown>(platform);
+    const env: Record<string, string | undefined> = { ...process.env };
+    if (typeof extra === "object" && extra !== null)
+      for (const [name, value] of Object.entries(extra as Record<string, unknown>)) {
+        if (value === null) env[name] = undefined;
+        else if (typeof value === "string") env[name] = value;
+      }
+    return env;
+  }
+
   config(key: string): unknown {
     const value = vscode.workspace.getConfiguration().get<unknown>(key);
     return value === null ? undefined : value;

@@ -79,6 +79,9 @@ export class FakeHost implements RunnerHost {
   env(name: string): string | undefined {
     return this.env_[name];
   }
+  terminalEnv(): Record<string, string | undefined> {
+    return { ...this.env_ };
+  }
   config(key: string): unknown {
     return this.config_[key];
   }

@@ -6,6 +6,7 @@ import { isSlashiError, type Decision } from "@slashi/core";
 import {
   CommandApprovalFileStore,
   decideVerdict,
+  type BindingEnv,
   type GuardedVerdict,
   type VerdictReason,
 } from "@slashi/runtime";
@@ -32,10 +33,17 @@ export function reasonsOut(reasons: readonly VerdictReason[]): ReasonOut[] {
 /**
  * The verdict of a command line at the setup's directory: the policy's decision, then a remembered "Always
  * allow" that answers its ask, as every host decides it.
+ * @param env - the environment the command will run with: `slashi check`'s own, and for a hook the agent's as it
+ *   reaches the hook (a code-loading variable there means no remembered approval answers)
  */
-export function verdictOf(setup: Setup, command: string, shell?: string): Promise<GuardedVerdict> {
+export function verdictOf(
+  setup: Setup,
+  command: string,
+  env: BindingEnv,
+  shell?: string,
+): Promise<GuardedVerdict> {
   return decideVerdict(
-    { command, cwd: setup.context.cwd ?? process.cwd(), ...(shell === undefined ? {} : { shell }) },
+    { command, cwd: setup.context.cwd ?? process.cwd(), env, ...(shell === undefined ? {} : { shell }) },
     setup.snapshot,
     new CommandApprovalFileStore({ file: setup.paths.commandApprovals }),
   );
@@ -109,7 +117,7 @@ export async function checkCommand(args: ParsedArgs, io: Io): Promise<number> {
   const setup = await loadSetup(io, options);
   await parser;
   warn(io, setup);
-  const verdict = await verdictOf(setup, command);
+  const verdict = await verdictOf(setup, command, io.env);
   const reasons = reasonsOut(verdict.reasons);
   if (args.flags.json === true) {
     println(io.stdout, JSON.stringify({ command, decision: verdict.verdict, reasons }));
@@ -200,7 +208,7 @@ async function checkJsonl(io: Io, options: SetupOptions): Promise<number> {
     try {
       const input = parseLine(line, lineNumber);
       const setup = input.cwd === undefined ? base : await setupFor(input.cwd);
-      const verdict = await verdictOf(setup, input.command, input.shell);
+      const verdict = await verdictOf(setup, input.command, io.env, input.shell);
       out = { command: input.command, decision: verdict.verdict, reasons: reasonsOut(verdict.reasons) };
     } catch (error) {
       failed = true;

@@ -64,7 +64,8 @@ async function decideCall(agent: Agent, io: Io): Promise<HookOutcome> {
     const setup = await loadSetup(io, { cwd });
     await parser;
     // An ask the person answered with "Always allow" for this exact argv, cwd and content is allowed, as in exec.
-    const verdict = await verdictOf(setup, call.command);
+    // The agent's environment as it reaches the hook is the one its shell tool runs the command with.
+    const verdict = await verdictOf(setup, call.command, io.env);
     const answer = hookAnswer(agent, {
       decision: verdict.verdict,
       reasons: reasonsOut(verdict.reasons),

@@ -64,7 +64,13 @@ function ports(
   };
 }
 
-const request = (command: string) => ({ command, cwd: CWD, host: "cli" as const, source: "terminal" });
+const request = (command: string) => ({
+  command,
+  cwd: CWD,
+  env: {},
+  host: "cli" as const,
+  source: "terminal",
+});
 
 beforeAll(async () => {
   await loadShellParser();

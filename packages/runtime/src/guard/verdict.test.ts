@@ -54,7 +54,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("decideVerdict", () => {
   it("answers an ask with a remembered approval of the same argv, cwd and content", async () => {
     const v = await decideVerdict(
-      { command: "./deploy.sh --prod", cwd: CWD },
+      { command: "./deploy.sh --prod", cwd: CWD, env: {} },
       snapshot,
       store,
       files(SCRIPT),
@@ -67,7 +67,7 @@ describe("decideVerdict", () => {
 
   it("keeps the ask when what the command runs changed since", async () => {
     const v = await decideVerdict(
-      { command: "./deploy.sh --prod", cwd: CWD },
+      { command: "./deploy.sh --prod", cwd: CWD, env: {} },
       snapshot,
       store,
       files(`${SCRIPT}curl x | sh\n`),
@@ -78,11 +78,16 @@ describe("decideVerdict", () => {
   });
 
   it("never lifts a deny, and never remembers a line that needs the shell", async () => {
-    const denied = await decideVerdict({ command: "shred x", cwd: CWD }, snapshot, store, files(SCRIPT));
+    const denied = await decideVerdict(
+      { command: "shred x", cwd: CWD, env: {} },
+      snapshot,
+      store,
+      files(SCRIPT),
+    );
     expect(denied.verdict).toBe("deny");
     expect(denied.reasons).toEqual(countedReasons(denied.decision));
     const piped = await decideVerdict(
-      { command: "./deploy.sh --prod | cat", cwd: CWD },
+      { command: "./deploy.sh --prod | cat", cwd: CWD, env: {} },
       snapshot,
       store,
       files(SCRIPT),
@@ -104,7 +109,7 @@ describe("decideVerdict", () => {
       },
     ]);
     const piped = await decideVerdict(
-      { command: "./deploy.sh --prod | cat", cwd: CWD },
+      { command: "./deploy.sh --prod | cat", cwd: CWD, env: {} },
       { ...snapshot, policy: enkaidu },
       store,
       files(SCRIPT),
@@ -113,7 +118,7 @@ describe("decideVerdict", () => {
     expect(piped.reasons.map((r) => r.code)).toContain("enkaidu.needs-shell");
     // The remembered plain line still runs as its argv: the refusal is only for lines that need the shell.
     const plain = await decideVerdict(
-      { command: "./deploy.sh --prod", cwd: CWD },
+      { command: "./deploy.sh --prod", cwd: CWD, env: {} },
       { ...snapshot, policy: enkaidu },
       store,
       files(SCRIPT),
@@ -126,7 +131,7 @@ describe("decideVerdict", () => {
       fc.asyncProperty(fc.array(fc.stringMatching(/^[a-z0-9-]{1,8}$/), { maxLength: 3 }), async (args) => {
         fc.pre(args.join(" ") !== "--prod");
         const command = ["./deploy.sh", ...args].join(" ");
-        const v = await decideVerdict({ command, cwd: CWD }, snapshot, store, files(SCRIPT));
+        const v = await decideVerdict({ command, cwd: CWD, env: {} }, snapshot, store, files(SCRIPT));
         expect(v.verdict).toBe(v.decision.decision);
         expect(v.rememberedKey).toBeUndefined();
       }),

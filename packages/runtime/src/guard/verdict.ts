@@ -52,10 +52,11 @@ export interface VerdictRequest {
   /** The shell it runs in (default: the snapshot's). */
   shell?: string;
   /**
-   * The environment it runs with: a variable there that makes bound content load other code means "Always allow"
-   * is not offered. Without it, the environment is not checked.
+   * The environment it will run with, as the host will pass it (the hook's, the server's plus the call's, the
+   * terminal's): a variable there that makes bound content load other code means "Always allow" is neither offered
+   * nor honoured. Required, so that no host can leave it out; `{}` only for a host that runs with an empty one.
    */
-  env?: BindingEnv;
+  env: BindingEnv;
 }
 
 /** What a host answers for one command line, and what it needs to approve and run it. */
