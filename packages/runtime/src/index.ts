@@ -93,6 +93,7 @@ export {
 export { readLayersFile } from "./session/layers-file.js";
 export { extendsLocations, locateExtendsError } from "./session/extends-location.js";
 export type { ExtendsSource } from "./session/extends-location.js";
+export { enkaiduExtendLayers } from "./session/enkaidu-layers.js";
 export type {
   DecideAt,
   PackLayerLoader,
