@@ -158,6 +158,7 @@ export type { RunRequest, RunResult } from "./runner/run-command.js";
 
 // slash
 export { runSlashSteps, stepPerformerOf, StepStopCode } from "./slash/step-loop.js";
+export { terminalStepCwd } from "./slash/step-cwd.js";
 export type {
   StepAt,
   StepCommand,
