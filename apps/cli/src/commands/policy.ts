@@ -23,7 +23,7 @@ import {
 import { ensureParser, loadSetup, packLayers, resolveWorkspace, slashiPaths } from "../context.js";
 import { CliError, ExitCode, formatError, toExitCode } from "../errors.js";
 import { readIfPresent } from "../files.js";
-import { paintVerdict, println, shown, type Io } from "../io.js";
+import { jsonText, paintVerdict, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { setupOptions } from "./check.js";
 
@@ -138,7 +138,7 @@ export async function policyValidate(args: ParsedArgs, io: Io): Promise<number> 
       });
     }
   }
-  if (args.flags.json === true) println(io.stdout, JSON.stringify(results, null, 2));
+  if (args.flags.json === true) println(io.stdout, jsonText(results, 2));
   else {
     if (results.length === 0)
       println(io.stdout, "no policy files here; the built-in recommended preset applies");
@@ -179,7 +179,7 @@ export async function policyShow(args: ParsedArgs, io: Io): Promise<number> {
   if (args.flags.json === true) {
     println(
       io.stdout,
-      JSON.stringify(
+      jsonText(
         {
           workspace: setup.workspace.root,
           trusted: setup.trusted,
@@ -189,7 +189,6 @@ export async function policyShow(args: ParsedArgs, io: Io): Promise<number> {
           notes: p.notes,
           warnings: setup.warnings,
         },
-        null,
         2,
       ),
     );
@@ -281,7 +280,7 @@ export async function policyTest(args: ParsedArgs, io: Io): Promise<number> {
       }
     });
   }
-  if (args.flags.json === true) println(io.stdout, JSON.stringify({ examples: total, failures }, null, 2));
+  if (args.flags.json === true) println(io.stdout, jsonText({ examples: total, failures }, 2));
   else {
     for (const f of failures) {
       println(
