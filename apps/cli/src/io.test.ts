@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import { hostileText, rawControls } from "@slashi/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -11,8 +10,8 @@ import {
   visibleIo,
   visibleOutput,
   writeOwnControl,
-  type Io,
 } from "./io.js";
+import { scriptedIo } from "../test/helpers.js";
 
 describe("colorAllowed", () => {
   it("colours a terminal by default", () => {
@@ -38,26 +37,8 @@ describe("paint", () => {
   });
 });
 
-/** An Io over two collecting streams; `tty` marks stderr as a terminal. */
-function collectingIo(): Io & { out: () => string; err: () => string } {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (c: Buffer) => (out += c.toString()));
-  stderr.on("data", (c: Buffer) => (err += c.toString()));
-  return {
-    stdout,
-    stderr,
-    stdin: PassThrough.from([]),
-    env: {},
-    cwd: "/",
-    interactive: false,
-    color: true,
-    out: () => out,
-    err: () => err,
-  };
-}
+/** An Io over two collecting streams, with colour on. */
+const collectingIo = (): ReturnType<typeof scriptedIo> => ({ ...scriptedIo({}, "/"), color: true });
 
 describe("visibleIo", () => {
   it("shows every control a write, an end or a byte chunk carries, and keeps the CLI's own colour", async () => {
