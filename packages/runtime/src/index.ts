@@ -16,6 +16,7 @@ export {
   findWorkspace,
   workspaceAt,
   workspaceKeyOf,
+  workspaceOf,
   workspacePolicyApprovalKey,
 } from "./config/workspace.js";
 export type { Workspace } from "./config/workspace.js";
