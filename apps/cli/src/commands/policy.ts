@@ -29,9 +29,9 @@ import {
   resolveWorkspace,
   slashiPaths,
 } from "../context.js";
-import { CliError, ExitCode, formatError, toExitCode } from "../errors.js";
+import { CliError, ExitCode, formatError, invalidPolicyLine, toExitCode } from "../errors.js";
 import { readIfPresent } from "../files.js";
-import { paintVerdict, println, shown, type Io } from "../io.js";
+import { jsonText, paintVerdict, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { setupOptions } from "./check.js";
 
@@ -124,6 +124,7 @@ export async function policyValidate(args: ParsedArgs, io: Io): Promise<number> 
     ok: boolean;
     error?: { code: string; message: string; line?: number; column?: number; jsonPath?: string };
   }[] = [];
+  const problems = new Map<string, unknown>();
   let status: number = ExitCode.OK;
   for (const file of files) {
     try {
@@ -142,6 +143,7 @@ export async function policyValidate(args: ParsedArgs, io: Io): Promise<number> 
     } catch (error) {
       const code = toExitCode(error);
       status = status === ExitCode.OK ? code : status;
+      problems.set(file, error);
       const data = (error as { data?: { line?: number; column?: number; jsonPath?: string } }).data ?? {};
       results.push({
         file,
@@ -156,12 +158,13 @@ export async function policyValidate(args: ParsedArgs, io: Io): Promise<number> 
       });
     }
   }
-  if (args.flags.json === true) println(io.stdout, JSON.stringify(results, null, 2));
+  if (args.flags.json === true) println(io.stdout, jsonText(results, 2));
   else {
     if (results.length === 0)
       println(io.stdout, "no policy files here; the built-in recommended preset applies");
     for (const r of results)
-      println(r.ok ? io.stdout : io.stderr, r.ok ? `ok ${r.file}` : `invalid: ${r.error?.message}`);
+      // The same line as `slashi trust` prints for a policy that does not load.
+      println(r.ok ? io.stdout : io.stderr, r.ok ? `ok ${r.file}` : invalidPolicyLine(problems.get(r.file)));
   }
   return status;
 }
@@ -197,7 +200,7 @@ export async function policyShow(args: ParsedArgs, io: Io): Promise<number> {
   if (args.flags.json === true) {
     println(
       io.stdout,
-      JSON.stringify(
+      jsonText(
         {
           workspace: setup.workspace.root,
           trusted: setup.trusted,
@@ -207,7 +210,6 @@ export async function policyShow(args: ParsedArgs, io: Io): Promise<number> {
           notes: p.notes,
           warnings: setup.warnings,
         },
-        null,
         2,
       ),
     );
@@ -299,7 +301,7 @@ export async function policyTest(args: ParsedArgs, io: Io): Promise<number> {
       }
     });
   }
-  if (args.flags.json === true) println(io.stdout, JSON.stringify({ examples: total, failures }, null, 2));
+  if (args.flags.json === true) println(io.stdout, jsonText({ examples: total, failures }, 2));
   else {
     for (const f of failures) {
       println(
