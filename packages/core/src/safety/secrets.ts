@@ -150,6 +150,17 @@ export function classifySecrets(
   function judgeRead(read: ReadWord, via: string): void {
     const knowledge = knowWord(read.text, read.dynamic, context, read.base);
     report(judge(knowledge, context, read.recursive), read.text, via);
+    if (read.lists && !seen.has(`lists ${read.text}`)) {
+      seen.add(`lists ${read.text}`);
+      out.push(
+        finding(
+          "secret.unknown-path",
+          `${via} reads the files ${read.text} lists, paths only known when it runs, so they cannot be shown to hold no secrets`,
+          command,
+          read.text,
+        ),
+      );
+    }
   }
   for (const r of command.redirects) {
     if (!READ_OPS.has(r.op) || (r.op === "<&" && /^(\d+|-)$/.test(r.target ?? ""))) continue;
