@@ -32,10 +32,10 @@ export interface ReadWord {
   /** The folder relative paths are taken from, when the program changes it (`tar -C dir`). */
   base?: string;
   /**
-   * The file is a list of more files the program reads (`--files0-from`, `tar -T`, `md5sum -c`): which files
-   * those are is only known when it runs.
+   * The file names more files the program reads, only known when it runs: a list of files (`--files0-from`,
+   * `tar -T`, `md5sum -c`), or more options of the program (`curl -K`, `wget --config`), which can name files.
    */
-  lists?: true;
+  lists?: "files" | "options";
 }
 
 /** Programs whose arguments never name files to read (values, names, patterns, numbers). */
@@ -188,6 +188,30 @@ const HEAD: ReaderSpec = {
     longValue: ["lines", "bytes", "pid", "sleep-interval", "max-unchanged-stats"],
   },
 };
+
+/**
+ * Programs that take more of their own options from a file (or `-`, standard input): `curl -K`, `wget --config`
+ * and `wget -e` (one startup command). Those options can name files the program reads and sends.
+ */
+const OPTIONS_FILES: ReadonlyMap<string, { options: OptionSpec; short: string; long: string[] }> = new Map([
+  ["curl", { options: { shortValue: "K", longValue: ["config"] }, short: "K", long: ["config"] }],
+  [
+    "wget",
+    {
+      options: { shortValue: "e", longValue: ["config", "execute"] },
+      short: "e",
+      long: ["config", "execute"],
+    },
+  ],
+  [
+    "wget2",
+    {
+      options: { shortValue: "e", longValue: ["config", "execute"] },
+      short: "e",
+      long: ["config", "execute"],
+    },
+  ],
+]);
 
 /** GNU `--files0-from=F`: F lists the files to read, NUL-separated. */
 const FILES0_FROM = { short: "", long: ["files0-from"] } as const;
@@ -390,7 +414,7 @@ function tarReads(invocation: Invocation): ReadWord[] {
         text: p.value,
         dynamic: dynamic(p.index),
         recursive: false,
-        ...(lists ? { lists: true as const } : {}),
+        ...(lists ? { lists: "files" as const } : {}),
       });
     if (p.kind === "operand")
       out.push({
@@ -474,7 +498,7 @@ export function readWords(invocation: Invocation): ReadWord[] | undefined {
         text: p.value,
         dynamic: dynamic(p.index) || dynamic(p.index + 1),
         recursive: false,
-        ...(lists ? { lists: true as const } : {}),
+        ...(lists ? { lists: "files" as const } : {}),
       });
   }
   let files = operands(parsed);
@@ -491,11 +515,19 @@ export function readWords(invocation: Invocation): ReadWord[] | undefined {
       text: p.name,
       dynamic: dynamic(p.index),
       recursive,
-      ...(listed ? { lists: true as const } : {}),
+      ...(listed ? { lists: "files" as const } : {}),
     });
   if ((name === "rg" || recursive) && files.length === 0 && which === "all")
     out.push({ text: ".", dynamic: false, recursive: true });
   if (name === "git") out.push(...(gitNoIndexReads(invocation) ?? []));
+  const optionFiles = OPTIONS_FILES.get(name);
+  if (optionFiles !== undefined) {
+    const own = parseOptions(invocation.args, optionFiles.options);
+    for (const p of optionsNamed(own, optionFiles.short, ...optionFiles.long)) {
+      const dyn = dynamic(p.index) || dynamic(p.index + 1);
+      out.push({ text: p.value ?? "-", dynamic: dyn, recursive: false, lists: "options" });
+    }
+  }
   const sed = spec === SED ? sedCall(invocation) : undefined;
   for (const script of sed?.scripts ?? [])
     for (const file of script.reads) out.push({ text: file, dynamic: false, recursive: false });
