@@ -48,7 +48,7 @@ export default tseslint.config(
     },
   },
   {
-    // No module reaches itself again through relative value imports (see eslint-rules/no-import-cycle.js).
+    // No module reaches itself again through relative imports, types included (see eslint-rules/no-import-cycle.js).
     plugins: { slashi: importCycles },
     rules: { "slashi/no-import-cycle": "error" },
   },

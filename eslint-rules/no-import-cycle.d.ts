@@ -1,8 +1,8 @@
 import type { ESLint, Rule } from "eslint";
 
-/** The relative specifiers a module's text imports values from (type-only imports left out). */
-export function valueImports(text: string): string[];
-/** The rule: a relative value import that leads back to the importing module is an error. */
+/** The relative specifiers a module's text imports or re-exports, type-only ones included. */
+export function relativeImports(text: string): string[];
+/** The rule: a relative import (values or types) that leads back to the importing module is an error. */
 export const noImportCycle: Rule.RuleModule;
 /** The plugin for the flat config: `plugins: { slashi: plugin }`, rule `slashi/no-import-cycle`. */
 declare const plugin: ESLint.Plugin;

@@ -1,37 +1,23 @@
-// ESLint rule: no module may reach itself again through its relative value imports. A cycle makes the order in
-// which modules initialise depend on which one is loaded first (a `const` read before it is set), and it shows
-// two concerns that belong in one module or a third one. Imports that are only types (`import type`,
-// `export type`) are left out: the compiler erases them. Package imports (`@slashi/core`) are left out too: the
-// workspace's package graph has no cycles (turbo refuses them).
+// ESLint rule: no module may reach itself again through its relative imports. A cycle through values makes the
+// order in which modules initialise depend on which one is loaded first (a `const` read before it is set); a cycle
+// through types alone (`import type`, `export type`) is erased by the compiler but still shows two concerns that
+// belong in one module or a third one, and it turns into a value cycle with the first constant one side needs.
+// So every relative import counts. Package imports (`@slashi/core`) are left out: the workspace's package graph
+// has no cycles (turbo refuses them).
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 const STATEMENT =
-  /^\s*(?:import|export)\s+(type\s+)?(?:([^;'"]*?)\s+from\s+)?["'](\.{1,2}\/[^"']+)["']|\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/gm;
+  /^\s*(?:import|export)\s+(?:type\s+)?(?:[^;'"]*?\s+from\s+)?["'](\.{1,2}\/[^"']+)["']|\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/gm;
 
-/** True for a clause that names only types: `{ type A, type B }`. */
-function onlyTypes(clause) {
-  const braces = /^\{([^}]*)\}$/.exec(clause.trim());
-  if (!braces) return false;
-  const names = braces[1]
-    .split(",")
-    .map((n) => n.trim())
-    .filter(Boolean);
-  return names.length > 0 && names.every((n) => n.startsWith("type "));
-}
-
-/** The relative specifiers a module's text imports values from (type-only imports left out). */
-export function valueImports(text) {
+/** The relative specifiers a module's text imports or re-exports, values and types alike. */
+export function relativeImports(text) {
   const found = [];
-  for (const match of text.matchAll(STATEMENT)) {
-    const [, typeKeyword, clause, staticSpec, dynamicSpec] = match;
-    if (typeKeyword !== undefined || (clause !== undefined && onlyTypes(clause))) continue;
-    found.push(staticSpec ?? dynamicSpec);
-  }
+  for (const match of text.matchAll(STATEMENT)) found.push(match[1] ?? match[2]);
   return found;
 }
 
-/** Relative value imports of one file, resolved to files; cached for the lint run. */
+/** Relative imports of one file, resolved to files; cached for the lint run. */
 const edgeCache = new Map();
 
 function resolve(from, spec) {
@@ -58,14 +44,14 @@ function edgesOf(file) {
   } catch {
     // unreadable: no edges
   }
-  edges = valueImports(text)
+  edges = relativeImports(text)
     .map((spec) => resolve(file, spec))
     .filter((target) => target !== undefined && /\.(ts|tsx|js|mjs)$/.test(target));
   edgeCache.set(file, edges);
   return edges;
 }
 
-/** A path from `start` back to `origin` through value imports, or undefined. */
+/** A path from `start` back to `origin` through relative imports, or undefined. */
 function pathBack(origin, start) {
   const seen = new Set();
   const stack = [[start, [start]]];
@@ -83,7 +69,7 @@ function pathBack(origin, start) {
 export const noImportCycle = {
   meta: {
     type: "problem",
-    docs: { description: "forbid relative value imports that lead back to the importing module" },
+    docs: { description: "forbid relative imports (types included) that lead back to the importing module" },
     schema: [],
     messages: { cycle: "import cycle: {{cycle}}" },
   },
@@ -102,13 +88,6 @@ export const noImportCycle = {
       if (node.source === null || node.source === undefined) return;
       const spec = node.source.value;
       if (typeof spec !== "string" || !spec.startsWith(".")) return;
-      if (node.importKind === "type" || node.exportKind === "type") return;
-      if (
-        node.type === "ImportDeclaration" &&
-        node.specifiers.length > 0 &&
-        node.specifiers.every((s) => s.type === "ImportSpecifier" && s.importKind === "type")
-      )
-        return;
       report(node, spec);
     };
     return {

@@ -2,6 +2,7 @@
  * What every deciding command needs, from the runtime's policy session: the shell parser (from the wasm files
  * shipped next to the bundle), the workspace, the policy layers resolved into one policy, and the decision context.
  */
+import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -21,6 +22,7 @@ import {
   type PackLayerLoader,
   type PolicySession,
   type PolicySnapshot,
+  type ReadEnkaiduOptions,
   type SlashiPaths,
   type Workspace,
 } from "@slashi/runtime";
@@ -96,6 +98,27 @@ export async function resolveWorkspace(cwd: string, root?: string): Promise<Work
       ExitCode.INVALID_INPUT,
     );
   }
+}
+
+/**
+ * How a command reads an Enkaidu config outside a policy session, as the session of a host working in `cwd` would:
+ * this process's `ENKAIDU_*` variables, and the cordon's places (home, the workspace of `cwd`, Slashi's own dirs).
+ */
+export async function enkaiduReadOptions(
+  io: Io,
+  cwd: string,
+): Promise<ReadEnkaiduOptions & { home: string }> {
+  const paths = slashiPaths(io);
+  const home = io.env.HOME || homedir();
+  return {
+    home,
+    env: (name) => io.env[name],
+    cordon: {
+      home,
+      workspaceRoot: (await resolveWorkspace(cwd)).root,
+      slashiDirs: [paths.configDir, paths.stateDir],
+    },
+  };
 }
 
 /** The parser's wasm files shipped next to the bundle, when there. */

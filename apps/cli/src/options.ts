@@ -4,52 +4,10 @@
  */
 import { closestName } from "@slashi/core";
 import { PACK_COMMANDS } from "./commands/pack-spec.js";
+import type { CommandSpec, FlagSpec, ParsedArgs } from "./command-spec.js";
 import { UsageError } from "./errors.js";
 
-/** One flag of a command. */
-export interface FlagSpec {
-  /** Long name without dashes (`policy` for `--policy`). */
-  name: string;
-  /** One-letter alias without the dash. */
-  short?: string;
-  /** `boolean` flags take no value; `string` flags take one (`--policy F` or `--policy=F`). */
-  type: "boolean" | "string";
-  /** Placeholder shown in help (`FILE`). */
-  value?: string;
-  /** One line for `--help`. */
-  description: string;
-  /** Values allowed for a string flag. */
-  choices?: readonly string[];
-}
-
-/** What follows the flags. */
-export type Operands =
-  /** Nothing. */
-  | "none"
-  /** Everything after `--` (or the remaining words) is one command line. */
-  | "command"
-  /** Free words (names, ids, arguments). */
-  | "words";
-
-/** One command (`check`) or subcommand (`policy validate`). */
-export interface CommandSpec {
-  /** Words that select it (`["policy", "validate"]`). */
-  path: readonly string[];
-  /** One line. */
-  summary: string;
-  /** Usage lines without the leading `slashi `. */
-  usage: readonly string[];
-  /** Flags besides the global ones. */
-  flags: readonly FlagSpec[];
-  /** What comes after the flags. */
-  operands: Operands;
-  /** The words an operand is chosen from, when there is a fixed set (offered by shell completion). */
-  operandChoices?: readonly string[];
-  /** Example command lines, shown by `--help`. */
-  examples: readonly string[];
-  /** More text for `--help`. */
-  details?: string;
-}
+export type { CommandSpec, FlagSpec, Operands, ParsedArgs } from "./command-spec.js";
 
 /** Flags every command accepts. */
 export const GLOBAL_FLAGS: readonly FlagSpec[] = [
@@ -495,18 +453,6 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   ...PACK_COMMANDS,
 ];
-
-/** The parsed command line of one command. */
-export interface ParsedArgs {
-  /** The command. */
-  spec: CommandSpec;
-  /** Flag values by long name: `true` for boolean flags, the string for string flags. */
-  flags: Record<string, string | boolean>;
-  /** Operand words (flags removed). */
-  operands: string[];
-  /** True when `--` was given (everything after it is operands). */
-  dashDash: boolean;
-}
 
 /** Finds the command named by the leading words of argv; returns it and the rest. */
 export function findCommand(argv: readonly string[]): { spec: CommandSpec; rest: string[] } | undefined {

@@ -167,6 +167,30 @@ describe("slashi run: the checks every host makes before anything runs", () => {
     expect(existsSync(marker("pinged"))).toBe(false);
   });
 
+  it("runs a terminal step in the cwd it names inside the workspace, and refuses one outside it", async () => {
+    mkdirSync(path.join(ws, "sub"), { recursive: true });
+    writeFileSync(
+      path.join(tmp.dir, "config", "commands.json"),
+      JSON.stringify({
+        version: 1,
+        commands: [
+          {
+            name: "where",
+            steps: [
+              { type: "terminal", command: "touch here-marker", cwd: "${args}" },
+              { type: "terminal", command: "touch above-marker", cwd: "../${args}" },
+            ],
+          },
+        ],
+      }),
+    );
+    await expect(main(["run", "/where", "sub"], io("r\nr\n"))).rejects.toMatchObject({
+      code: "STEP_NOT_ALLOWED",
+    });
+    expect(existsSync(path.join(ws, "sub", "here-marker"))).toBe(true);
+    expect(existsSync(path.join(tmp.dir, "sub", "above-marker"))).toBe(false);
+  });
+
   it("runs a team command of harmless steps only without asking, as every host does", async () => {
     writeTeam([{ name: "hello", steps: [{ type: "notify", message: "hello from the team" }] }]);
     const session = io();

@@ -66,4 +66,28 @@ describe("an extends entry that does not resolve", () => {
     expect((await slashi(["trust"], { env, cwd: root })).exitCode).toBe(0);
     expect((await slashi(["trust", "status"], { env, cwd: root })).exitCode).toBe(0);
   }, 60_000);
+
+  it("refuses an Enkaidu config a load refuses, with the same error at the same place, its location once", async () => {
+    const root = repository("enkaidu-cordon", ["recommended", "./enkaidu.yml"]);
+    writeFileSync(
+      path.join(root, ".vscode", "enkaidu.yml"),
+      'tool_settings:\n  shell_command:\n    approved_commands: ["ls"]\ncordon:\n  policy:\n    read_write_paths:\n      - ../elsewhere\n',
+    );
+    const validated = await slashi(["policy", "validate"], { env, cwd: root });
+    const loaded = await slashi(["check", "--", "ls"], { env, cwd: root });
+    expect(validated.exitCode, String(validated.stderr)).toBe(3);
+    expect(loaded.exitCode).toBe(3);
+    const policy = path.join(root, ".vscode", "slashi-policy.json");
+    const invalid = String(validated.stderr)
+      .split("\n")
+      .find((l) => l.startsWith("invalid: "));
+    expect(invalid).toMatch(
+      /\(at \/extends\/1\): extends the Enkaidu config "\.\/enkaidu\.yml".*\[INVALID_POLICY\]$/,
+    );
+    expect(invalid?.startsWith(`invalid: ${policy}:3:`)).toBe(true);
+    // The Enkaidu file's own place is named once, the naming file's too.
+    expect(invalid?.split(policy)).toHaveLength(2);
+    expect(invalid?.match(/enkaidu\.yml:7:\d+: /g)).toHaveLength(1);
+    expect(String(loaded.stderr).split("\n")[0]).toBe(invalid?.replace(/^invalid: /, "slashi: "));
+  }, 60_000);
 });

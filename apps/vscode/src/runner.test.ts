@@ -430,6 +430,43 @@ describe("Runner: terminal steps under the policy", () => {
     expect(h.host.effects[0]).toMatchObject({ kind: "terminal", request: { cwd: "/code/first" } });
   });
 
+  it("runs a terminal step in the cwd it names inside the workspace, and refuses one outside it", async () => {
+    const h = harness(undefined, {
+      userValue: [
+        {
+          name: "s",
+          steps: [
+            { type: "terminal", command: "ls", cwd: "packages/${args}" },
+            { type: "terminal", command: "ls", cwd: "../${args}" },
+            { type: "notify", message: "never" },
+          ],
+        },
+      ],
+    });
+    h.host.values = { workspaceFolder: FOLDER };
+    const outcome = await h.runner.run({ name: "s", args: "web" });
+    expect(outcome).toMatchObject({ status: "refused", code: "STEP_NOT_ALLOWED" });
+    expect(h.host.effects).toEqual([
+      { kind: "terminal", request: { name: "Slashi", cwd: `${FOLDER}/packages/web`, commandLine: "ls" } },
+    ]);
+  });
+
+  it("refuses a terminal step naming a cwd when no folder is open, and runs one naming none", async () => {
+    const h = harness(undefined, {
+      userValue: [
+        { name: "here", steps: [{ type: "terminal", command: "ls" }] },
+        { name: "there", steps: [{ type: "terminal", command: "ls", cwd: "/tmp" }] },
+      ],
+    });
+    h.input.folders = [];
+    expect(await h.runner.run({ name: "here", args: "" })).toEqual({ status: "done" });
+    expect(await h.runner.run({ name: "there", args: "" })).toMatchObject({
+      status: "refused",
+      code: "STEP_NOT_ALLOWED",
+    });
+    expect(h.host.effects).toEqual([{ kind: "terminal", request: { name: "Slashi", commandLine: "ls" } }]);
+  });
+
   it("warns that failure cannot be detected without shell integration", async () => {
     const h = harness(undefined, {
       userValue: [{ name: "s", steps: [{ type: "terminal", command: "ls" }] }],

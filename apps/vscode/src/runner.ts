@@ -1,46 +1,47 @@
 /**
- * The command-handler layer: runs one slash command step by step under the trust model. It re-checks Workspace
- * Trust, applies the source rules before any prompt, asks for approval by fingerprint (with transitive coverage of
- * `slash` steps), decides every terminal step with the person's policy, and runs each step through the
- * {@link RunnerHost}. Policy lives in the core; this file only wires the core's answers to the editor.
+ * The command-handler layer: runs one slash command under the trust model. It re-checks Workspace Trust, applies
+ * the source rules before any prompt, asks for approval by fingerprint (with transitive coverage of `slash`
+ * steps), then hands the command to the runtime's one step loop (`runSlashSteps`) through a step port made of the
+ * {@link RunnerHost}: the loop expands and walks the steps, this file only performs what the editor does and runs
+ * each terminal step through the runtime's guarded run (the person's policy, the modal, the audit record).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   DEFAULT_MAX_SLASH_DEPTH,
-  checkExpandedOpenTarget,
-  checkOpenTarget,
   checkSharedCommand,
-  dialectForShell,
   errorCategoryOf,
-  expandableFields,
-  expandStep,
-  findVariables,
   formatLocation,
   isSlashiError,
   makeVisible,
   showControls,
   planSlashRun,
-  redactedExpansionContext,
   renderStep,
   sourceCapabilities,
   sourceIsShared,
-  templateLine,
-  trackSecretReads,
   validateVariables,
   type ApprovalState,
   type Clock,
   type CommandDefinition,
-  type ExpansionContext,
-  type QuoteDialect,
   type Reason,
   type SlashiErrorCategory,
   type SlashRunPlan,
   type Step,
-  type StepPerformer,
   type TerminalStep,
 } from "@slashi/core";
-import { guardedRun, redactSecrets, type AuditPort, type GuardedVerdict } from "@slashi/runtime";
+import {
+  guardedRun,
+  redactSecrets,
+  runSlashSteps,
+  stepPerformerOf,
+  type AuditPort,
+  type GuardedVerdict,
+  type StepAt,
+  type StepHostPort,
+  type StepResult,
+  type StepStop,
+  type TerminalStepRun,
+} from "@slashi/runtime";
 import type { SharedApprovals } from "./approvals.js";
 import { findCallee, findCommand, groupOf, type Catalog, type CommandEntry } from "./catalog.js";
 import type { RunnerHost } from "./host.js";
@@ -114,7 +115,6 @@ class Stop extends Error {
 
 const refused = (code: string, message: string, data?: Record<string, unknown>): Stop =>
   new Stop({ status: "refused", code, message, ...(data === undefined ? {} : { data }) });
-const failed = (code: string, message: string): Stop => new Stop({ status: "failed", code, message });
 const cancelled = (message: string): Stop =>
   new Stop({ status: "cancelled", code: RunCode.CANCELLED, message });
 
@@ -134,19 +134,39 @@ export const OUTCOME_BY_CATEGORY: { readonly [K in SlashiErrorCategory]: "refuse
   internal: "failed",
 };
 
-/** The extension performs every step kind. */
-const EDITOR_PERFORMER: StepPerformer = { name: "VS Code", performs: () => true };
+/** The host's name in messages. */
+const EDITOR_HOST = "VS Code";
 
+/** The one run of a root command the step port serves. */
 interface RunContext {
-  depth: number;
-  /** Entry ids on the current call chain. */
-  stack: string[];
-  /** The commands of the root's group. */
+  /** The commands of the root's group: the callees a `slash` step may name. */
   group: CommandEntry[];
   /** Entry ids the person approved for this run (by fingerprint or in the prompt). */
   consent: Set<string>;
   /** True for shared commands the person approved: the policy's `ask` runs without another prompt. */
   approved: boolean;
+}
+
+/** The terminal a step names none of. */
+const DEFAULT_TERMINAL = "Slashi";
+
+/** `/name step 2`, for messages and the log. */
+function stepLabel(at: Pick<StepAt<CommandEntry>, "command" | "index">): string {
+  return `/${at.command.name} step ${at.index + 1}`;
+}
+
+/** The workspace folder a command runs in: its own, or the first folder of the window for the user's commands. */
+function folderOf(entry: CommandEntry, host: RunnerHost): string | undefined {
+  return entry.folder ?? host.editorValues().workspaceFolder;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A step's end of the run, as the step port returns it. */
+function stopped(status: StepStop["status"], code: string, message: string): StepResult {
+  return { stop: { status, code, message } };
 }
 
 /**
@@ -258,6 +278,8 @@ export class Runner {
         if (e.identity) states.set(e.definition, await this.#o.approvals.state(e.definition, e.identity));
       }
     }
+    const ctx: RunContext = { group, consent: new Set(), approved: shared };
+    const port = this.#port(ctx);
     // The checks every host makes before any prompt (a missing callee, a cycle, too deep), and the one rule for
     // whether the person must approve first.
     const plan = planSlashRun(
@@ -266,7 +288,7 @@ export class Runner {
       {
         shared,
         approved: (def) => states.get(def)?.state ?? "new",
-        host: EDITOR_PERFORMER,
+        host: stepPerformerOf(port),
         confirmAlways: this.#o.confirmBeforeRunning(),
         maxDepth: this.#o.maxDepth ?? DEFAULT_MAX_SLASH_DEPTH,
       },
@@ -276,9 +298,8 @@ export class Runner {
       .filter((e): e is CommandEntry => e !== undefined);
     for (const e of reach) this.checkDefinition(e);
 
-    let consent = new Set<string>();
     if (shared) {
-      consent = await this.#approve(entry, reach, plan, states);
+      ctx.consent = await this.#approve(entry, reach, plan, states);
     } else if (plan.needsApproval) {
       const answer = await host.askApproval({
         root: entry.name,
@@ -290,13 +311,18 @@ export class Runner {
     }
     this.#checkTrust(entry);
     host.log(`run /${entry.name} (${entry.label})`);
-    await this.#steps(entry, invocation.args, {
-      depth: 0,
-      stack: [entry.id],
-      group,
-      consent,
-      approved: shared,
+    const outcome = await runSlashSteps(entry, port, {
+      args: invocation.args,
+      maxDepth: this.#o.maxDepth ?? DEFAULT_MAX_SLASH_DEPTH,
     });
+    if (outcome.status !== "done") {
+      const { status, code, message, data } = outcome;
+      throw new Stop(
+        status === "refused"
+          ? { status, code, message, ...(data === undefined ? {} : { data }) }
+          : { status, code, message },
+      );
+    }
   }
 
   /** Asks for approval of a shared command when the plan says so: not covered, and a reachable step runs something. */
@@ -341,169 +367,92 @@ export class Runner {
     return consent;
   }
 
-  #context(entry: CommandEntry, args: string, inputs: Record<string, string>): ExpansionContext {
+  /**
+   * The extension as the runtime's step host: the loop walks the steps (expansion, `slash` calls, `open` checks,
+   * the working directory of terminal steps); each method here is what only the editor does.
+   */
+  #port(ctx: RunContext): StepHostPort<CommandEntry> {
     const { host } = this.#o;
-    const values = { ...host.editorValues(), args };
-    if (entry.folder !== undefined) values.workspaceFolder = entry.folder;
+    const observe = this.#o.observe;
     return {
-      source: entry.source,
-      values,
-      env: (name) => host.env(name),
-      config: (key) => host.config(key),
-      inputs,
+      name: EDITOR_HOST,
+      context: (entry, args, inputs) => {
+        const values = { ...host.editorValues(), args };
+        if (entry.folder !== undefined) values.workspaceFolder = entry.folder;
+        return {
+          source: entry.source,
+          values,
+          env: (name) => host.env(name),
+          config: (key) => host.config(key),
+          inputs,
+        };
+      },
+      clipboard: () => host.clipboard(),
+      shell: (raw) => host.terminalShell(raw.terminal ?? DEFAULT_TERMINAL),
+      // The user's own commands run in the first workspace folder, when there is one.
+      workspace: (entry) => folderOf(entry, host),
+      callee: (_caller, name) => findCallee(ctx.group, name),
+      refuseCall: (_caller, callee) =>
+        sourceIsShared(callee.source) && !ctx.consent.has(callee.id)
+          ? "was not approved for this run"
+          : undefined,
+      started: ({ command }) => this.#checkTrust(command),
+      ...(observe === undefined
+        ? {}
+        : { expanded: (at: StepAt<CommandEntry>, step: Step) => observe(at.command, at.index, step) }),
+      terminal: (run) => this.#terminal(run, ctx.approved),
+      notify: (step) => host.notify(step.level ?? "info", step.message),
+      input: (step) => host.input(step),
+      wait: async (step) => host.wait(step.ms),
+      insert: async (step, at) =>
+        (await host.insert(step.text))
+          ? undefined
+          : stopped(
+              "failed",
+              RunCode.STEP_ERROR,
+              `${stepLabel(at)} needs an open editor: ${renderStep(at.raw)}`,
+            ),
+      command: async (step, at) => {
+        host.log(`${stepLabel(at)}: ${renderStep(at.raw)}`);
+        try {
+          await host.executeCommand(step.command, step.args);
+          return undefined;
+        } catch (error) {
+          return stopped(
+            "failed",
+            RunCode.STEP_ERROR,
+            `${stepLabel(at)} failed: ${renderStep(at.raw)}: ${messageOf(error)}`,
+          );
+        }
+      },
+      setting: (step, at) => this.#setting(step, at),
+      open: async (step, at, check) => {
+        host.log(`${stepLabel(at)}: ${renderStep(at.raw)}`);
+        if (check.kind === "url" && check.scheme !== "file") {
+          return (await host.openExternal(step.target))
+            ? undefined
+            : stopped("failed", RunCode.STEP_ERROR, `${stepLabel(at)} could not open ${renderStep(at.raw)}`);
+        }
+        const file = check.scheme === "file" ? fileURLToPath(step.target) : step.target;
+        await host.openFile(path.resolve(folderOf(at.command, host) ?? this.#o.home, file));
+        return undefined;
+      },
     };
   }
 
-  async #withClipboard(step: Step, context: ExpansionContext): Promise<ExpansionContext> {
-    // Only the fields that expand: a setting's value or an open step's other fields are never parsed.
-    const uses = expandableFields(step).some((f) =>
-      findVariables(f.text).some((v) => v.kind === "clipboard"),
-    );
-    return uses ? { ...context, clipboard: await this.#o.host.clipboard() } : context;
-  }
-
-  #seen<S extends Step>(entry: CommandEntry, index: number, step: S): S {
-    this.#o.observe?.(entry, index, step);
-    return step;
-  }
-
-  async #steps(entry: CommandEntry, args: string, ctx: RunContext): Promise<void> {
+  async #terminal(run: TerminalStepRun<CommandEntry>, approved: boolean): Promise<StepResult> {
     const { host } = this.#o;
-    const inputs: Record<string, string> = {};
-    for (const [index, raw] of entry.definition.steps.entries()) {
-      this.#checkTrust(entry);
-      const options = { index, where: entry.where };
-      const context = await this.#withClipboard(raw, this.#context(entry, args, inputs));
-      switch (raw.type) {
-        case "input": {
-          const step = this.#seen(entry, index, expandStep(raw, context, options));
-          const value = await host.input(step);
-          if (value === undefined)
-            throw cancelled(`/${entry.name} stopped: the input "${raw.name}" was cancelled.`);
-          inputs[raw.name] = value;
-          break;
-        }
-        case "insert": {
-          const step = this.#seen(entry, index, expandStep(raw, context, options));
-          if (!(await host.insert(step.text)))
-            throw failed(
-              RunCode.STEP_ERROR,
-              `/${entry.name} step ${index + 1} needs an open editor: ${renderStep(raw)}`,
-            );
-          break;
-        }
-        case "notify": {
-          const reads = trackSecretReads(context);
-          const step = this.#seen(entry, index, expandStep(raw, reads.context, options));
-          // A notification shows no value of ${env:…}, ${config:…} or ${clipboard}.
-          host.notify(step.level ?? "info", redactSecrets(step.message, reads.values()));
-          break;
-        }
-        case "wait":
-          await host.wait(this.#seen(entry, index, raw).ms);
-          break;
-        case "terminal":
-          await this.#terminal(entry, raw, index, context, ctx);
-          break;
-        case "slash":
-          await this.#slash(entry, this.#seen(entry, index, expandStep(raw, context, options)), index, ctx);
-          break;
-        case "command": {
-          const step = this.#seen(entry, index, expandStep(raw, context, options));
-          host.log(`/${entry.name} step ${index + 1}: ${renderStep(raw)}`);
-          try {
-            await host.executeCommand(step.command, step.args);
-          } catch (error) {
-            throw failed(
-              RunCode.STEP_ERROR,
-              `/${entry.name} step ${index + 1} failed: ${renderStep(raw)}: ${error instanceof Error ? error.message : String(error)}`,
-            );
-          }
-          break;
-        }
-        case "setting":
-          await this.#setting(entry, this.#seen(entry, index, raw), index);
-          break;
-        case "open":
-          await this.#open(
-            entry,
-            raw,
-            this.#seen(entry, index, expandStep(raw, context, options)),
-            index,
-            context.values.workspaceFolder,
-          );
-          break;
-        default:
-          throw refused(
-            RunCode.STEP_NOT_ALLOWED,
-            `/${entry.name} step ${index + 1} has an unknown type. Nothing more ran.`,
-          );
-      }
-    }
-  }
-
-  async #slash(
-    entry: CommandEntry,
-    step: Extract<Step, { type: "slash" }>,
-    index: number,
-    ctx: RunContext,
-  ): Promise<void> {
-    const callee = findCallee(ctx.group, step.command);
-    const label = `/${entry.name} step ${index + 1} (${renderStep(step)})`;
-    if (!callee)
-      throw refused(
-        RunCode.SLASH_CALL_INVALID,
-        `${label}: no single command of that name in ${entry.label}.`,
-      );
-    if (ctx.stack.includes(callee.id))
-      throw refused(RunCode.SLASH_CALL_INVALID, `${label}: /${callee.name} is already running (a cycle).`);
-    const maxDepth = this.#o.maxDepth ?? DEFAULT_MAX_SLASH_DEPTH;
-    if (ctx.depth + 1 > maxDepth)
-      throw refused(RunCode.SLASH_CALL_INVALID, `${label}: slash calls nest deeper than ${maxDepth}.`);
-    if (sourceIsShared(callee.source) && !ctx.consent.has(callee.id)) {
-      throw refused(RunCode.SLASH_CALL_INVALID, `${label}: /${callee.name} was not approved for this run.`);
-    }
-    await this.#steps(callee, step.args ?? "", {
-      ...ctx,
-      depth: ctx.depth + 1,
-      stack: [...ctx.stack, callee.id],
-    });
-  }
-
-  async #terminal(
-    entry: CommandEntry,
-    raw: TerminalStep,
-    index: number,
-    context: ExpansionContext,
-    ctx: RunContext,
-  ): Promise<void> {
-    const { host } = this.#o;
-    const name = raw.terminal ?? "Slashi";
+    const { command: entry, index, step, secrets, cwd } = run;
+    const raw = run.raw as TerminalStep;
+    const name = raw.terminal ?? DEFAULT_TERMINAL;
     const rendered = renderStep(raw);
-    const shell = host.terminalShell(name);
-    let dialect: QuoteDialect | undefined;
-    try {
-      dialect = shell === undefined ? undefined : dialectForShell(shell);
-    } catch {
-      dialect = undefined;
-    }
-    const stepContext = dialect === undefined ? context : { ...context, dialect };
-    const reads = trackSecretReads(stepContext);
-    const step = this.#seen(entry, index, expandStep(raw, reads.context, { index, where: entry.where }));
-    // What the modal, the log and the errors show: secret values as placeholders (`⟪env:TOKEN⟫`).
-    const secrets = reads.values();
-    const display = expandStep(raw, redactedExpansionContext(stepContext), {
-      index,
-      where: entry.where,
-    }).command;
-    // The user's own commands run in the first workspace folder, when there is one.
-    const root = entry.folder ?? context.values.workspaceFolder;
-    const cwd = step.cwd !== undefined ? path.resolve(root ?? this.#o.home, step.cwd) : root;
-    const loaded = await this.#o.policy(root);
+    const label = stepLabel(run);
+    const loaded = await this.#o.policy(folderOf(entry, host));
     if (!loaded.ok) {
-      throw refused(
+      return stopped(
+        "refused",
         RunCode.POLICY_UNAVAILABLE,
-        `/${entry.name} step ${index + 1} did not run: your policy could not be loaded: ${loaded.error.message}`,
+        `${label} did not run: your policy could not be loaded: ${loaded.error.message}`,
       );
     }
     await this.#o.ensureParser();
@@ -511,17 +460,17 @@ export class Runner {
     // modal for an ask, the terminal, and the audit record every host writes.
     const logVerdict = (verdict: GuardedVerdict): void =>
       host.log(
-        `/${entry.name} step ${index + 1}: ${rendered} → ${verdict.verdict} ${verdict.reasons
+        `${label}: ${rendered} → ${verdict.verdict} ${verdict.reasons
           .filter((r) => r.severity !== "allow")
           .map((r) => r.code)
           .join(" ")}`.trimEnd(),
       );
     let logged = false;
-    const run = await guardedRun(
+    const guarded = await guardedRun(
       {
         ...terminalStepRequest(loaded, {
           command: step.command,
-          shell,
+          shell: run.shell,
           ...(cwd === undefined ? {} : { cwd }),
         }),
         host: "vscode",
@@ -531,12 +480,7 @@ export class Runner {
         secrets,
         // A shared command the person approved: the policy's ask runs without another prompt, unless the
         // arguments add a finding the approved template does not have.
-        ...(ctx.approved
-          ? {
-              preApproved: `approved:${entry.id}`,
-              template: templateLine(raw, stepContext, { index, where: entry.where }),
-            }
-          : {}),
+        ...(approved ? { preApproved: `approved:${entry.id}`, template: run.template() } : {}),
       },
       {
         snapshot: loaded.snapshot,
@@ -550,7 +494,7 @@ export class Runner {
             const answer = await host.askTerminal({
               command: entry.name,
               step: rendered,
-              commandLine: makeVisible(redactSecrets(display, secrets)),
+              commandLine: makeVisible(redactSecrets(run.display, secrets)),
               reasons: reasonLines(verdict.reasons, secrets),
               canRemember,
               ...(cannotRemember === undefined
@@ -575,20 +519,26 @@ export class Runner {
         },
       },
     );
-    if (!logged) logVerdict(run.verdict);
-    if (run.status === "denied") {
-      throw refused(
+    if (!logged) logVerdict(guarded.verdict);
+    if (guarded.status === "denied") {
+      return stopped(
+        "refused",
         RunCode.POLICY_DENIED,
-        `/${entry.name} step ${index + 1} was refused by your policy and did not run: ${rendered}\n${reasonLines(run.verdict.reasons, secrets).join("\n")}`,
+        `${label} was refused by your policy and did not run: ${rendered}\n${reasonLines(guarded.verdict.reasons, secrets).join("\n")}`,
       );
     }
-    if (run.status === "refused")
-      throw cancelled(`/${entry.name} stopped before step ${index + 1}: ${rendered}`);
-    const { outcome } = run.result;
+    if (guarded.status === "refused")
+      return stopped(
+        "cancelled",
+        RunCode.CANCELLED,
+        `/${entry.name} stopped before step ${index + 1}: ${rendered}`,
+      );
+    const { outcome } = guarded.result;
     if (outcome.kind === "exit" && outcome.code !== 0) {
-      throw failed(
+      return stopped(
+        "failed",
         RunCode.STEP_FAILED,
-        `/${entry.name} step ${index + 1} failed with exit code ${outcome.code}: ${rendered}`,
+        `${label} failed with exit code ${outcome.code}: ${rendered}`,
       );
     }
     if (outcome.kind === "no-integration") {
@@ -602,14 +552,12 @@ export class Runner {
         `The terminal did not report an exit code for step ${index + 1} of /${entry.name}; Slashi cannot tell whether it failed: ${rendered}`,
       );
     }
+    return { detail: { exitCode: outcome.kind === "exit" ? outcome.code : null } };
   }
 
-  async #setting(
-    entry: CommandEntry,
-    step: Extract<Step, { type: "setting" }>,
-    index: number,
-  ): Promise<void> {
+  async #setting(step: Extract<Step, { type: "setting" }>, at: StepAt<CommandEntry>): Promise<StepResult> {
     const { host } = this.#o;
+    const entry = at.command;
     const target = step.target ?? "workspace";
     if (sourceIsShared(entry.source)) {
       const keys = [step.key];
@@ -619,54 +567,31 @@ export class Runner {
       for (const key of keys) {
         const scope = host.settingScope(key);
         if (scope === "application" || scope === "machine") {
-          throw refused(
+          return stopped(
+            "refused",
             RunCode.STEP_NOT_ALLOWED,
-            `/${entry.name} step ${index + 1} may not write ${makeVisible(key)}: it is a ${scope}-scoped setting, which only you can set. Nothing more ran.`,
+            `${stepLabel(at)} may not write ${makeVisible(key)}: it is a ${scope}-scoped setting, which only you can set. Nothing more ran.`,
           );
         }
       }
     }
-    if (target !== "global" && !this.#o.host.isTrusted() && sourceIsShared(entry.source)) {
-      throw refused(RunCode.UNTRUSTED, `/${entry.name} cannot write workspace settings in Restricted Mode.`);
+    if (target !== "global" && !host.isTrusted() && sourceIsShared(entry.source)) {
+      return stopped(
+        "refused",
+        RunCode.UNTRUSTED,
+        `/${entry.name} cannot write workspace settings in Restricted Mode.`,
+      );
     }
-    host.log(`/${entry.name} step ${index + 1}: ${renderStep(step)}`);
+    host.log(`${stepLabel(at)}: ${renderStep(step)}`);
     try {
       await host.writeSetting(step.key, step.value, target, entry.folder);
+      return undefined;
     } catch (error) {
-      throw failed(
+      return stopped(
+        "failed",
         RunCode.STEP_ERROR,
-        `/${entry.name} step ${index + 1} failed: ${renderStep(step)}: ${error instanceof Error ? error.message : String(error)}`,
+        `${stepLabel(at)} failed: ${renderStep(step)}: ${messageOf(error)}`,
       );
     }
-  }
-
-  async #open(
-    entry: CommandEntry,
-    raw: Extract<Step, { type: "open" }>,
-    step: Extract<Step, { type: "open" }>,
-    index: number,
-    workspaceFolder: string | undefined,
-  ): Promise<void> {
-    const { host } = this.#o;
-    const check = sourceIsShared(entry.source)
-      ? checkExpandedOpenTarget(raw.target, step.target)
-      : checkOpenTarget(step.target);
-    if (sourceIsShared(entry.source) && !check.ok) {
-      throw refused(
-        RunCode.STEP_NOT_ALLOWED,
-        `/${entry.name} step ${index + 1} may not open ${makeVisible(raw.target)}: ${check.reason ?? "refused"}`,
-      );
-    }
-    host.log(`/${entry.name} step ${index + 1}: ${renderStep(raw)}`);
-    if (check.kind === "url" && check.scheme !== "file") {
-      if (!(await host.openExternal(step.target)))
-        throw failed(
-          RunCode.STEP_ERROR,
-          `/${entry.name} step ${index + 1} could not open ${renderStep(raw)}`,
-        );
-      return;
-    }
-    const file = check.scheme === "file" ? fileURLToPath(step.target) : step.target;
-    await host.openFile(path.resolve(entry.folder ?? workspaceFolder ?? this.#o.home, file));
   }
 }

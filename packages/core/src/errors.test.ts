@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   SLASHI_ERROR_CATEGORIES,
@@ -5,6 +6,8 @@ import {
   SlashiErrorCategory,
   SlashiErrorCode,
   errorCategoryOf,
+  formatLocation,
+  type SourceLocation,
 } from "./errors.js";
 
 describe("error categories", () => {
@@ -35,3 +38,49 @@ describe("error categories", () => {
 // @ts-expect-error a table missing a code is rejected
 const _missing: { readonly [C in SlashiErrorCode]: SlashiErrorCategory } = { INTERNAL: "internal" };
 void _missing;
+
+describe("located", () => {
+  const segment = fc.stringMatching(/^[a-z][a-z0-9._-]{0,8}$/);
+  const location = fc.record(
+    {
+      file: fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => parts.join("/")),
+      line: fc.integer({ min: 1, max: 999 }),
+      column: fc.integer({ min: 1, max: 99 }),
+      jsonPath: fc.array(segment, { maxLength: 3 }).map((parts) => parts.map((p) => `/${p}`).join("")),
+    },
+    { requiredKeys: ["file"] },
+  );
+  const body = fc.string({ minLength: 1, maxLength: 30 }).filter((text) => !text.startsWith(":"));
+
+  it("names the location once when the message already starts with all or part of it", () => {
+    fc.assert(
+      fc.property(
+        location,
+        fc.constantFrom<readonly string[]>(["file"], ["file", "line"], ["file", "line", "column"]),
+        fc.boolean(),
+        body,
+        (loc, keys, withPath, text) => {
+          const partial: SourceLocation = Object.fromEntries(
+            Object.entries(loc).filter(([key]) => keys.includes(key) || (withPath && key === "jsonPath")),
+          );
+          const error = new SlashiError(SlashiErrorCode.INVALID_POLICY, formatLocation(partial) + text, loc);
+          expect(error.located).toBe(formatLocation(loc) + text);
+        },
+      ),
+    );
+  });
+
+  it("keeps a location of another file in the message", () => {
+    const error = new SlashiError(SlashiErrorCode.INVALID_POLICY, "enkaidu.yml:9:23: cannot be honoured", {
+      file: "policy.json",
+      jsonPath: "/extends/1",
+    });
+    expect(error.located).toBe("policy.json (at /extends/1): enkaidu.yml:9:23: cannot be honoured");
+  });
+
+  it("prefixes a message that does not start with its location", () => {
+    const error = new SlashiError(SlashiErrorCode.INVALID_POLICY, "bad value", { file: "p.json", line: 3 });
+    expect(error.located).toBe("p.json:3: bad value");
+    expect(new SlashiError(SlashiErrorCode.INVALID_POLICY, "bad value").located).toBe("bad value");
+  });
+});

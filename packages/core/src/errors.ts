@@ -191,9 +191,13 @@ export class SlashiError extends Error {
     Object.defineProperty(this, BRAND, { value: true });
   }
 
-  /** The message prefixed with `file:line:column` and the JSON path when known. */
+  /**
+   * The message prefixed with `file:line:column` and the JSON path when known. A message that already starts with
+   * (part of) the same location, as a wrapped error's does, gets it once: the full prefix replaces the partial one.
+   * A different file's location in the message stays (it says where the inner problem is).
+   */
   get located(): string {
-    return formatLocation(this.data) + this.message;
+    return formatLocation(this.data) + withoutOwnLocation(this.message, this.data);
   }
 }
 Object.defineProperty(SlashiError.prototype, "name", { value: "SlashiError" });
@@ -205,6 +209,17 @@ export function formatLocation(loc: SourceLocation): string {
   if (loc.line !== undefined && loc.column !== undefined) out += `:${loc.column}`;
   if (loc.jsonPath !== undefined) out += `${out ? " " : ""}(at ${loc.jsonPath === "" ? "/" : loc.jsonPath})`;
   return out ? `${out}: ` : "";
+}
+
+/** The message without a leading `file[:line[:column]][ (at /path)]: ` that repeats (part of) `loc`. */
+function withoutOwnLocation(message: string, loc: SourceLocation): string {
+  const { file, line, column, jsonPath } = loc;
+  if (file === undefined || file === "") return message;
+  const spans: SourceLocation[] = [{ file, line, column }, { file, line }, { file }];
+  const own = spans
+    .flatMap((span) => [formatLocation({ ...span, jsonPath }), formatLocation(span)])
+    .find((prefix) => message.startsWith(prefix));
+  return own === undefined ? message : message.slice(own.length);
 }
 
 /** True for any {@link SlashiError}, including one from another bundled copy of the core. */

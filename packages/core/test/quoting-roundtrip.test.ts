@@ -13,7 +13,8 @@ import { delimiter, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import type { QuoteDialect } from "../src/index.js";
-import { buildCmdArguments, quote } from "../src/index.js";
+import { quote } from "../src/index.js";
+import { buildCmdArguments } from "../src/internal.js";
 
 const RUNS = Math.max(2000, Number(process.env.SLASHI_QUOTE_RUNS ?? 0) || 0);
 const SEED = process.env.SLASHI_QUOTE_SEED === undefined ? undefined : Number(process.env.SLASHI_QUOTE_SEED);

@@ -118,7 +118,7 @@ describe("the core tarball", () => {
 });
 
 describe("the libraries, unpacked with only their declared dependencies", () => {
-  it("load, and the core decides with the grammar it ships", () => {
+  it("load (the core's internal entry too), and the core decides with the grammar it ships", () => {
     const root = path.join(out, "consumer");
     const modules = path.join(root, "node_modules");
     mkdirSync(modules, { recursive: true });
@@ -140,6 +140,8 @@ describe("the libraries, unpacked with only their declared dependencies", () => 
       ...libraries.map((p) => `await import(${JSON.stringify(p.manifest.name)});`),
       'const core = await import("@slashi/core");',
       "await core.loadShellParser();",
+      'const internal = await import("@slashi/core/internal");',
+      'if (typeof internal.sha256Hex !== "function") throw new Error("no @slashi/core/internal");',
       'const verdict = core.decide("rm -rf ~", core.resolvePolicy([]), { home: "/home/someone" });',
       "console.log(JSON.stringify(verdict.decision));",
     ].join("\n");

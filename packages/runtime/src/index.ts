@@ -82,6 +82,7 @@ export {
 export { readLayersFile } from "./session/layers-file.js";
 export { extendsLocations, locateExtendsError } from "./session/extends-location.js";
 export type { ExtendsSource } from "./session/extends-location.js";
+export { enkaiduExtendLayers } from "./session/enkaidu-layers.js";
 export type {
   DecideAt,
   PackLayerLoader,
@@ -157,6 +158,7 @@ export type { RunRequest, RunResult } from "./runner/run-command.js";
 
 // slash
 export { runSlashSteps, stepPerformerOf, StepStopCode } from "./slash/step-loop.js";
+export { terminalStepCwd } from "./slash/step-cwd.js";
 export type {
   StepAt,
   StepCommand,

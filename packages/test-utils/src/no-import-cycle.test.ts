@@ -5,7 +5,7 @@ import path from "node:path";
 import { ESLint } from "eslint";
 import tseslint from "typescript-eslint";
 import { afterAll, describe, expect, it } from "vitest";
-import importCycles, { valueImports } from "../../../eslint-rules/no-import-cycle.js";
+import importCycles, { relativeImports } from "../../../eslint-rules/no-import-cycle.js";
 import { tempDir } from "./temp.js";
 
 const box = tempDir("slashi-cycle-");
@@ -47,19 +47,27 @@ describe("no-import-cycle", () => {
     expect(messages).toEqual(["import cycle: a.ts → b.ts → sub/c.ts → a.ts"]);
   });
 
-  it("ignores type-only imports and modules that do not lead back", async () => {
+  it("reports a cycle made of type-only imports, in either spelling", async () => {
     const files = {
-      "a.ts":
-        'import type { B } from "./b.js";\nimport { type C } from "./c.js";\nimport "./d.js";\nexport type A = B | C;\n',
-      "b.ts": 'import type { A } from "./a.js";\nexport type B = A[];\n',
-      "c.ts": 'import { type A } from "./a.js";\nexport type C = A;\n',
-      "d.ts": "export const d = 1;\n",
+      "a.ts": 'import type { B } from "./b.js";\nexport type A = B | string;\n',
+      "b.ts": 'import { type C } from "./c.js";\nexport type B = C[];\n',
+      "c.ts": 'export type { A as C } from "./a.js";\n',
     };
-    expect(await cycleMessages(files, "a.ts")).toEqual([]);
-    expect(await cycleMessages(files, "b.ts")).toEqual([]);
+    expect(await cycleMessages(files, "a.ts")).toEqual(["import cycle: a.ts → b.ts → c.ts → a.ts"]);
   });
 
-  it("reads value, re-export, side-effect and dynamic imports, and skips type-only ones", () => {
+  it("leaves alone modules that do not lead back", async () => {
+    const files = {
+      "a.ts":
+        'import type { B } from "./b.js";\nimport { c } from "./c.js";\nimport "./d.js";\nexport type A = B;\nexport const a = c;\n',
+      "b.ts": 'import type { D } from "./d.js";\nexport type B = D[];\n',
+      "c.ts": 'import { d } from "./d.js";\nexport const c = d;\n',
+      "d.ts": "export type D = number;\nexport const d = 1;\n",
+    };
+    for (const file of Object.keys(files)) expect(await cycleMessages(files, file)).toEqual([]);
+  });
+
+  it("reads value, type, re-export, side-effect and dynamic imports, and leaves out packages", () => {
     const text = [
       'import { x } from "./x.js";',
       'import type { T } from "./t.js";',
@@ -71,6 +79,15 @@ describe("no-import-cycle", () => {
       'const lazy = import("./lazy.js");',
       'import { pkg } from "@slashi/core";',
     ].join("\n");
-    expect(valueImports(text)).toEqual(["./x.js", "./w.js", "./all.js", "./side.js", "./lazy.js"]);
+    expect(relativeImports(text)).toEqual([
+      "./x.js",
+      "./t.js",
+      "./u.js",
+      "./w.js",
+      "./all.js",
+      "./z.js",
+      "./side.js",
+      "./lazy.js",
+    ]);
   });
 });

@@ -3,7 +3,7 @@
  * never load the registry client.
  */
 import type { Io } from "../io.js";
-import type { CommandSpec, FlagSpec, ParsedArgs } from "../options.js";
+import type { CommandSpec, FlagSpec, ParsedArgs } from "../command-spec.js";
 
 const JSON_FLAG: FlagSpec = { name: "json", type: "boolean", description: "print JSON instead of text" };
 const YES_FLAG: FlagSpec = {

@@ -14,7 +14,7 @@ import { formatLocation, formatPattern, type SourceLocation } from "@slashi/core
 import { CommandApprovalFileStore, extendsLocations, packPolicyApprovalKey } from "@slashi/runtime";
 import { CliError, ExitCode, UsageError } from "../errors.js";
 import { paint, println, shown, type Io } from "../io.js";
-import type { ParsedArgs } from "../options.js";
+import type { ParsedArgs } from "../command-spec.js";
 import { choose } from "../prompt.js";
 import { startProgress, withProgress } from "../progress.js";
 import { openSession, slashiPaths } from "../context.js";

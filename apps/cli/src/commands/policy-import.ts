@@ -1,10 +1,9 @@
 /** `slashi policy import enkaidu FILE`: an Enkaidu config as a native policy file, with what changed in meaning. */
 import { writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import path from "node:path";
 import { nativePolicyFromEnkaidu } from "@slashi/core";
 import { readEnkaiduPolicy, SLASHI_FILES, writeFileAtomic } from "@slashi/runtime";
-import { resolveWorkspace, slashiPaths } from "../context.js";
+import { enkaiduReadOptions, slashiPaths } from "../context.js";
 import { CliError, ExitCode } from "../errors.js";
 import { readIfPresent } from "../files.js";
 import { println, type Io } from "../io.js";
@@ -23,14 +22,7 @@ export async function policyImport(args: ParsedArgs, io: Io): Promise<number> {
   const file = path.resolve(io.cwd, source);
   const paths = slashiPaths(io);
   // Its cordon keys are checked for the workspace of the working directory, as a host reading it there would.
-  const layer = await readEnkaiduPolicy(file, {
-    env: (name) => io.env[name],
-    cordon: {
-      home: io.env.HOME ?? homedir(),
-      workspaceRoot: (await resolveWorkspace(io.cwd)).root,
-      slashiDirs: [paths.configDir, paths.stateDir],
-    },
-  });
+  const layer = await readEnkaiduPolicy(file, await enkaiduReadOptions(io, io.cwd));
   const settings = layer.enkaidu;
   if (settings === undefined) throw new CliError(`${file}: no Enkaidu settings`, ExitCode.INVALID_INPUT);
   const { document, changes } = nativePolicyFromEnkaidu(settings);

@@ -14,13 +14,21 @@ import {
 import {
   checkManagedPolicy,
   defaultManagedPolicyPath,
+  enkaiduExtendLayers,
   isEnkaiduConfigPath,
   locateExtendsError,
   readBoundedText,
   SLASHI_FILES,
   writeFileAtomic,
 } from "@slashi/runtime";
-import { ensureParser, loadSetup, packLayers, resolveWorkspace, slashiPaths } from "../context.js";
+import {
+  enkaiduReadOptions,
+  ensureParser,
+  loadSetup,
+  packLayers,
+  resolveWorkspace,
+  slashiPaths,
+} from "../context.js";
 import { CliError, ExitCode, formatError, toExitCode } from "../errors.js";
 import { readIfPresent } from "../files.js";
 import { paintVerdict, println, shown, type Io } from "../io.js";
@@ -79,17 +87,27 @@ async function applicableFiles(io: Io, cwd: string): Promise<string[]> {
 }
 
 /**
- * Every `extends` entry of a parsed file resolves to a preset or an installed pack, as a policy load checks it.
- * @throws SlashiError `PACK_NOT_FOUND` at the entry's line, with the closest preset or installed pack
+ * Every `extends` entry of a parsed file resolves, as a policy load checks it: a preset, an installed pack, or an
+ * Enkaidu config read and checked against the cordon of the workspace of `cwd` (the policy session's own reader).
+ * @throws SlashiError `PACK_NOT_FOUND` at the entry's line, with the closest preset or installed pack;
+ *   `INVALID_POLICY` at the entry's line for an Enkaidu config that cannot be used (its own location in
+ *   `data.enkaidu`)
  */
-async function checkExtends(file: string, text: string, document: PolicyDocument, io: Io): Promise<void> {
-  // Enkaidu configs (paths to .yml files) are read by the policy session, not the pack loader.
+async function checkExtends(
+  file: string,
+  text: string,
+  document: PolicyDocument,
+  io: Io,
+  cwd: string,
+): Promise<void> {
+  const sources = [{ layer: { kind: "user" as const, source: file, document }, text }];
+  await enkaiduExtendLayers(sources, await enkaiduReadOptions(io, cwd));
   const names = (document.extends ?? []).filter((name) => !PRESETS.has(name) && !isEnkaiduConfigPath(name));
   if (names.length === 0) return;
   try {
     await packLayers(names, { packsDir: slashiPaths(io).packs, approved: async () => false });
   } catch (error) {
-    throw locateExtendsError(error, [{ layer: { kind: "user", source: file, document }, text }]);
+    throw locateExtendsError(error, sources);
   }
 }
 
@@ -119,7 +137,7 @@ export async function policyValidate(args: ParsedArgs, io: Io): Promise<number> 
           ExitCode.INVALID_INPUT,
         );
       }
-      await checkExtends(file, text, parsePolicy(text, file), io);
+      await checkExtends(file, text, parsePolicy(text, file), io, cwd);
       results.push({ file, ok: true });
     } catch (error) {
       const code = toExitCode(error);

@@ -397,8 +397,10 @@ function cliStepHost(state: RunState): {
       const def = findDef(state.list, name);
       return def === undefined ? undefined : commands.get(def);
     },
+    // Terminal steps run in the workspace, or in the cwd they name inside it (the loop's one rule).
+    workspace: () => setup.workspace.root,
     async terminal(run) {
-      const cwd = path.resolve(setup.workspace.root, run.step.cwd ?? ".");
+      const cwd = run.cwd ?? setup.workspace.root;
       const stepSetup = cwd === setup.context.cwd ? setup : { ...setup, context: { ...setup.context, cwd } };
       const def = run.command.definition;
       const header = state.progress === undefined ? `/${def.name}` : stepLabel(def, run.index);

@@ -7,30 +7,9 @@
  * approved commands count as allow rules, but nothing in it lifts one of Slashi's own findings.
  */
 import { SlashiError, SlashiErrorCode } from "../errors.js";
-import type { PolicyDocument, Reason } from "./types.js";
+import type { EnkaiduOs, EnkaiduShellSettings, PolicyDocument, Reason } from "./types.js";
 
-/** Which of Enkaidu's per-OS constants apply. */
-export type EnkaiduOs = "unix" | "windows";
-
-/** Enkaidu's `tool_settings.shell_command`, with its defaults applied. */
-export interface EnkaiduShellSettings {
-  /** Which per-OS constants apply. */
-  os: EnkaiduOs;
-  /** Sub-commands must start with one of these (or an approved one): `allowed_commands`. */
-  allowedCommands: readonly string[];
-  /** Sub-commands that run without a confirmation: `approved_commands`. */
-  approvedCommands: readonly string[];
-  /** Terms that force a confirmation wherever they appear, the OS's built-ins included: `restricted_terms`. */
-  restrictedTerms: readonly string[];
-  /** Prefixes that get network inside the cordon (with `allow_network`): `network_allowed_commands`. */
-  networkAllowedCommands: readonly string[];
-  /** Run the line through a shell (`true`) or as one argv (`false`, the default). */
-  executeThroughShell: boolean;
-  /** Skip the confirmation inside a proven cordon, with a warning each time. */
-  skipConfirmWithCordon: boolean;
-  /** `cordon.policy.allow_network`: network inside the cordon at all (then only for the network commands). */
-  allowNetwork: boolean;
-}
+export type { EnkaiduOs, EnkaiduShellSettings } from "./types.js";
 
 /** Enkaidu's default `allowed_commands`. */
 export const ENKAIDU_DEFAULT_ALLOWED: readonly string[] = Object.freeze([

@@ -67,6 +67,9 @@ describe("planSlashRun: refused before anything runs", () => {
     const error = refusal(() => planSlashRun(root, [root, callee], { shared: false, host: terminalOnly }));
     expect(error.code).toBe(SlashiErrorCode.STEP_UNAVAILABLE);
     expect(new Set(error.data.kinds as string[])).toEqual(new Set(["insert", "open"]));
+    // A step of no known kind is left to the source checks (`invalid-step`), which name the step's position.
+    const odd: CommandDefinition = { name: "odd", steps: [{ type: "teleport" } as unknown as Step] };
+    expect(() => planSlashRun(odd, [odd], { shared: true, host: terminalOnly })).not.toThrow();
     // A command the host is never asked to reach is not checked.
     expect(() => planSlashRun(callee, [root, callee], { shared: false, host: everything })).not.toThrow();
   });

@@ -13,7 +13,7 @@ import {
   type UncoveredCommand,
   type UncoveredReason,
 } from "../fingerprint/coverage.js";
-import { stepNeedsApproval } from "../steps/kinds.js";
+import { isStepKind, stepNeedsApproval } from "../steps/kinds.js";
 import { renderStep } from "../steps/render.js";
 import type { CommandDefinition, Step, StepKind } from "../steps/types.js";
 
@@ -97,7 +97,8 @@ export function describeUnavailableStep(
  * @param options - {@link SlashRunPlanOptions}
  * @throws SlashiError `SLASH_CALL_INVALID` (data `uncovered`: everything not covered) for a missing callee, a cycle, nesting deeper than
  *   the limit or a definition that cannot be fingerprinted, for every source; `STEP_UNAVAILABLE` (data `kinds`,
- *   `steps`) when a reachable step is of a kind the host does not perform. Both before any prompt.
+ *   `steps`) when a reachable step is of a known kind the host does not perform. Both before any prompt. A step
+ *   of an unknown kind is not refused here: the source checks (`checkSharedCommand`, the schema) refuse it.
  */
 export function planSlashRun(
   root: CommandDefinition,
@@ -126,7 +127,9 @@ export function planSlashRun(
   const unavailable: { name: string; index: number; step: Step }[] = [];
   for (const def of reachable) {
     def.steps.forEach((step, index) => {
-      if (!options.host.performs(step.type)) unavailable.push({ name: def.name, index, step });
+      // A step of no known kind is not the host's to perform: the source checks refuse it (`invalid-step`).
+      if (isStepKind(step.type) && !options.host.performs(step.type))
+        unavailable.push({ name: def.name, index, step });
     });
   }
   const first = unavailable[0];

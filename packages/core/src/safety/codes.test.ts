@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as core from "../index.js";
+import * as internal from "../internal.js";
 import { SAFETY_CODES, severityOf } from "./codes.js";
 
 describe("SAFETY_CODES", () => {
@@ -61,11 +62,12 @@ describe("SAFETY_CODES", () => {
     expect(severityOf("rm.recursive")).toBe("ask");
   });
 
-  it("is exported from the package entry with the classifiers", () => {
+  it("is exported from the package entry with the classifiers; the argv and fork-bomb helpers are internal", () => {
     expect(core.SAFETY_CODES).toBe(SAFETY_CODES);
     expect(typeof core.classifyCommand).toBe("function");
     expect(typeof core.classifyAnalysis).toBe("function");
-    expect(typeof core.commandFromArgv).toBe("function");
-    expect(typeof core.detectForkBomb).toBe("function");
+    expect(typeof internal.commandFromArgv).toBe("function");
+    expect(typeof internal.detectForkBomb).toBe("function");
+    expect("commandFromArgv" in core).toBe(false);
   });
 });

@@ -1,4 +1,3 @@
-import type { ExtractedCommand } from "../shell/types.js";
 import type { Finding } from "./types.js";
 
 /** One finding code the safety classifiers can raise, with its fixed severity. */
@@ -483,7 +482,7 @@ export function severityOf(code: SafetyCode): Finding["severity"] {
 export function finding(
   code: SafetyCode,
   message: string,
-  command: ExtractedCommand,
+  command: { readonly text: string },
   subject?: string,
 ): Finding {
   const result: Finding = { code, severity: severityOf(code), message, command: command.text };

@@ -2,7 +2,9 @@
 import commandDefinitionJson from "./command-definition.schema.json" with { type: "json" };
 import commandDefinitionsJson from "./command-definitions.schema.json" with { type: "json" };
 import teamFileJson from "./team-file.schema.json" with { type: "json" };
-import type { JsonSchema } from "./validator.js";
+
+/** A JSON Schema object. Give it an `$id` so it is compiled once and can be referenced. */
+export type JsonSchema = { $id?: string } & Record<string, unknown>;
 
 /** One command definition (`name`, `description`, `args`, `steps`), with every step kind under `$defs`. */
 export const commandDefinitionSchema: JsonSchema = commandDefinitionJson as JsonSchema;

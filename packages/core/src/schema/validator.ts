@@ -7,10 +7,10 @@ import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { SlashiError, SlashiErrorCode, formatLocation } from "../errors.js";
 import { parseJsonc } from "./jsonc.js";
 import { slashiSchemas } from "./schemas.js";
+import type { JsonSchema } from "./schemas.js";
 import type { JsoncDocument, LocateOptions } from "./jsonc.js";
 
-/** A JSON Schema object. Give it an `$id` so it is compiled once and can be referenced. */
-export type JsonSchema = { $id?: string } & Record<string, unknown>;
+export type { JsonSchema } from "./schemas.js";
 
 /** One validation problem, in plain words. */
 export interface SchemaIssue {

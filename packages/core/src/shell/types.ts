@@ -1,5 +1,4 @@
 import type { Finding } from "../safety/types.js";
-import type { WorkingDirectory } from "./directory.js";
 
 /**
  * Types produced by shell analysis and consumed by the safety classifiers and the policy.
@@ -104,3 +103,22 @@ export interface ShellAnalysis {
   /** Assignments that stand alone as statements (`X=1`, `PATH=/tmp:$PATH`), in source order. */
   assignments?: Assignment[];
 }
+
+/** One directory change as the shell would apply it: the `cd` operand after quote removal. */
+export interface DirectoryStep {
+  /** The operand after quote removal (`src`, `..`, `/`, `~/x`); the source text when `dynamic`. */
+  word: string;
+  /** The operand is only known at run time as a whole or in part (`"$HOME/x"`, `"$(…)"`, a glob). */
+  dynamic: boolean;
+}
+
+/**
+ * Where a command runs, relative to the directory the line starts in. Absent on a command (the usual case):
+ * it runs in the starting directory. `changed`: it runs in the directory reached by applying the steps of one
+ * of the `candidates`, in order, from the starting directory (several candidates when an earlier `cd` may have
+ * failed, as in `cd x; cmd` or `cd x || cmd`). `unknown`: no static reading can tell (`cd "$(…)"`, `cd -`,
+ * `popd` of a stack the line did not fill, a `cd` inside a loop, `CDPATH` set in the line…).
+ */
+export type WorkingDirectory =
+  | { kind: "changed"; candidates: readonly (readonly DirectoryStep[])[] }
+  | { kind: "unknown"; reason: string };

@@ -29,10 +29,8 @@ import {
   coverageOf,
   diffSteps,
   fingerprintCommand,
-  isCurrentApprovalKey,
-  isCurrentFingerprint,
-  sha256Hex,
 } from "../../src/index.js";
+import { isCurrentApprovalKey, isCurrentFingerprint, sha256Hex } from "../../src/internal.js";
 
 type Input = Record<string, unknown> & { op: string };
 

@@ -1,9 +1,18 @@
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { isSlashiError, SlashiErrorCode } from "@slashi/core";
 import { tempDir } from "@slashi/test-utils";
-import { afterAll, describe, expect, it } from "vitest";
-import { checkEnkaiduCordonKeys } from "./enkaidu-cordon.js";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
+import { resolveCordon } from "../cordon/policy.js";
+import { checkEnkaiduCordonKeys, within } from "./enkaidu-cordon.js";
 
 const box = tempDir("slashi-enkaidu-cordon-");
 afterAll(box.remove);
@@ -94,5 +103,39 @@ describe("checkEnkaiduCordonKeys", () => {
     [{ cordon: { policy: { read_write_paths: ["out", 4] } } }, "/cordon/policy/read_write_paths/1"],
   ])("refuses a value of the wrong type at its place", async (config, jsonPath) => {
     expect(await refusal(config)).toMatchObject({ code: SlashiErrorCode.INVALID_POLICY, jsonPath });
+  });
+});
+
+describe("checkEnkaiduCordonKeys and the cordon", () => {
+  it("refuses a read_only_paths entry at every place the resolved cordon hides or empties, and nothing else", async () => {
+    const slashiDirs = [path.join(box.dir, "config")];
+    mkdirSync(slashiDirs[0] as string, { recursive: true });
+    // An agent socket outside /tmp and /run: the cordon hides it by path.
+    const outside = mkdtempSync(path.join(existsSync("/var/tmp") ? "/var/tmp" : box.dir, "slashi-agent-"));
+    const socket = path.join(outside, "agent.sock");
+    writeFileSync(socket, "");
+    const previous = process.env.SSH_AUTH_SOCK;
+    process.env.SSH_AUTH_SOCK = socket;
+    onTestFinished(() => {
+      if (previous === undefined) delete process.env.SSH_AUTH_SOCK;
+      else process.env.SSH_AUTH_SOCK = previous;
+      rmSync(outside, { recursive: true, force: true });
+    });
+    const cordon = await resolveCordon({ workspace, home, slashiDirs });
+    expect(cordon.hidden.map((h) => h.path)).toContain(realpathSync(socket));
+    const places = [...cordon.hidden.map((h) => h.path), ...cordon.privateDirs].filter(
+      (place) => !within(cordon.workspace, place),
+    );
+    expect(places.length).toBeGreaterThan(3);
+    for (const place of places) {
+      const refused = await refusal(paths("read_only_paths", [place]), {
+        home,
+        workspaceRoot: workspace,
+        slashiDirs,
+      });
+      expect(refused?.code, place).toBe(SlashiErrorCode.INVALID_POLICY);
+    }
+    // A place the cordon leaves readable passes.
+    expect(await refusal(paths("read_only_paths", ["/usr", "/etc"]))).toBeUndefined();
   });
 });

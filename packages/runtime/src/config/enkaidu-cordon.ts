@@ -4,9 +4,10 @@
  */
 import path from "node:path";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
-import { PRIVILEGED_SOCKETS } from "../cordon/policy.js";
-import { SECRET_HOME_PATHS, secretHomePaths, secretSystemPaths } from "../cordon/secret-paths.js";
+import { cordonHiddenPlaces, cordonPrivateDirs } from "../cordon/policy.js";
+import { SECRET_HOME_PATHS } from "../cordon/secret-paths.js";
 import { nodeFileSystemPort } from "../fs/file-system-port.js";
+import { userConfigDir, userStateDir } from "./paths.js";
 import { WORKSPACE_PROTECTED_ENTRIES } from "./protected-paths.js";
 
 /** Where the paths of an Enkaidu config are checked. */
@@ -15,12 +16,9 @@ export interface EnkaiduCordonContext {
   home: string;
   /** The workspace the cordon makes writable; relative paths resolve against it. None: nothing is writable. */
   workspaceRoot?: string;
-  /** Slashi's config and state directories, which the cordon hides too. */
+  /** Slashi's config and state directories, which the cordon hides too (default, as the cordon's: the user's). */
   slashiDirs?: readonly string[];
 }
-
-/** The directories the cordon replaces with an empty one of its own (its `privateDirs`). */
-const CORDON_PRIVATE_DIRS = ["/tmp", "/run", "/var/run"];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -49,7 +47,8 @@ export function within(child: string, parent: string): boolean {
 
 /**
  * Refuses what Slashi cannot honour of an Enkaidu config's `session.readonly` and `cordon.policy`:
- * - `session.readonly: true`: Slashi has no read-only session (Enkaidu hides its side-effecting tools);
+ * - `session.readonly: true`: the promise that no command writes holds only where Slashi runs the command in its
+ *   cordon; a line allowed through an agent hook, `slashi check` or the extension runs outside it;
  * - a `read_write_paths` entry outside the workspace, or at or in an entry the cordon keeps read-only (`.git/hooks`,
  *   `.vscode`…): Slashi's cordon writes the workspace only; an entry inside it is honoured, the read-only entries
  *   it holds staying read-only;
@@ -77,7 +76,7 @@ export async function checkEnkaiduCordonKeys(
     throw refuse(
       file,
       "/session/readonly",
-      "session.readonly: true cannot be honoured: Slashi has no read-only session that keeps every command from writing; remove the key, or restrict the commands with the lists of tool_settings.shell_command",
+      "session.readonly: true cannot be honoured: it promises that no command writes the workspace, and Slashi can keep that promise only where it runs the command in its cordon (slashi-mcp with a proven cordon, slashi exec --cordon, slashi-mcp wrap --read-only); a line an agent hook, slashi check or the VS Code extension allows is run by the agent or the editor, outside any cordon, where nothing stops it from writing; remove the key (or set it to false), and list in tool_settings.shell_command only commands that read",
     );
   }
   const cordon = isObject(config.cordon) ? config.cordon : {};
@@ -125,16 +124,18 @@ export async function checkEnkaiduCordonKeys(
   }
   const readOnly = list("read_only_paths");
   if (readOnly.length === 0) return;
-  // What the cordon hides or replaces with an empty directory, existing or not (a place created later is hidden
-  // too); the workspace is mounted over them, so what lies inside it stays readable.
-  // The narrowest first, so the error names the place that matters.
+  // What the cordon hides (its one list, `cordonHiddenPlaces`) or replaces with an empty directory, and the secret
+  // places of the home not there yet (the cordon hides them once they are); the workspace is mounted over them, so
+  // what lies inside it stays readable. The narrowest first, so the error names the place that matters.
+  const privateDirs = await cordonPrivateDirs();
   const hidden = [
-    ...(await secretHomePaths(context.home)),
+    ...(await cordonHiddenPlaces({
+      home: context.home,
+      privateDirs,
+      slashiDirs: context.slashiDirs ?? [userConfigDir(), userStateDir()],
+    })),
     ...SECRET_HOME_PATHS.map((relative) => path.join(context.home, relative)),
-    ...(await secretSystemPaths(CORDON_PRIVATE_DIRS)),
-    ...PRIVILEGED_SOCKETS,
-    ...(context.slashiDirs ?? []),
-    ...CORDON_PRIVATE_DIRS,
+    ...privateDirs,
   ].map(realOf);
   for (const { entry, jsonPath } of readOnly) {
     const real = resolve(entry);

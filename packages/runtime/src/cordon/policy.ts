@@ -128,6 +128,44 @@ async function real(target: string): Promise<string | undefined> {
 }
 
 /**
+ * The directories the cordon replaces with an empty private tmpfs, resolved: `/tmp`, and `/run` and `/var/run` when
+ * they are directories (`/var/run` only when it is not a link to `/run`). {@link resolveCordon} uses exactly these,
+ * and so does the check of an Enkaidu config's `read_only_paths`.
+ */
+export async function cordonPrivateDirs(): Promise<string[]> {
+  const privateDirs = ["/tmp"];
+  for (const dir of ["/run", "/var/run"]) {
+    const resolved = await real(dir);
+    if (resolved !== undefined && !privateDirs.includes(resolved) && (await kindOf(resolved)) === "dir") {
+      privateDirs.push(resolved);
+    }
+  }
+  return privateDirs;
+}
+
+/**
+ * The one list of places the cordon makes unreadable besides a policy's own `hidden`, as written (not resolved;
+ * {@link resolveCordon} keeps the ones that exist): the existing secret places below `home` and below `/`
+ * (`secretHomePaths`, `secretSystemPaths`), Slashi's own config and state directories, the container engines'
+ * sockets ({@link PRIVILEGED_SOCKETS}), `/run/user/<uid>` and `$SSH_AUTH_SOCK`. The check of an Enkaidu config's
+ * `read_only_paths` refuses an entry inside any of them, so what it accepts is what the cordon lets a command read.
+ */
+export async function cordonHiddenPlaces(options: {
+  home: string;
+  privateDirs: readonly string[];
+  slashiDirs: readonly string[];
+}): Promise<string[]> {
+  return [
+    ...(await secretHomePaths(options.home)),
+    ...(await secretSystemPaths(options.privateDirs)),
+    ...options.slashiDirs,
+    ...PRIVILEGED_SOCKETS,
+    ...(process.getuid ? [`/run/user/${process.getuid()}`] : []),
+    ...(process.env.SSH_AUTH_SOCK ? [process.env.SSH_AUTH_SOCK] : []),
+  ];
+}
+
+/**
  * Resolves a policy against the file system: real paths, existing entries only. A workspace that is `/` or the
  * home directory itself is refused (`RUN_INVALID`): the cordon would confine nothing.
  */
@@ -155,22 +193,14 @@ export async function resolveCordon(policy: CordonPolicy): Promise<ResolvedCordo
     if (resolved !== undefined) writable.push(resolved);
   }
 
-  const privateDirs = ["/tmp"];
-  for (const dir of ["/run", "/var/run"]) {
-    const resolved = await real(dir);
-    if (resolved !== undefined && !privateDirs.includes(resolved) && (await kindOf(resolved)) === "dir") {
-      privateDirs.push(resolved);
-    }
-  }
-
+  const privateDirs = await cordonPrivateDirs();
   const hidden: HiddenPath[] = [];
   const hiddenCandidates = [
-    ...(await secretHomePaths(home)),
-    ...(await secretSystemPaths(privateDirs)),
-    ...(policy.slashiDirs ?? [userConfigDir(), userStateDir()]),
-    ...PRIVILEGED_SOCKETS,
-    ...(process.getuid ? [`/run/user/${process.getuid()}`] : []),
-    ...(process.env.SSH_AUTH_SOCK ? [process.env.SSH_AUTH_SOCK] : []),
+    ...(await cordonHiddenPlaces({
+      home,
+      privateDirs,
+      slashiDirs: policy.slashiDirs ?? [userConfigDir(), userStateDir()],
+    })),
     ...(policy.hidden ?? []),
   ];
   const seen = new Set<string>();

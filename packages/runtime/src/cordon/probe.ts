@@ -4,7 +4,10 @@ import path from "node:path";
 import { userStateDir } from "../config/paths.js";
 import { readBoundedText } from "../fs/bounded-read.js";
 import { runUnproven } from "../runner/run-command.js";
-import { cordonAvailability, type CordonAvailabilityOptions, type CordonKind } from "./availability.js";
+import { cordonAvailability, type CordonKind } from "./availability.js";
+import type { ProbeOptions } from "./options.js";
+
+export type { ProbeOptions } from "./options.js";
 
 /** One check of the probe. */
 export interface ProbeCheck {
@@ -38,16 +41,6 @@ export interface ProbeResult {
   checks: ProbeCheck[];
   /** Wall time of the probe. */
   durationMs: number;
-}
-
-/** Options for {@link probeCordon}. */
-export interface ProbeOptions extends CordonAvailabilityOptions {
-  /** Where the probe makes its scratch files (default `<state dir>/probe`; best outside `/tmp`). */
-  scratchDir?: string;
-  /** Run again instead of returning the result cached for this process. */
-  refresh?: boolean;
-  /** Give up after this long (default 15 000 ms). */
-  timeoutMs?: number;
 }
 
 const cache = new Map<string, Promise<ProbeResult>>();

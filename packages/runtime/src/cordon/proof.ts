@@ -4,16 +4,10 @@ import { SlashiError, SlashiErrorCode } from "@slashi/core";
 import { userStateDir } from "../config/paths.js";
 import { readBoundedText } from "../fs/bounded-read.js";
 import { cordonAvailability } from "./availability.js";
-import { PROBE_VERSION, probeCordon, type ProbeOptions } from "./probe.js";
+import type { ProofOptions } from "./options.js";
+import { PROBE_VERSION, probeCordon } from "./probe.js";
 
-/** Options for {@link proveCordon}. */
-export interface ProofOptions extends ProbeOptions {
-  /**
-   * File remembering which sandbox binaries passed the probe (default `<state dir>/cordon-proof.json`; the
-   * state directory is hidden inside the cordon, so a confined command cannot forge it).
-   */
-  proofFile?: string;
-}
+export type { ProofOptions } from "./options.js";
 
 interface ProofRecord {
   version: number;

@@ -4,7 +4,7 @@ import { execa } from "execa";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
 import { acquireGuard, releaseGuard, type GuardSnapshot } from "../cordon/guard.js";
 import type { CordonPolicy, ResolvedCordon } from "../cordon/policy.js";
-import type { ProofOptions } from "../cordon/proof.js";
+import type { ProofOptions } from "../cordon/options.js";
 import { wrapInCordon } from "../cordon/wrap.js";
 import { scrubEnv } from "./env.js";
 import { assertNotBatchArgv, defaultShell, shellInvocation, type Invocation } from "./shell.js";

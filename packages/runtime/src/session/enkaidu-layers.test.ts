@@ -172,14 +172,25 @@ describe("Enkaidu configs in the policy session", () => {
     expect(isSlashiError(other) && other.data.suggestion).toBeUndefined();
   });
 
-  it("locates an unreadable extended file at the naming file's /extends/N", async () => {
-    userPolicy({ version: 1, extends: ["recommended", "./missing.yml"] });
+  it("locates an unreadable extended file at the naming file's /extends/N, line and column, once", async () => {
+    const policy = path.join(dirs.config, "policy.json");
+    writeFileSync(
+      policy,
+      '{\n  "version": 1,\n  "extends": [\n    "recommended",\n    "./missing.yml"\n  ]\n}\n',
+    );
     const error = await caught((await open()).current());
     expect(isSlashiError(error) && error.code).toBe(SlashiErrorCode.INVALID_POLICY);
     expect(isSlashiError(error) && error.data).toMatchObject({
-      file: path.join(dirs.config, "policy.json"),
+      file: policy,
+      line: 5,
+      column: 5,
       jsonPath: "/extends/1",
     });
+    const text = isSlashiError(error) ? error.located : "";
+    expect(text.startsWith(`${policy}:5:5 (at /extends/1): extends the Enkaidu config "./missing.yml"`)).toBe(
+      true,
+    );
+    expect(text.split(policy)).toHaveLength(2);
   });
 
   it("keeps the Enkaidu file's own line and JSON path for a wrong value", async () => {

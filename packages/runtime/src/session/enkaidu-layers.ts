@@ -8,8 +8,18 @@
  */
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { ENKAIDU_ENV, isSlashiError, SlashiError, SlashiErrorCode, type PolicyLayer } from "@slashi/core";
+import {
+  ENKAIDU_ENV,
+  formatLocation,
+  isSlashiError,
+  parseJsonc,
+  SlashiError,
+  SlashiErrorCode,
+  type PolicyLayer,
+  type SourceLocation,
+} from "@slashi/core";
 import { isEnkaiduConfigPath, readEnkaiduPolicy, type ReadEnkaiduOptions } from "../config/enkaidu.js";
+import type { ExtendsSource } from "./extends-location.js";
 
 /** Where an `extends` entry naming an Enkaidu config points: relative to the naming file, `~/` to home. */
 export function enkaiduExtendsPath(entry: string, policyFile: string, home: string): string {
@@ -26,19 +36,22 @@ function trustedLayer(layer: PolicyLayer): boolean {
 }
 
 /**
- * The `pack` layers for every `extends` entry of `layers` that names an Enkaidu config (source: the entry as
- * written, so the resolver finds it), in order. Other entries are left to the preset and pack loaders.
+ * The `pack` layers for every `extends` entry of `sources` that names an Enkaidu config (source: the entry as
+ * written, so the resolver finds it), in order. Other entries are left to the preset and pack loaders. Every host's
+ * policy session reads them here, and `slashi policy validate` too, so a file that validates loads.
+ * @param sources - the policy layers, each with its file's text when known (for the line of the entry)
  * @returns the layers and the files read (to watch for changes)
- * @throws SlashiError `INVALID_POLICY` located at the naming file's `/extends/N` when the config cannot be read,
- *   or with the YAML file's line and JSON path when it is malformed
+ * @throws SlashiError `INVALID_POLICY` located at the naming file's `/extends/N` (with its line and column when the
+ *   text is known) when the config cannot be read, is malformed or holds a key Slashi cannot honour; the Enkaidu
+ *   file's own location is in `data.enkaidu`
  */
 export async function enkaiduExtendLayers(
-  layers: readonly PolicyLayer[],
+  sources: readonly ExtendsSource[],
   options: ReadEnkaiduOptions & { home: string },
 ): Promise<{ layers: PolicyLayer[]; files: string[] }> {
   const out: PolicyLayer[] = [];
   const files: string[] = [];
-  for (const layer of layers) {
+  for (const { layer, text } of sources) {
     const entries = layer.document.extends ?? [];
     for (const [j, entry] of entries.entries()) {
       if (!isEnkaiduConfigPath(entry)) continue;
@@ -48,7 +61,14 @@ export async function enkaiduExtendLayers(
       try {
         document = await readEnkaiduPolicy(file, options);
       } catch (error) {
-        throw located(error, layer.source, `/extends/${j}`, entry);
+        const jsonPath = `/extends/${j}`;
+        throw located(
+          error,
+          text === undefined
+            ? { file: layer.source, jsonPath }
+            : parseJsonc(text, layer.source).locationOf(jsonPath),
+          entry,
+        );
       }
       out.push({ kind: "pack", source: entry, document, approved: trustedLayer(layer) });
     }
@@ -112,16 +132,15 @@ function inside(parent: string, child: string): boolean {
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
-function located(error: unknown, policyFile: string, jsonPath: string, entry: string): SlashiError {
+function located(error: unknown, at: SourceLocation, entry: string): SlashiError {
   const detail = error instanceof Error ? error.message : String(error);
   const inner = isSlashiError(error) ? error.data : {};
   // The location is the naming file's; the Enkaidu file's own line and JSON path travel alongside.
   return new SlashiError(
     SlashiErrorCode.INVALID_POLICY,
-    `${policyFile} (at ${jsonPath}): extends the Enkaidu config "${entry}", which cannot be used: ${detail}`,
+    `${formatLocation(at)}extends the Enkaidu config "${entry}", which cannot be used: ${detail}`,
     {
-      file: policyFile,
-      jsonPath,
+      ...at,
       enkaidu: {
         ...(typeof inner.file === "string" ? { file: inner.file } : {}),
         ...(typeof inner.line === "number" ? { line: inner.line } : {}),

@@ -363,7 +363,10 @@ export class PolicySession {
           layers.push({ kind: "workspace", source: file, document, approved });
         }
       }
-      const extended = await enkaiduExtendLayers(layers, { ...this.#enkaiduOptions(), home: this.home });
+      const extended = await enkaiduExtendLayers(
+        layers.map((layer) => ({ layer, text: this.#texts.get(layer.source) })),
+        { ...this.#enkaiduOptions(), home: this.home },
+      );
       this.#extended = extended.files;
       layers.push(...extended.layers);
       if (

@@ -229,3 +229,69 @@ describe("runSlashSteps", () => {
     );
   });
 });
+
+describe("runSlashSteps: what the loop adds to a step's context", () => {
+  it("reads the clipboard only for a step whose expanding fields use it", async () => {
+    const cmds = group([
+      def(
+        "a",
+        { type: "setting", key: "a.b", value: "${clipboard}" },
+        { type: "notify", message: "no clipboard here" },
+        { type: "command", command: "x.run", args: { text: ["${clipboard}"] } },
+      ),
+    ]);
+    const { port, log } = recorder(cmds);
+    let reads = 0;
+    port.clipboard = async () => {
+      reads += 1;
+      return "copied";
+    };
+    const traced: Step[] = [];
+    port.expanded = (_at, step) => traced.push(step);
+    await runSlashSteps(cmds[0] as Cmd, port, { args: "" });
+    expect(reads).toBe(1);
+    expect(traced[2]).toEqual({ type: "command", command: "x.run", args: { text: ["copied"] } });
+    expect(log).toEqual(["setting a.b", "notify no clipboard here", "command x.run"]);
+  });
+
+  it("quotes ${q:…} of a terminal step for the shell the port names, and fails closed for an unknown one", async () => {
+    const cmds = group([def("a", { type: "terminal", command: "echo ${q:args}", terminal: "T" })]);
+    const { port, log } = recorder(cmds);
+    const named: string[] = [];
+    port.shell = (raw) => {
+      named.push(raw.terminal ?? "");
+      return "/usr/bin/fish";
+    };
+    await runSlashSteps(cmds[0] as Cmd, port, { args: "it's" });
+    expect(named).toEqual(["T"]);
+    expect(log).toEqual([`terminal a echo 'it\\'s' | echo 'it\\'s'`]);
+    port.shell = () => "/opt/weird/xsh";
+    await expect(runSlashSteps(cmds[0] as Cmd, port, { args: "x" })).rejects.toMatchObject({
+      code: "UNKNOWN_SHELL",
+    });
+    expect(log).toHaveLength(1);
+  });
+
+  it("runs a terminal step in the command's workspace or its cwd there, and refuses one outside", async () => {
+    const cmds = group([
+      def(
+        "a",
+        { type: "terminal", command: "ls" },
+        { type: "terminal", command: "ls", cwd: "${args}/sub" },
+        { type: "terminal", command: "ls", cwd: "../../${args}" },
+      ),
+    ]);
+    const { port } = recorder(cmds);
+    const cwds: (string | undefined)[] = [];
+    const terminal = port.terminal!;
+    port.terminal = async (run) => {
+      cwds.push(run.cwd);
+      return terminal(run);
+    };
+    port.workspace = () => "/w/app";
+    await expect(runSlashSteps(cmds[0] as Cmd, port, { args: "pkg" })).rejects.toMatchObject({
+      code: "STEP_NOT_ALLOWED",
+    });
+    expect(cwds).toEqual(["/w/app", "/w/app/pkg/sub"]);
+  });
+});

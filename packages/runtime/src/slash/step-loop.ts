@@ -14,7 +14,10 @@ import {
   checkOpenTarget,
   DEFAULT_MAX_SLASH_DEPTH,
   describeUnavailableStep,
+  dialectForShell,
+  expandableFields,
   expandStep,
+  findVariables,
   makeVisible,
   redactedExpansionContext,
   renderStep,
@@ -28,11 +31,13 @@ import {
   type ExpansionContext,
   type ExpansionWhere,
   type OpenTargetCheck,
+  type QuoteDialect,
   type Step,
   type StepKind,
   type StepPerformer,
 } from "@slashi/core";
 import { redactSecrets } from "../audit/redact.js";
+import { terminalStepCwd } from "./step-cwd.js";
 
 /** A command the loop walks: its definition, its source and where it was defined (for error locations). */
 export interface StepCommand {
@@ -84,6 +89,14 @@ export interface TerminalStepRun<C extends StepCommand> extends StepAt<C> {
    * (`undefined` when the line cannot be expanded that way).
    */
   template: () => string | undefined;
+  /**
+   * The directory to decide and run the line in: the command's workspace ({@link StepHostPort.workspace}) or the
+   * step's `cwd` inside it. `undefined` when the port names no workspace and the step no `cwd` (the host's
+   * default); a port without `workspace` gets the step's `cwd` as written.
+   */
+  cwd: string | undefined;
+  /** The shell the line runs in, as the port's {@link StepHostPort.shell} named it. */
+  shell?: string;
 }
 
 /**
@@ -105,6 +118,22 @@ export interface StepHostPort<C extends StepCommand> {
   callee(caller: C, name: string): C | undefined;
   /** Why `callee` may not run in this run (not approved, say); `undefined` when it may. */
   refuseCall?(caller: C, callee: C): string | undefined;
+  /**
+   * The clipboard text. The loop reads it only for a step whose expanding fields use `${clipboard}`, and adds it
+   * to that step's context; without this method `${clipboard}` has no value (expansion refuses the step).
+   */
+  clipboard?(): Promise<string>;
+  /**
+   * The shell a terminal step runs in (a path or a name), when the host knows it. The loop quotes `${q:…}` in
+   * that step for the shell's dialect (a shell Slashi cannot quote for leaves `${q:…}` unexpandable:
+   * `UNKNOWN_SHELL`) and hands the shell to {@link StepHostPort.terminal}. A dialect in the step's context wins.
+   */
+  shell?(raw: Extract<Step, { type: "terminal" }>, at: StepAt<C>): string | undefined;
+  /**
+   * The absolute root of the workspace `command` belongs to: its terminal steps run there, and a `cwd` they name
+   * must stay inside it (`STEP_NOT_ALLOWED` otherwise, the step does not run). `undefined`: no workspace is open.
+   */
+  workspace?(command: C): string | undefined;
   /** Called before each step (progress, a trust re-check: throwing stops the run). */
   started?(at: StepAt<C>): void | Promise<void>;
   /**
@@ -181,6 +210,55 @@ type PortKind = (typeof PORT_KINDS)[number];
 
 const bare = (name: string): string => name.replace(/^\//, "");
 
+/** The quoting dialect of `shell`; `undefined` for a shell Slashi cannot quote for. */
+function dialectOf(shell: string): QuoteDialect | undefined {
+  try {
+    return dialectForShell(shell);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The port's context of a step with what the loop adds: the clipboard when the step uses it, the shell's dialect. */
+async function stepContext<C extends StepCommand>(
+  port: StepHostPort<C>,
+  context: ExpansionContext,
+  raw: Step,
+  shell: string | undefined,
+): Promise<ExpansionContext> {
+  let out = context;
+  if (port.clipboard !== undefined && out.clipboard === undefined) {
+    // Only the fields that expand: a setting's value or an open step's other fields are never parsed.
+    const uses = expandableFields(raw).some((f) => findVariables(f.text).some((v) => v.kind === "clipboard"));
+    if (uses) out = { ...out, clipboard: await port.clipboard() };
+  }
+  if (shell !== undefined && out.dialect === undefined) {
+    const dialect = dialectOf(shell);
+    if (dialect !== undefined) out = { ...out, dialect };
+  }
+  return out;
+}
+
+/** {@link terminalStepCwd} with the step named in its refusal. */
+function stepCwd<C extends StepCommand>(
+  workspace: string | undefined,
+  step: Extract<Step, { type: "terminal" }>,
+  at: StepAt<C>,
+): string | undefined {
+  try {
+    return terminalStepCwd(workspace, step.cwd, (at.raw as typeof step).cwd);
+  } catch (error) {
+    if (error instanceof SlashiError) {
+      throw new SlashiError(
+        error.code,
+        `/${bare(at.command.definition.name)} step ${at.index + 1} (${renderStep(at.raw)}): ${error.message}; nothing more ran`,
+        error.data,
+      );
+    }
+    throw error;
+  }
+}
+
 class Stopped<C extends StepCommand> extends Error {
   constructor(
     readonly stop: StepStop,
@@ -234,7 +312,8 @@ export async function runSlashSteps<C extends StepCommand>(
         );
       }
       await port.started?.(at);
-      const context = await port.context(command, args, inputs, raw);
+      const shell = raw.type === "terminal" ? port.shell?.(raw, at) : undefined;
+      const context = await stepContext(port, await port.context(command, args, inputs, raw), raw, shell);
       const reads = trackSecretReads(context);
       const expandOptions = { index, ...(command.where === undefined ? {} : { where: command.where }) };
       const step = expandStep(raw, reads.context, expandOptions);
@@ -267,11 +346,14 @@ export async function runSlashSteps<C extends StepCommand>(
             redactedExpansionContext(context),
             expandOptions,
           ).command;
+          const cwd = port.workspace === undefined ? step.cwd : stepCwd(port.workspace(command), step, at);
           result = await (port.terminal as NonNullable<typeof port.terminal>)({
             ...at,
             step,
             display,
             template: () => templateLine(raw as typeof step, context, expandOptions),
+            cwd,
+            ...(shell === undefined ? {} : { shell }),
           });
           break;
         }

@@ -1,0 +1,93 @@
+// @slashi/core/internal: names the core's own tests and benchmarks share, and that the workspace's packages may
+// import while a name waits to become public. Published (the runtime and the apps resolve it at run time), but
+// with no promise: a name here may change or go in any release. To make one public, move it to `./index.ts`.
+// Each section belongs to one folder; keep exports grouped by the folder that owns them.
+
+// steps
+export { APPROVAL_STEP_KINDS, HARMLESS_STEP_KINDS, STEP_KINDS, isStepKind } from "./steps/kinds.js";
+export {
+  SPACE_RUN_THRESHOLD,
+  hasInvisibleCharacters,
+  isDeceptiveCodePoint,
+  visibleToken,
+} from "./steps/visible.js";
+// @section steps
+// sources
+export { DENIED_EDITOR_COMMANDS, DENIED_EDITOR_COMMAND_PREFIXES } from "./sources/denied-commands.js";
+export { SHARED_OPEN_SCHEMES } from "./sources/open-target.js";
+export { PROTECTED_SETTING_PREFIXES, protectedSettingWrites } from "./sources/protected-settings.js";
+export type { ProtectedSettingWrite } from "./sources/protected-settings.js";
+export {
+  COMMAND_SOURCES,
+  SECRET_VARIABLE_STEP_KINDS,
+  assertSharedStepAllowed,
+  isCommandSource,
+} from "./sources/sources.js";
+// @section sources
+// fingerprint
+export { APPROVAL_KEY_FORMAT, isCurrentApprovalKey } from "./fingerprint/approval-key.js";
+export { FINGERPRINT_FORMAT } from "./fingerprint/canonical.js";
+export { isCovered } from "./fingerprint/coverage.js";
+export { describeCallProblem } from "./run-plan/plan.js";
+export { TEMPLATE_ARGUMENT } from "./run-plan/template.js";
+export { fingerprintsMatch, isCurrentFingerprint, parseFingerprint } from "./fingerprint/fingerprint.js";
+export type { ParsedFingerprint } from "./fingerprint/fingerprint.js";
+export { sha256, sha256Hex } from "./fingerprint/sha256.js";
+// @section fingerprint
+// expansion
+export { EXPANDED_FIELDS } from "./expansion/expand.js";
+export { secretPlaceholder } from "./expansion/secret-reads.js";
+export {
+  SECRET_VARIABLE_KINDS,
+  escapeTemplate,
+  isSecretVariable,
+  parseTemplate,
+} from "./expansion/template.js";
+export type { TemplatePart } from "./expansion/template.js";
+// @section expansion
+// quoting
+export { buildCmdArguments } from "./quoting/cmd.js";
+export { grammarForShell, isQuoteDialect, QUOTE_DIALECTS } from "./quoting/dialect.js";
+export { POWERSHELL_SINGLE_QUOTES } from "./quoting/powershell.js";
+export type { UnquotableReason } from "./quoting/refusal.js";
+// @section quoting
+// schema
+export { parseJsonPointer, toJsonPointer } from "./schema/jsonc.js";
+export { createValidator, defaultValidator, locateIssue, throwSchemaIssues } from "./schema/validator.js";
+export type { CreateValidatorOptions, LocatedSchemaIssue } from "./schema/validator.js";
+export { commandDefinitionSchema, commandDefinitionsSchema, slashiSchemas } from "./schema/schemas.js";
+export {
+  assertNoForbiddenFields,
+  assertUniqueNames,
+  findForbiddenFields,
+  isForbiddenFieldName,
+} from "./schema/team-file.js";
+export type { ForbiddenField } from "./schema/team-file.js";
+// @section schema
+// shell
+export {
+  isDangerousVariable,
+  isShellParserLoaded,
+  MAX_PAYLOAD_DEPTH,
+  wordExpandsTilde,
+} from "./shell/index.js";
+export { runnerDirectory } from "./shell/directory.js";
+// @section shell
+// safety
+export { commandFromArgv } from "./safety/argv.js";
+export { detectForkBomb } from "./safety/destroy.js";
+export { commandContexts, directoriesOf } from "./safety/directory.js";
+export { severityOf } from "./safety/codes.js";
+// @section safety
+// policy
+export { decideCommands } from "./policy/decide.js";
+export {
+  ENKAIDU_ALWAYS_RESTRICTED,
+  ENKAIDU_DEFAULT_ALLOWED,
+  ENKAIDU_FORBIDDEN_SUBSTRINGS,
+  checkEnkaidu,
+} from "./policy/enkaidu.js";
+export { stricter } from "./policy/evaluate.js";
+export { explainStructured } from "./policy/explain.js";
+export { ANY_TOKEN, END_TOKEN } from "./policy/pattern.js";
+export { DEFAULT_RESTRICTED_TERMS, LAYER_ORDER } from "./policy/resolve.js";
