@@ -122,7 +122,10 @@ describe("the user's git config", () => {
       "git config --get user.email",
       "git var GIT_AUTHOR_IDENT",
     ])
-      expect(codes(line).filter((c) => c.startsWith("secret.")), line).toEqual([]);
+      expect(
+        codes(line).filter((c) => c.startsWith("secret.")),
+        line,
+      ).toEqual([]);
     expect(decide("git config --get user.email", policy, context).decision).toBe("allow");
   });
 });

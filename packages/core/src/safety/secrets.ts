@@ -148,7 +148,8 @@ export function classifySecrets(
   }
   // a list's own finding first: it says more than the plain read of the same word
   const reads = invocation === undefined ? [] : (readWords(invocation) ?? []);
-  for (const read of [...reads.filter((r) => r.lists), ...reads.filter((r) => !r.lists)]) judgeRead(read, name);
+  for (const read of [...reads.filter((r) => r.lists), ...reads.filter((r) => !r.lists)])
+    judgeRead(read, name);
   function judgeRead(read: ReadWord, via: string): void {
     if (read.lists !== undefined && !seen.has(`lists ${read.text}`)) {
       seen.add(`lists ${read.text}`);
