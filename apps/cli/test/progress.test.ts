@@ -141,6 +141,31 @@ describe.skipIf(process.platform !== "linux")("progress of slashi doctor", () =>
 });
 
 describe("progress of slashi audit", () => {
+  it("shows one line on a terminal while a long log is read, redrawn, and erased before the records", async () => {
+    const state = path.join(tmp.dir, "long-state");
+    mkdirSync(state, { recursive: true });
+    // The log and its five rotated files, each near the size a log rotates at.
+    const record = (n: number) =>
+      `${JSON.stringify({ time: "2026-01-01T00:00:00.000Z", event: "decision", host: "cli", pid: n, cwd: tmp.dir, text: "x".repeat(120) })}\n`;
+    const body = record(1).repeat(Math.floor((9 * 1024 * 1024) / record(1).length));
+    for (const name of ["audit.5.jsonl", "audit.4.jsonl", "audit.3.jsonl", "audit.2.jsonl", "audit.1.jsonl"])
+      writeFileSync(path.join(state, name), body);
+    writeFileSync(path.join(state, "audit.jsonl"), `${body}${record(424242)}`);
+    const started = Date.now();
+    const shown = await onTerminal(["audit", "tail", "-n", "1"], { SLASHI_STATE_DIR: state });
+    const took = Date.now() - started;
+    // The record comes out whole, and nothing of the line stays after it.
+    const erased = shown.lastIndexOf("\r\u001b[K");
+    const rest = erased < 0 ? shown : shown.slice(erased + 4);
+    expect(rest).toMatch(/^2026-01-01T00:00:00\.000Z {2}decision {2}"x+"\r?\n$/);
+    // A read this long shows the line and keeps redrawing it (the spinner turns) until the records are there.
+    if (took > 2000) {
+      expect(shown).toContain("reading the audit log");
+      expect(shown.split("reading the audit log").length - 1, shown.slice(0, 400)).toBeGreaterThan(2);
+      expect(erased).toBeGreaterThan(shown.lastIndexOf("reading the audit log"));
+    }
+  }, 120_000);
+
   it("writes nothing extra when stderr is piped", async () => {
     mkdirSync(path.join(tmp.dir, "state"), { recursive: true });
     const record = { time: "2026-01-01T00:00:00.000Z", event: "check", host: "cli", pid: 1, cwd: tmp.dir };

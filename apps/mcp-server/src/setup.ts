@@ -12,6 +12,7 @@ import type { ShellParserOptions } from "@slashi/core";
 import {
   bundledParserFiles,
   openPolicySession,
+  workspaceOf,
   type PackLayerLoader,
   type PolicySession,
 } from "@slashi/runtime";
@@ -34,7 +35,8 @@ function expandHome(file: string, cwd: string, env: NodeJS.ProcessEnv): string {
 /**
  * Opens the session the server decides under.
  * @param options.cwd - the server's working directory (the workspace is found from it)
- * @param options.workspace - the `--workspace` root instead of discovery (it need not exist)
+ * @param options.workspace - the `--workspace` directory instead of `cwd`: the workspace is the one it belongs to
+ *   (the runtime's `workspaceOf`: the git root above it, or the directory, which need not exist)
  * @param options.enkaiduConfig - the `--enkaidu-config` file, relative to `cwd` (`~/` is the home directory)
  */
 export function openServerSession(options: {
@@ -50,7 +52,7 @@ export function openServerSession(options: {
     cwd: options.cwd,
     ...(options.workspace === undefined
       ? {}
-      : { workspaceRoot: path.resolve(options.cwd, options.workspace) }),
+      : { workspaceRoot: workspaceOf(path.resolve(options.cwd, options.workspace)).root }),
     shell: options.shell,
     ...(options.enkaiduConfig === undefined
       ? {}

@@ -56,7 +56,12 @@ export interface CatalogProblem {
 export interface FolderInput {
   /** Absolute path of the folder. */
   path: string;
-  /** Canonical workspace key of the folder (symlinks resolved by the caller). */
+  /**
+   * The root of the workspace the folder belongs to (the runtime's `workspaceOf`: the git root above it, or the
+   * folder), where its team file lives; the folder itself when absent.
+   */
+  root?: string;
+  /** Canonical key of that workspace (symlinks resolved by the caller). */
   key: string;
   /** The team file, when it exists: its path and text. */
   teamFile?: { path: string; text: string };
@@ -229,7 +234,7 @@ export function buildCatalog(input: CatalogInput): Catalog {
             origin: "team-file",
             label: file,
             group,
-            folder: folder.path,
+            folder: folder.root ?? folder.path,
             where: { document: team.document, jsonPath: `/commands/${i}` },
             identity: { source: "workspace", name: definition.name, workspaceKey: folder.key },
           });

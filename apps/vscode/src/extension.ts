@@ -9,19 +9,14 @@ import { loadShellParser, makeVisible, type SlashiError } from "@slashi/core";
 import { ApprovalFileStore, AuditLog, SLASHI_FILES, slashiPaths, workspaceKeyOf } from "@slashi/runtime";
 import { loadInstalledPackLayers } from "@slashi/registry-client";
 import { editorWorkspaceKey, moveEditorApprovals, SharedApprovals } from "./approvals.js";
-import {
-  buildCatalog,
-  sourceLabel,
-  type Catalog,
-  type FolderInput,
-  type PackCommandInput,
-} from "./catalog.js";
+import { buildCatalog, sourceLabel, type Catalog, type PackCommandInput } from "./catalog.js";
 import { parseRunArgument, parseTyped, type Invocation } from "./invocation.js";
 import { packManager, registerPackCommands, windowPackDialogs, type PackDialogs } from "./packs.js";
 import { ExtensionPolicy, type LoadedPolicy } from "./policy.js";
 import { Runner, type RunOutcome } from "./runner.js";
 import { readSecuritySettings, type Inspection, type SecuritySettings } from "./settings.js";
 import { VscodeHost, modalPrompter, type Prompter } from "./vscode-host.js";
+import { folderInputs, folderKey } from "./workspaces.js";
 
 /** The API returned by `activate` in the extension's own test mode only (never in normal use). */
 export interface SlashiTestApi {
@@ -42,31 +37,32 @@ function securitySettings(): SecuritySettings {
   return readSecuritySettings(<T>(key: string) => config.inspect<T>(key) as Inspection<T> | undefined);
 }
 
-/** A folder's approval key: the runtime's, so a team command has the same identity in every host. */
-function folderKey(fsPath: string): string {
-  return workspaceKeyOf(fsPath);
-}
-
-/** The paths of this window's folders and workspace file: what its approvals are keyed by. */
-function windowPaths(): string[] {
+/**
+ * This window's folders and workspace file, each with the key its approvals are stored under: a folder's
+ * workspace key (the runtime's one rule, see `folderInputs`), the `.code-workspace` file's own path.
+ */
+function windowKeys(): { path: string; key: string }[] {
   const file = vscode.workspace.workspaceFile;
   return [
-    ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
-    ...(file && file.scheme === "file" ? [file.fsPath] : []),
+    ...(vscode.workspace.workspaceFolders ?? []).map((f) => ({
+      path: f.uri.fsPath,
+      key: folderKey(f.uri.fsPath),
+    })),
+    ...(file && file.scheme === "file" ? [{ path: file.fsPath, key: workspaceKeyOf(file.fsPath) }] : []),
   ];
 }
 
 /** Maps the keys earlier versions of the extension used for this window's folders to the shared keys. */
 function sharedKeyOf(): (stored: string) => string {
   const keys = new Map<string, string>();
-  for (const p of windowPaths()) {
+  for (const { path: p, key } of windowKeys()) {
     let real = p;
     try {
       real = realpathSync.native(p);
     } catch {
       // a folder that cannot be resolved keeps its own path
     }
-    keys.set(editorWorkspaceKey(real, process.platform), folderKey(p));
+    keys.set(editorWorkspaceKey(real, process.platform), key);
   }
   return (stored) => keys.get(stored) ?? stored;
 }
@@ -93,28 +89,27 @@ async function loadCatalog(): Promise<Catalog> {
   const ownText = await readText(vscode.Uri.file(ownFile));
   const userFile = ownText === undefined ? {} : { userFile: { path: ownFile, text: ownText } };
   if (!trusted) return buildCatalog({ trusted: false, userValue: inspected?.globalValue, ...userFile });
-  const folders: FolderInput[] = [];
   const wsFolders = vscode.workspace.workspaceFolders ?? [];
-  for (const f of wsFolders) {
-    const teamUri = vscode.Uri.joinPath(f.uri, SLASHI_FILES.teamFile);
-    const text = f.uri.scheme === "file" ? await readText(teamUri) : undefined;
-    const folderValue =
-      vscode.workspace.workspaceFile !== undefined
-        ? vscode.workspace.getConfiguration("slashi", f.uri).inspect<unknown>("customCommands")
-            ?.workspaceFolderValue
-        : undefined;
-    folders.push({
-      path: f.uri.fsPath,
-      key: folderKey(f.uri.fsPath),
-      ...(text === undefined ? {} : { teamFile: { path: teamUri.fsPath, text } }),
-      ...(folderValue === undefined ? {} : { settingValue: folderValue }),
-    });
-  }
+  const folders = await folderInputs(
+    wsFolders.map((f) => {
+      const folderValue =
+        vscode.workspace.workspaceFile !== undefined
+          ? vscode.workspace.getConfiguration("slashi", f.uri).inspect<unknown>("customCommands")
+              ?.workspaceFolderValue
+          : undefined;
+      return {
+        path: f.uri.fsPath,
+        ...(f.uri.scheme === "file" ? {} : { remote: true }),
+        ...(folderValue === undefined ? {} : { settingValue: folderValue }),
+      };
+    }),
+    (file) => readText(vscode.Uri.file(file)),
+  );
   const wsFile = vscode.workspace.workspaceFile;
   const first = folders[0];
   const workspaceSettings =
     wsFile && wsFile.scheme === "file"
-      ? { label: `${wsFile.fsPath} (slashi.customCommands)`, key: folderKey(wsFile.fsPath) }
+      ? { label: `${wsFile.fsPath} (slashi.customCommands)`, key: workspaceKeyOf(wsFile.fsPath) }
       : first
         ? {
             label: `${first.path}/.vscode/settings.json (slashi.customCommands)`,
@@ -154,7 +149,7 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
   const diagnostics = vscode.languages.createDiagnosticCollection("slashi");
   // Approvals of shared commands: the runtime's store, which `slashi run` and the MCP server read too.
   const approvalStore = new ApprovalFileStore({ file: slashiPaths({ env: process.env }).approvals });
-  const approvals = new SharedApprovals(approvalStore, () => windowPaths().map(folderKey));
+  const approvals = new SharedApprovals(approvalStore, () => windowKeys().map((w) => w.key));
   let prompter: Prompter | undefined;
   const host = new VscodeHost(
     output,

@@ -17,6 +17,7 @@ import {
   type PolicyFileReader,
   type PolicySession,
   type PolicySnapshot,
+  workspaceOf,
 } from "@slashi/runtime";
 
 /**
@@ -60,11 +61,13 @@ export class ExtensionPolicy {
   }
 
   /**
-   * The current policy for steps of a workspace folder (`undefined`: a window without a folder). Never throws:
-   * errors come back as `ok: false`.
+   * The current policy for steps run in a folder (`undefined`: a window without a folder), under the workspace
+   * the folder belongs to (the runtime's `workspaceOf`). Never throws: errors come back as `ok: false`.
    */
-  async load(workspaceRoot: string | undefined): Promise<LoadedPolicy> {
+  async load(folder: string | undefined): Promise<LoadedPolicy> {
     const o = this.#options;
+    // The runtime's one rule: a sub-folder of a repository decides under the repository's workspace policy.
+    const workspaceRoot = folder === undefined ? undefined : workspaceOf(folder).root;
     const policyFile = o.policyFile();
     const key = JSON.stringify([workspaceRoot ?? null, policyFile]);
     try {

@@ -1,15 +1,18 @@
 // One user state: a team command approved in one host is approved in every host. One temporary HOME, one
-// trusted workspace with a team file; the approvals store is the runtime's `<state dir>/approvals.json`. The
-// extension's runner (in-process, with the runner's test host standing in for the editor), `slashi run` (the
-// built binary, and in-process through the CLI's `main` where it must answer a prompt) and MCP `list_commands`
-// of the built `slashi-mcp` over stdio each read what another one wrote.
+// trusted repository with a team file at its root; the approvals store is the runtime's
+// `<state dir>/approvals.json`. Each host starts where a person would start it: the repository's root, or a
+// sub-folder of it (the editor opened on `packages/app`, a terminal there, an MCP server started there with
+// `--workspace` of that folder). The extension's runner (in-process, its folders read as the extension reads them,
+// with the runner's test host standing in for the editor), `slashi run` (the built binary, and in-process through
+// the CLI's `main` where it must answer a prompt) and MCP `list_commands` of the built `slashi-mcp` over stdio each
+// read what another one wrote.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { loadShellParser } from "@slashi/core";
-import { ApprovalFileStore, nodePolicyFiles, slashiPaths, workspaceKeyOf } from "@slashi/runtime";
-import { tempHome } from "@slashi/test-utils";
+import { ApprovalFileStore, nodePolicyFiles, slashiPaths } from "@slashi/runtime";
+import { hostEnv, tempHome } from "@slashi/test-utils";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Io } from "../../../apps/cli/src/io.js";
@@ -18,6 +21,7 @@ import { SharedApprovals } from "../../../apps/vscode/src/approvals.js";
 import { buildCatalog } from "../../../apps/vscode/src/catalog.js";
 import { ExtensionPolicy } from "../../../apps/vscode/src/policy.js";
 import { Runner } from "../../../apps/vscode/src/runner.js";
+import { folderInputs } from "../../../apps/vscode/src/workspaces.js";
 import { FakeHost } from "../../../apps/vscode/test/fake-host.js";
 import { withMcp } from "./mcp.js";
 
@@ -26,17 +30,6 @@ const SLASHI = at("../../../apps/cli/dist/bin.js");
 /** `slashi run`'s exit status when a shared command needs approval and there is no terminal to ask on. */
 const RUN_NEEDS_APPROVAL = 121;
 
-const temp = tempHome("slashi-one-state-");
-const { workspace } = temp;
-const env: Record<string, string> = {
-  PATH: process.env.PATH ?? "/usr/bin:/bin",
-  HOME: temp.home,
-  SLASHI_CONFIG_DIR: temp.configDir,
-  SLASHI_STATE_DIR: temp.stateDir,
-  SHELL: "/bin/bash",
-  LANG: "C.UTF-8",
-  SLASHI_SERVICE: "off",
-};
 const TEAM = {
   version: 1,
   commands: [
@@ -45,84 +38,88 @@ const TEAM = {
   ],
 };
 
-const slashi = (args: string[]) =>
-  execa(process.execPath, [SLASHI, ...args], {
-    env,
-    extendEnv: false,
-    cwd: workspace,
-    reject: false,
-    stdin: "ignore",
-  });
+/** Where every host starts, relative to the repository's root. */
+const LAYOUTS = [
+  { layout: "the repository's root", start: "." },
+  { layout: "a sub-folder of the repository", start: path.join("packages", "app") },
+];
 
-/** `slashi run` in-process on a terminal that answers the approval prompt with `answer`. */
-async function runAnswering(name: string, answer: string): Promise<{ status: number; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let err = "";
-  stdout.resume();
-  stderr.on("data", (c: Buffer) => (err += c.toString()));
-  const io: Io = {
-    stdout,
-    stderr,
-    stdin: Readable.from([`${answer}\n`]),
-    env,
-    cwd: workspace,
-    interactive: true,
-    color: false,
-  };
-  return { status: await main(["run", `/${name}`], io), stderr: err };
-}
+describe.each(LAYOUTS)("one user state, every host started in $layout", ({ start }) => {
+  const temp = tempHome("slashi-one-state-");
+  const { workspace } = temp;
+  /** The directory every host starts in. */
+  const folder = path.join(workspace, start);
+  const env = hostEnv(temp);
 
-/** The extension: its runner over the shared store, its catalog of this workspace's team file, its policy. */
-function extension(): { host: FakeHost; runner: Runner } {
-  const host = new FakeHost();
-  const key = workspaceKeyOf(workspace);
-  const approvals = new SharedApprovals(
-    new ApprovalFileStore({ file: slashiPaths({ env }).approvals }),
-    () => [key],
-  );
-  const policy = new ExtensionPolicy({
-    env,
-    home: temp.home,
-    files: nodePolicyFiles,
-    trusted: () => true,
-    policyFile: () => "",
-  });
-  const catalog = buildCatalog({
-    trusted: true,
-    folders: [
-      {
-        path: workspace,
-        key,
-        teamFile: { path: path.join(workspace, ".vscode", "slashi.json"), text: JSON.stringify(TEAM) },
-      },
-    ],
-  });
-  const runner = new Runner({
-    host,
-    approvals,
-    catalog: () => catalog,
-    policy: (root) => policy.load(root),
-    ensureParser: () => loadShellParser(),
-    confirmBeforeRunning: () => false,
-    home: temp.home,
-  });
-  return { host, runner };
-}
+  const slashi = (args: string[]) =>
+    execa(process.execPath, [SLASHI, ...args], {
+      env,
+      extendEnv: false,
+      cwd: folder,
+      reject: false,
+      stdin: "ignore",
+    });
 
-/** MCP `list_commands`: each team command's approval state as the server reads it. */
-async function mcpApprovals(): Promise<Record<string, string>> {
-  const result = (await withMcp(workspace, env, (client) =>
-    client.callTool({ name: "list_commands", arguments: {} }),
-  )) as { structuredContent?: { commands?: { name: string; approval?: string }[] } };
-  return Object.fromEntries(
-    (result.structuredContent?.commands ?? []).map((c) => [c.name, String(c.approval)]),
-  );
-}
+  /** `slashi run` in-process on a terminal that answers the approval prompt with `answer`. */
+  async function runAnswering(name: string, answer: string): Promise<{ status: number; stderr: string }> {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let err = "";
+    stdout.resume();
+    stderr.on("data", (c: Buffer) => (err += c.toString()));
+    const io: Io = {
+      stdout,
+      stderr,
+      stdin: Readable.from([`${answer}\n`]),
+      env,
+      cwd: folder,
+      interactive: true,
+      color: false,
+    };
+    return { status: await main(["run", `/${name}`], io), stderr: err };
+  }
 
-describe("one user state: an approval made in one host holds in every host", () => {
+  /** The extension opened on `folder`: its runner over the shared store, its catalog, its policy. */
+  async function extension(): Promise<{ host: FakeHost; runner: Runner }> {
+    const host = new FakeHost();
+    const folders = await folderInputs([{ path: folder }], (file) => nodePolicyFiles.read(file));
+    const approvals = new SharedApprovals(
+      new ApprovalFileStore({ file: slashiPaths({ env }).approvals }),
+      () => folders.map((f) => f.key),
+    );
+    const policy = new ExtensionPolicy({
+      env,
+      home: temp.home,
+      files: nodePolicyFiles,
+      trusted: () => true,
+      policyFile: () => "",
+    });
+    const catalog = buildCatalog({ trusted: true, folders });
+    const runner = new Runner({
+      host,
+      approvals,
+      catalog: () => catalog,
+      policy: (root) => policy.load(root),
+      ensureParser: () => loadShellParser(),
+      confirmBeforeRunning: () => false,
+      home: temp.home,
+    });
+    return { host, runner };
+  }
+
+  /** MCP `list_commands`, the server started in `folder`: each team command's approval state. */
+  async function mcpApprovals(): Promise<Record<string, string>> {
+    const result = (await withMcp(folder, env, (client) =>
+      client.callTool({ name: "list_commands", arguments: {} }),
+    )) as { structuredContent?: { commands?: { name: string; approval?: string }[] } };
+    return Object.fromEntries(
+      (result.structuredContent?.commands ?? []).map((c) => [c.name, String(c.approval)]),
+    );
+  }
+
   beforeAll(async () => {
     mkdirSync(path.join(workspace, ".vscode"), { recursive: true });
+    mkdirSync(folder, { recursive: true });
     writeFileSync(path.join(workspace, ".vscode", "slashi.json"), JSON.stringify(TEAM));
     const trusted = await slashi(["trust"]);
     if (trusted.exitCode !== 0) throw new Error(`slashi trust exited ${trusted.exitCode}: ${trusted.stderr}`);
@@ -135,7 +132,7 @@ describe("one user state: an approval made in one host holds in every host", () 
     expect(before.stdout).not.toContain("greeted-by-the-team");
     expect((await mcpApprovals()).greet).toBe("new");
 
-    const vscode = extension();
+    const vscode = await extension();
     vscode.host.answer = "always";
     expect(await vscode.runner.run({ name: "greet", args: "" })).toEqual({ status: "done" });
     expect(vscode.host.approvals).toHaveLength(1);
@@ -147,7 +144,7 @@ describe("one user state: an approval made in one host holds in every host", () 
   }, 120_000);
 
   it("Always allow in slashi run: VS Code runs the command without asking, and MCP sees it approved", async () => {
-    const first = extension();
+    const first = await extension();
     first.host.answer = undefined;
     expect(await first.runner.run({ name: "wave", args: "" })).toMatchObject({ status: "cancelled" });
     expect((await mcpApprovals()).wave).toBe("new");
@@ -155,7 +152,7 @@ describe("one user state: an approval made in one host holds in every host", () 
     const answered = await runAnswering("wave", "a");
     expect(answered.status, answered.stderr).toBe(0);
 
-    const vscode = extension();
+    const vscode = await extension();
     vscode.host.answer = undefined;
     expect(await vscode.runner.run({ name: "wave", args: "" })).toEqual({ status: "done" });
     expect(vscode.host.approvals).toEqual([]);

@@ -16,6 +16,7 @@ export {
   findWorkspace,
   workspaceAt,
   workspaceKeyOf,
+  workspaceOf,
   workspacePolicyApprovalKey,
 } from "./config/workspace.js";
 export type { Workspace } from "./config/workspace.js";
@@ -53,6 +54,17 @@ export type { RememberedApproval } from "./approval/remembered.js";
 export { countedReasons, decideVerdict, REMEMBERED_REASON } from "./guard/verdict.js";
 export type { GuardedVerdict, VerdictReason, VerdictRequest } from "./guard/verdict.js";
 export { auditBase, beyondTemplate, guardedRun } from "./guard/guarded-run.js";
+export { guardedBatch, lineApprover } from "./guard/guarded-batch.js";
+export type {
+  ApprovedBatch,
+  BatchApprovalAnswer,
+  BatchApprovalQuestion,
+  BatchApproverPort,
+  GuardedBatchOutcome,
+  GuardedBatchPorts,
+  GuardedBatchRefusal,
+  GuardedBatchRequest,
+} from "./guard/guarded-batch.js";
 export { Limiter } from "./guard/limiter.js";
 export type { Release } from "./guard/limiter.js";
 export { cordonProof, howToApprove, skippedWarning } from "./guard/without-prompt.js";

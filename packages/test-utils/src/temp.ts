@@ -49,3 +49,20 @@ export function tempHome(prefix = "slashi-home-"): TempHome {
     mkdirSync(dir, { recursive: true });
   return { ...root, home, configDir, stateDir, workspace };
 }
+
+/**
+ * The exact environment of a Slashi host process started on a temporary home: its `PATH`, the home and Slashi's
+ * folders, bash, a UTF-8 locale, and the decision service off (each process answers by itself). Nothing of the
+ * test runner's own environment but `PATH` is in it.
+ */
+export function hostEnv(temp: TempHome): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: temp.home,
+    SLASHI_CONFIG_DIR: temp.configDir,
+    SLASHI_STATE_DIR: temp.stateDir,
+    SHELL: "/bin/bash",
+    LANG: "C.UTF-8",
+    SLASHI_SERVICE: "off",
+  };
+}

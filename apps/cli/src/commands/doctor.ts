@@ -49,7 +49,8 @@ function binaryChecks(io: Io): DoctorCheck[] {
         name: `binary:${name}`,
         status: name === "slashi" ? "problem" : "warn",
         detail: `${name} is not on PATH`,
-        fix: "npm install -g @slashi/cli @slashi/mcp-server (from a clone: npm install -g ./apps/cli ./apps/mcp-server)",
+        // From a clone, the README's command: it installs copies of the built apps, never links to the clone.
+        fix: "npm install -g @slashi/cli @slashi/mcp-server (from a clone: pnpm build && pnpm install-global)",
       });
       continue;
     }

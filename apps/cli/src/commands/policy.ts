@@ -29,7 +29,7 @@ import {
   resolveWorkspace,
   slashiPaths,
 } from "../context.js";
-import { CliError, ExitCode, formatError, toExitCode } from "../errors.js";
+import { CliError, ExitCode, formatError, invalidPolicyLine, toExitCode } from "../errors.js";
 import { readIfPresent } from "../files.js";
 import { paintVerdict, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
@@ -124,6 +124,7 @@ export async function policyValidate(args: ParsedArgs, io: Io): Promise<number> 
     ok: boolean;
     error?: { code: string; message: string; line?: number; column?: number; jsonPath?: string };
   }[] = [];
+  const problems = new Map<string, unknown>();
   let status: number = ExitCode.OK;
   for (const file of files) {
     try {
@@ -142,6 +143,7 @@ export async function policyValidate(args: ParsedArgs, io: Io): Promise<number> 
     } catch (error) {
       const code = toExitCode(error);
       status = status === ExitCode.OK ? code : status;
+      problems.set(file, error);
       const data = (error as { data?: { line?: number; column?: number; jsonPath?: string } }).data ?? {};
       results.push({
         file,
@@ -161,7 +163,8 @@ export async function policyValidate(args: ParsedArgs, io: Io): Promise<number> 
     if (results.length === 0)
       println(io.stdout, "no policy files here; the built-in recommended preset applies");
     for (const r of results)
-      println(r.ok ? io.stdout : io.stderr, r.ok ? `ok ${r.file}` : `invalid: ${r.error?.message}`);
+      // The same line as `slashi trust` prints for a policy that does not load.
+      println(r.ok ? io.stdout : io.stderr, r.ok ? `ok ${r.file}` : invalidPolicyLine(problems.get(r.file)));
   }
   return status;
 }

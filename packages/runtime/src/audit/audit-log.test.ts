@@ -12,7 +12,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { AUDIT_TEXT_LIMIT, AuditLog, readAudit } from "./audit-log.js";
+import {
+  AUDIT_PARSE_SLICE,
+  AUDIT_TEXT_LIMIT,
+  AuditLog,
+  parseAuditLines,
+  readAudit,
+  type AuditRecord,
+} from "./audit-log.js";
 import { SECRET_MARKER, textDigest } from "./redact.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "slashi-audit-"));
@@ -90,6 +97,33 @@ describe("AuditLog", () => {
       { file, line: 2 },
       { file, line: 3 },
     ]);
+  });
+
+  it("hands the event loop back while it parses a long log, and reads every line as before", async () => {
+    const record = (n: number) =>
+      JSON.stringify({ time: "2026-01-01T00:00:00Z", event: "decision", host: "cli", pid: n, cwd: "/w" });
+    const count = AUDIT_PARSE_SLICE * 3 + 5;
+    const lines = Array.from({ length: count }, (_, n) => (n === 7 ? "{not json" : record(n)));
+    const bytes = Buffer.from(`${lines.join("\n")}\n`);
+    // Work scheduled before the parse runs during it, as a progress line's redraw does, not only after it.
+    let ran = 0;
+    setImmediate(() => ran++);
+    const records: AuditRecord[] = [];
+    const problems: { file: string; line: number }[] = [];
+    let atLastLine = -1;
+    const keep = (r: AuditRecord): boolean => {
+      if (r.pid === count - 1) atLastLine = ran;
+      return r.pid % 2 === 0;
+    };
+    const parsing = parseAuditLines(bytes, "f", keep, records, problems);
+    const before = ran;
+    await parsing;
+    expect(before).toBe(0);
+    expect(atLastLine).toBe(1);
+    expect(problems).toEqual([{ file: "f", line: 8 }]);
+    expect(records.map((r) => r.pid)).toEqual(
+      Array.from({ length: count }, (_, n) => n).filter((n) => n % 2 === 0),
+    );
   });
 
   it("cuts very long text and says so", async () => {

@@ -1,7 +1,8 @@
 import { mkdir, open, rename, stat } from "node:fs/promises";
 import path from "node:path";
+import { setImmediate } from "node:timers/promises";
 import { isSlashiError } from "@slashi/core";
-import { DEFAULT_READ_LIMIT, readBoundedText } from "../fs/bounded-read.js";
+import { DEFAULT_READ_LIMIT, readBoundedFile } from "../fs/bounded-read.js";
 import type { SlashiHost } from "../store/approvals.js";
 import { heldAuditWrites } from "./held.js";
 import { withFileLock, type LockOptions } from "../store/lock.js";
@@ -272,37 +273,60 @@ export class AuditLog {
     const records: AuditRecord[] = [];
     const problems: AuditReadProblem[] = [];
     for (const file of await this.files(options.includeRotated ?? true)) {
-      let text: string;
+      let bytes: Buffer;
       try {
         // A log rotates past maxBytes; one record may overshoot it, so twice that is still a log.
-        text = await readBoundedText(file, { maxBytes: Math.max(DEFAULT_READ_LIMIT, 2 * this.#maxBytes) });
+        bytes = await readBoundedFile(file, { maxBytes: Math.max(DEFAULT_READ_LIMIT, 2 * this.#maxBytes) });
       } catch (error) {
         // Not a regular file, or far too large: reported, never waited on.
         if (isSlashiError(error)) problems.push({ file, line: 0 });
         continue; // rotated away between listing and reading
       }
-      const lines = text.split("\n");
-      lines.forEach((line, index) => {
-        if (line === "") return;
-        let record: unknown;
-        try {
-          record = JSON.parse(line);
-        } catch {
-          problems.push({ file, line: index + 1 });
-          return;
-        }
-        if (!isAuditRecord(record)) {
-          problems.push({ file, line: index + 1 });
-          return;
-        }
-        if (!options.filter || options.filter(record)) records.push(record);
-      });
+      await parseAuditLines(bytes, file, options.filter, records, problems);
     }
     const tail = options.tail;
     return {
       records: tail !== undefined ? records.slice(Math.max(0, records.length - tail)) : records,
       problems,
     };
+  }
+}
+
+/** How many lines {@link parseAuditLines} parses before it lets other work of the process run. */
+export const AUDIT_PARSE_SLICE = 2000;
+
+/**
+ * Parses the lines of one audit log file into `records` (those `filter` keeps) and `problems`, line by line: no copy
+ * of the whole file as one string and no split of it, and every {@link AUDIT_PARSE_SLICE} lines the event loop is
+ * handed back, so a progress line (or any other timer of the host) keeps moving while a long log is read instead
+ * of freezing until it is done. A newline byte never occurs inside a UTF-8 character.
+ */
+export async function parseAuditLines(
+  bytes: Buffer,
+  file: string,
+  filter: ((record: AuditRecord) => boolean) | undefined,
+  records: AuditRecord[],
+  problems: AuditReadProblem[],
+): Promise<void> {
+  for (let start = 0, index = 0; start < bytes.length; index++) {
+    if (index > 0 && index % AUDIT_PARSE_SLICE === 0) await setImmediate();
+    const newline = bytes.indexOf(0x0a, start);
+    const end = newline < 0 ? bytes.length : newline;
+    const line = bytes.toString("utf8", start, end);
+    start = end + 1;
+    if (line === "") continue;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      problems.push({ file, line: index + 1 });
+      continue;
+    }
+    if (!isAuditRecord(record)) {
+      problems.push({ file, line: index + 1 });
+      continue;
+    }
+    if (!filter || filter(record)) records.push(record);
   }
 }
 

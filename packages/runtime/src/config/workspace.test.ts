@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { findWorkspace, workspaceKeyOf, workspacePolicyApprovalKey } from "./workspace.js";
+import { findWorkspace, workspaceKeyOf, workspaceOf, workspacePolicyApprovalKey } from "./workspace.js";
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-ws-")));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -44,6 +44,22 @@ describe("findWorkspace", () => {
     const ws = await findWorkspace(path.join(link, "src"));
     expect(ws.root).toBe(path.join(root, "repo"));
     expect(ws.key).toBe(path.join(root, "repo"));
+  });
+});
+
+describe("workspaceOf: the one rule every host keys a workspace by", () => {
+  it("gives a sub-folder the workspace of the repository above it, as findWorkspace does", async () => {
+    const sub = path.join(root, "repo", "src", "deep");
+    expect(workspaceOf(sub)).toEqual(await findWorkspace(sub));
+    expect(workspaceOf(sub)).toMatchObject({ root: path.join(root, "repo"), isGitRoot: true });
+    expect(workspaceOf(path.join(root, "repo")).key).toBe(workspaceOf(sub).key);
+  });
+
+  it("keys a folder outside any repository by itself, and one that does not exist by its absolute path", () => {
+    const plain = path.join(root, "plain", "dir");
+    expect(workspaceOf(plain)).toMatchObject({ root: plain, key: plain, isGitRoot: false });
+    const missing = path.join(root, "no-such", "folder");
+    expect(workspaceOf(missing)).toMatchObject({ root: missing, key: missing, isGitRoot: false });
   });
 });
 

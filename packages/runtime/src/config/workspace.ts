@@ -1,5 +1,5 @@
 import { existsSync, realpathSync } from "node:fs";
-import { realpath, stat } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { canonicalWorkspaceKey } from "@slashi/core";
 import { SLASHI_FILES } from "./paths.js";
@@ -16,15 +16,6 @@ export interface Workspace {
   teamFile: string;
   /** `<root>/.vscode/slashi-policy.json`, the workspace policy layer (it may not exist). */
   policyFile: string;
-}
-
-async function exists(target: string): Promise<boolean> {
-  try {
-    await stat(target);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -44,31 +35,34 @@ export function workspaceKeyOf(dir: string): string {
 }
 
 /**
- * Finds the workspace for a working directory: walks up from the symlink-resolved `cwd` to the first directory
- * holding `.git`; without one, the workspace is `cwd` itself.
+ * The one rule every host keys a workspace by (the CLI and its hooks, the MCP server, each folder of a VS Code
+ * window): walk up from the symlink-resolved directory to the first directory holding `.git` (a directory, or a
+ * file for worktrees and submodules); without one the workspace is the directory itself. Its team file, workspace
+ * policy, trust and approvals all belong to that root, so a sub-folder of a repository opened in the editor and a
+ * terminal in that sub-folder see the same commands and the same approvals. Unlike {@link findWorkspace} a
+ * directory that does not exist (or cannot be resolved) is its own workspace, keyed by its absolute path.
  */
-export async function findWorkspace(cwd: string = process.cwd()): Promise<Workspace> {
-  const start = await realpath(path.resolve(cwd));
-  let current = start;
-  let root = start;
-  let isGitRoot = false;
-  for (;;) {
-    if (await exists(path.join(current, ".git"))) {
-      root = current;
-      isGitRoot = true;
-      break;
-    }
+export function workspaceOf(dir: string): Workspace {
+  let start = path.resolve(dir);
+  try {
+    start = realpathSync.native(start);
+  } catch {
+    return workspaceAt(start);
+  }
+  for (let current = start; ;) {
+    if (existsSync(path.join(current, ".git"))) return workspaceAt(current);
     const parent = path.dirname(current);
-    if (parent === current) break;
+    if (parent === current) return workspaceAt(start);
     current = parent;
   }
-  return {
-    root,
-    key: workspaceKeyOf(root),
-    isGitRoot,
-    teamFile: path.join(root, SLASHI_FILES.teamFile),
-    policyFile: path.join(root, SLASHI_FILES.workspacePolicy),
-  };
+}
+
+/**
+ * Finds the workspace for a working directory by the rule of {@link workspaceOf}.
+ * @throws when `cwd` does not exist (`realpath` fails)
+ */
+export async function findWorkspace(cwd: string = process.cwd()): Promise<Workspace> {
+  return workspaceOf(await realpath(path.resolve(cwd)));
 }
 
 /**
