@@ -75,5 +75,24 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Every print of the CLI goes through the Io's streams, which show control characters (apps/cli/src/io.ts).
+    files: ["apps/cli/src/**/*.ts"],
+    ignores: [
+      "apps/cli/src/**/*.test.ts",
+      "apps/cli/src/io.ts",
+      "apps/cli/src/bin.ts",
+      "apps/cli/src/cli.ts",
+    ],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "MemberExpression[object.name='process'][property.name=/^std(out|err)$/]",
+          message: "Print through the command's Io (io.stdout, io.stderr): it shows control characters.",
+        },
+      ],
+    },
+  },
   prettier,
 );

@@ -13,8 +13,7 @@
 // is fixed (`/etc/slashi/policy.json`) and must be root-owned, so the cases with one run through a second server
 // started under bubblewrap, with a folder of the test bound read-only at `/etc/slashi` (see `underBubblewrap`).
 // Cases the core's own harness lists as failing fail here too.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compareWithBaseline, type ConformanceCase } from "@slashi/conformance";
 import { decisionBaseline, decisionCases, tempDir, tempHome } from "@slashi/test-utils";
@@ -127,7 +126,8 @@ async function check(connected: Connected, command: string, cwd: string): Promis
 }
 
 async function runGroup(group: Group): Promise<void> {
-  const root = mkdtempSync(join(tmpdir(), "slashi-contract-"));
+  const scratch = tempDir("slashi-contract-");
+  const root = scratch.dir;
   const configDir = join(root, "config");
   const stateDir = join(root, "state");
   mkdirSync(configDir);
@@ -146,7 +146,7 @@ async function runGroup(group: Group): Promise<void> {
       SLASHI_CONFIG_DIR: configDir,
       SLASHI_STATE_DIR: stateDir,
     },
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    cleanup: scratch.remove,
   };
   let connected: Connected | undefined;
   try {

@@ -2,16 +2,17 @@
 // in a temporary directory with a payload that creates a marker file: the marker proves bash evaluates that word,
 // and the decision for the same line must not be `allow`. Benign neighbours stay `allow`.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "@slashi/test-utils";
 import { decide, loadShellParser, resolvePolicy } from "../src/index.js";
 import type { DecideContext } from "../src/index.js";
 
 const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
-const dir = mkdtempSync(join(tmpdir(), "slashi-evaluated-"));
+const scratch = tempDir("slashi-evaluated-");
+const dir = scratch.dir;
 const policy = resolvePolicy([]);
 const context: DecideContext = { cwd: dir, workspaceRoot: dir, home: join(dir, "home"), shell: "bash" };
 
@@ -111,7 +112,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
+  scratch.remove();
 });
 
 describe.skipIf(!BASH)("words bash evaluates", () => {

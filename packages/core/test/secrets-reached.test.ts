@@ -5,11 +5,11 @@
 // - when a canary reaches a network program, `decide` is `deny`.
 // Lines that do not reach a canary under bash are skipped, and a counter makes sure enough of them do.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "@slashi/test-utils";
 import {
   decide,
   loadShellParser,
@@ -21,7 +21,8 @@ import {
 } from "../src/index.js";
 
 const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
-const base = mkdtempSync(join(tmpdir(), "slashi-secrets-"));
+const scratch = tempDir("slashi-secrets-");
+const base = scratch.dir;
 const home = join(base, "home");
 const workspace = join(home, "project");
 const bin = join(base, "bin");
@@ -181,7 +182,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  rmSync(base, { recursive: true, force: true });
+  scratch.remove();
 });
 
 const secretPath = fc.constantFrom(...SECRETS.map(([path]) => path));

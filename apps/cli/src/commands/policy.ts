@@ -31,7 +31,7 @@ import {
 } from "../context.js";
 import { CliError, ExitCode, formatError, invalidPolicyLine, toExitCode } from "../errors.js";
 import { readIfPresent } from "../files.js";
-import { paintVerdict, println, shown, type Io } from "../io.js";
+import { jsonText, paintVerdict, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { setupOptions } from "./check.js";
 
@@ -158,7 +158,7 @@ export async function policyValidate(args: ParsedArgs, io: Io): Promise<number> 
       });
     }
   }
-  if (args.flags.json === true) println(io.stdout, JSON.stringify(results, null, 2));
+  if (args.flags.json === true) println(io.stdout, jsonText(results, 2));
   else {
     if (results.length === 0)
       println(io.stdout, "no policy files here; the built-in recommended preset applies");
@@ -200,7 +200,7 @@ export async function policyShow(args: ParsedArgs, io: Io): Promise<number> {
   if (args.flags.json === true) {
     println(
       io.stdout,
-      JSON.stringify(
+      jsonText(
         {
           workspace: setup.workspace.root,
           trusted: setup.trusted,
@@ -210,7 +210,6 @@ export async function policyShow(args: ParsedArgs, io: Io): Promise<number> {
           notes: p.notes,
           warnings: setup.warnings,
         },
-        null,
         2,
       ),
     );
@@ -302,7 +301,7 @@ export async function policyTest(args: ParsedArgs, io: Io): Promise<number> {
       }
     });
   }
-  if (args.flags.json === true) println(io.stdout, JSON.stringify({ examples: total, failures }, null, 2));
+  if (args.flags.json === true) println(io.stdout, jsonText({ examples: total, failures }, 2));
   else {
     for (const f of failures) {
       println(
