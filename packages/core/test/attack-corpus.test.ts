@@ -5,10 +5,10 @@
 // that is a matter of shell semantics (code bash or zsh evaluates) the line is run under the real shell in a
 // folder full of hostile names, with a payload program on PATH, and must not start it.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "@slashi/test-utils";
 import {
   decide,
   loadShellParser,
@@ -42,7 +42,8 @@ const context: DecideContext = {
 };
 let policy: ResolvedPolicy;
 
-const dir = mkdtempSync(join(tmpdir(), "slashi-attack-"));
+const scratch = tempDir("slashi-attack-");
+const dir = scratch.dir;
 const work = join(dir, "work");
 const bin = join(dir, "bin");
 const marker = join(dir, "payload-ran");
@@ -62,7 +63,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
+  scratch.remove();
 });
 
 const SHELL_PROGRAM: Record<Shell, string | undefined> = {
