@@ -94,5 +94,20 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The extension shows text through visible-window.ts, which shows control characters.
+    files: ["apps/vscode/src/**/*.ts"],
+    ignores: ["apps/vscode/src/**/*.test.ts", "apps/vscode/src/visible-window.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "MemberExpression[object.property.name='window'][property.name=/^(show(Information|Warning|Error)Message|showQuickPick|showInputBox|createQuickPick|createInputBox|createOutputChannel|createTerminal|withProgress|setStatusBarMessage|createStatusBarItem)$/]",
+          message: "Use shownWindow from visible-window.ts: it shows control characters.",
+        },
+      ],
+    },
+  },
   prettier,
 );

@@ -171,6 +171,15 @@ export type { RunRequest, RunResult } from "./runner/run-command.js";
 // slash
 export { runSlashSteps, stepPerformerOf, StepStopCode } from "./slash/step-loop.js";
 export { terminalStepCwd } from "./slash/step-cwd.js";
+export { approveSlashRun } from "./slash/approve.js";
+export type {
+  SlashApprovalAnswer,
+  SlashApprovalOptions,
+  SlashApprovalPort,
+  SlashApprovalRequest,
+  SlashApprovalShown,
+  SlashRunApproval,
+} from "./slash/approve.js";
 export type {
   StepAt,
   StepCommand,
