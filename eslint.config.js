@@ -75,5 +75,39 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Every print of the CLI goes through the Io's streams, which show control characters (apps/cli/src/io.ts).
+    files: ["apps/cli/src/**/*.ts"],
+    ignores: [
+      "apps/cli/src/**/*.test.ts",
+      "apps/cli/src/io.ts",
+      "apps/cli/src/bin.ts",
+      "apps/cli/src/cli.ts",
+    ],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "MemberExpression[object.name='process'][property.name=/^std(out|err)$/]",
+          message: "Print through the command's Io (io.stdout, io.stderr): it shows control characters.",
+        },
+      ],
+    },
+  },
+  {
+    // The extension shows text through visible-window.ts, which shows control characters.
+    files: ["apps/vscode/src/**/*.ts"],
+    ignores: ["apps/vscode/src/**/*.test.ts", "apps/vscode/src/visible-window.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "MemberExpression[object.property.name='window'][property.name=/^(show(Information|Warning|Error)Message|showQuickPick|showInputBox|createQuickPick|createInputBox|createOutputChannel|createTerminal|withProgress|setStatusBarMessage|createStatusBarItem)$/]",
+          message: "Use shownWindow from visible-window.ts: it shows control characters.",
+        },
+      ],
+    },
+  },
   prettier,
 );

@@ -175,7 +175,7 @@ function leaksFromPublic(checker, sources) {
  * @returns {string}
  */
 export function apiReport(pkg) {
-  const pkgDir = path.join(root, pkg.dir);
+  const pkgDir = path.resolve(root, pkg.dir);
   const manifest = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8"));
   const configFile = ts.readConfigFile(path.join(pkgDir, "tsconfig.json"), ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(configFile.config, ts.sys, pkgDir);

@@ -5,7 +5,7 @@
 import { closestName } from "@slashi/core";
 import { PACK_HANDLERS } from "./commands/pack-spec.js";
 import { CliError, ExitCode, formatError, toExitCode, UsageError } from "./errors.js";
-import { println, type Io } from "./io.js";
+import { println, visibleIo, type Io } from "./io.js";
 import { commandHelp, findCommand, mainHelp, parseArgs, topLevelNames, type ParsedArgs } from "./options.js";
 import { VERSION } from "./version.js";
 
@@ -54,7 +54,9 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
  * @param io - streams and environment
  * @returns the exit status
  */
-export async function main(argv: readonly string[], io: Io): Promise<number> {
+export async function main(argv: readonly string[], given: Io): Promise<number> {
+  // Every print of every command goes through streams that show control characters (see io.ts).
+  const io = visibleIo(given);
   const first = argv[0];
   if (first === undefined || first === "--help" || first === "-h" || first === "help") {
     const topic = first === "help" ? argv.slice(1) : [];
@@ -113,7 +115,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
  * them. Used in-process by `bin.ts` and by the decision service, so both answer alike.
  * @returns the exit status
  */
-export async function runMain(argv: readonly string[], io: Io): Promise<number> {
+export async function runMain(argv: readonly string[], given: Io): Promise<number> {
+  // Every print of every command goes through streams that show control characters (see io.ts).
+  const io = visibleIo(given);
   try {
     return await main(argv, io);
   } catch (error) {

@@ -6,7 +6,7 @@
  * the line appears only after a delay.
  */
 import type { Writable } from "node:stream";
-import type { Io } from "./io.js";
+import { writeOwnControl, type Io } from "./io.js";
 
 /** A running progress line. */
 export interface Progress {
@@ -27,7 +27,6 @@ export interface ProgressTiming {
 }
 
 const FRAMES = ["|", "/", "-", "\\"];
-const ERASE = "\r\u001b[K";
 
 /**
  * Whether a progress line may be shown: stderr is a terminal, `CI` is unset (or empty, or `false`) and `TERM` is
@@ -65,14 +64,18 @@ export function startProgress(
   const draw = (): void => {
     const seconds = Math.floor((Date.now() - started) / 1000);
     const spinner = FRAMES[frame++ % FRAMES.length] as string;
-    const mark = colour ? `\u001b[36m${spinner}\u001b[0m` : spinner;
-    io.stderr.write(`${ERASE}${mark} ${label}${seconds > 0 ? ` (${seconds}s)` : ""}`);
+    // The erase and the colour are the CLI's own; the label (a pack name, a registry) is shown as any text.
+    writeOwnControl(io.stderr, "erase");
+    if (colour) writeOwnControl(io.stderr, "cyan");
+    io.stderr.write(spinner);
+    if (colour) writeOwnControl(io.stderr, "reset");
+    io.stderr.write(` ${label}${seconds > 0 ? ` (${seconds}s)` : ""}`);
     shown = true;
   };
   const erase = (): void => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
-    if (shown) io.stderr.write(ERASE);
+    if (shown) writeOwnControl(io.stderr, "erase");
     shown = false;
   };
   const schedule = (wait: number): void => {

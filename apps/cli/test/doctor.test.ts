@@ -63,7 +63,8 @@ describe("slashi doctor", () => {
     expect(code).toBe(1);
     expect(find(checks, "binary:slashi")[0]).toMatchObject({
       status: "problem",
-      fix: expect.stringMatching(/npm/),
+      // The registry command, and the README's command from a clone (copies, not a link into the clone).
+      fix: expect.stringMatching(/npm install -g @slashi\/cli @slashi\/mcp-server .*pnpm install-global/),
     });
   }, 120_000);
 

@@ -38,13 +38,15 @@ try {
           log,
         });
 } catch (error) {
-  const { isSlashiError } = await import("@slashi/core");
+  const { isSlashiError, showControls } = await import("@slashi/core");
   log(
-    error instanceof UsageError
-      ? error.message
-      : isSlashiError(error)
-        ? `error: ${error.message} [${error.code}]`
-        : `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    showControls(
+      error instanceof UsageError
+        ? error.message
+        : isSlashiError(error)
+          ? `error: ${error.message} [${error.code}]`
+          : `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    ),
   );
   status = error instanceof UsageError ? 2 : 1;
 }

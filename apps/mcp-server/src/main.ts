@@ -10,6 +10,7 @@ import { createServer } from "./server.js";
 import { LineTransport } from "./transport.js";
 import { Services, type Logger } from "./services.js";
 import { openServerSession } from "./setup.js";
+import { visibleLogger } from "./visible.js";
 
 /** How long shutdown waits for killed commands (SIGTERM, then SIGKILL after the runner's 2 s grace). */
 const SHUTDOWN_GRACE_MS = 4000;
@@ -31,7 +32,9 @@ export interface MainIo {
 }
 
 /** Runs the server until the client disconnects. Resolves with the exit status. */
-export async function main(io: MainIo): Promise<number> {
+export async function main(given: MainIo): Promise<number> {
+  // Log lines show control characters: they hold paths, policy warnings and error messages.
+  const io = { ...given, log: visibleLogger(given.log) };
   const options = parseOptions(io.argv);
   if (options.help) {
     io.stdout(`${USAGE}\n`);

@@ -14,6 +14,7 @@ import { allReasons, catchInternal, toolError } from "./results.js";
 import type { Services } from "./services.js";
 import { guardedCall, resolveCwd } from "./shell-call.js";
 import { listCommandsTool, runCommandTool } from "./slash-commands.js";
+import { visibleTools } from "./visible.js";
 
 /** The server's name and version as it introduces itself. */
 export interface ServerInfo {
@@ -45,13 +46,16 @@ export async function createServer(
     () => holder.server?.server.getClientCapabilities(),
     config.confirmTimeoutMs,
   );
-  const server = new McpServer(
-    { name: "slashi-mcp", version: info.version },
-    {
-      capabilities: { tools: { listChanged: true } },
-      instructions: SERVER_INSTRUCTIONS,
-      requestState: { verify: confirmer.verify },
-    },
+  // Every tool's result text, title and description shows control characters (see visible.ts).
+  const server = visibleTools(
+    new McpServer(
+      { name: "slashi-mcp", version: info.version },
+      {
+        capabilities: { tools: { listChanged: true } },
+        instructions: SERVER_INSTRUCTIONS,
+        requestState: { verify: confirmer.verify },
+      },
+    ),
   );
   holder.server = server;
 

@@ -11,13 +11,17 @@ import {
   CommandApprovalFileStore,
   cordonProof,
   guardedRun,
+  lineApprover,
   redactSecrets,
   runCommand,
-  type ApprovalAnswer,
-  type ApproverPort,
+  type BatchApprovalAnswer,
+  type BatchApproverPort,
   type ExecutionPlan,
   type ExecutorPort,
   type GuardedRunOutcome,
+  type GuardedRunRefusal,
+  type GuardedBatchPorts,
+  type PolicySnapshot,
   type RunResult,
 } from "@slashi/runtime";
 import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
@@ -102,7 +106,7 @@ const REFUSED_BY_PERSON: Record<string, string> = {
 };
 
 /** The form's answer as the guarded run's approver answer. */
-function answerOf(outcome: ConfirmOutcome): ApprovalAnswer<InputRequiredResult> {
+function answerOf(outcome: ConfirmOutcome): BatchApprovalAnswer<InputRequiredResult> {
   switch (outcome.kind) {
     case "approved":
       return { run: "once" };
@@ -116,37 +120,60 @@ function answerOf(outcome: ConfirmOutcome): ApprovalAnswer<InputRequiredResult> 
   }
 }
 
+/** How the form is titled and what its digest binds besides the lines: the tool, timeout, and the call's identity. */
+export interface FormCall {
+  /** Tool name, for the digest. */
+  tool: string;
+  /** Title shown in the form. */
+  title: string;
+  /** The timeout every line runs with. */
+  timeoutMs: number;
+  /** What else the retry must repeat (a slash command's name, source, fingerprint and arguments). */
+  identity?: Record<string, unknown>;
+}
+
 /**
- * The approver of an MCP call: one form (pushed, or `input_required` on a 2026-07-28 connection) showing the
- * argv, cwd, environment overrides, the cordon and the reasons, with secret values hidden. Its digest binds the
- * retry to the same tool, command, cwd and timeout.
+ * The approver of an MCP call: one form (pushed, or `input_required` on a 2026-07-28 connection) showing, for
+ * every line that needs the person, the argv, cwd, environment overrides, the cordon and the reasons, with secret
+ * values hidden. Its digest binds the retry to the same tool, lines, cwds, timeout and identity.
  */
 export function formApprover(
   services: Services,
   confirmer: Confirmer,
   ctx: ServerContext,
-  call: { tool: string; title: string; timeoutMs: number; secrets?: readonly string[] },
-): ApproverPort<InputRequiredResult> {
+  call: FormCall,
+): BatchApproverPort<InputRequiredResult> {
   const { config } = services;
   return {
     canAsk: () => confirmer.canAsk(ctx),
-    async approve({ request, verdict, confined, network }) {
+    async approve({ requests, asking, confirmAll }) {
       const digest = requestDigest({
         workspace: config.workspace.key,
-        plans: [{ tool: call.tool, command: request.command, cwd: request.cwd, timeoutMs: call.timeoutMs }],
+        plans: requests.map((r) => ({
+          tool: call.tool,
+          command: r.command,
+          cwd: r.cwd,
+          timeoutMs: call.timeoutMs,
+        })),
+        ...(call.identity === undefined ? {} : { identity: call.identity }),
       });
       // The form shows the person what runs, never a secret value the expansion put into it.
-      const message = redactSecrets(
-        confirmationMessage({
-          title: call.title,
-          decision: verdict.decision,
-          cwd: request.cwd,
-          env: environmentOverrides(verdict.decision),
-          cordon: confined,
-          network,
-        }),
-        call.secrets ?? [],
-      );
+      const message = asking
+        .map(({ request, verdict, confined, network }) =>
+          redactSecrets(
+            confirmationMessage({
+              title: call.title,
+              decision: verdict.decision,
+              cwd: request.cwd,
+              env: environmentOverrides(verdict.decision),
+              cordon: confined,
+              network,
+              ...(confirmAll === undefined ? {} : { why: confirmAll }),
+            }),
+            request.secrets ?? [],
+          ),
+        )
+        .join("\n\n");
       try {
         return answerOf(await confirmer.confirm(ctx, digest, message));
       } catch (error) {
@@ -240,7 +267,7 @@ export function processExecutor(
 }
 
 /** The text of a run: exit code, then each stream (with a note when it was cut). */
-export function outputText(result: RunResult, maxBytes: number): string {
+function outputText(result: RunResult, maxBytes: number): string {
   const parts = [
     `exit code: ${result.exitCode ?? "none"}${result.signal ? ` (signal ${result.signal})` : ""}`,
   ];
@@ -349,7 +376,15 @@ export function toolResultOf(
         reasons,
       });
     case "refused":
-      return refusalResult(services, ctx, outcome, reasons);
+      return refusalResult(
+        services,
+        ctx,
+        {
+          ...outcome,
+          approveWith: outcome.approveWith === undefined ? [] : [outcome.approveWith],
+        },
+        reasons,
+      );
     case "ran":
       break;
   }
@@ -364,10 +399,13 @@ export function toolResultOf(
   });
 }
 
-function refusalResult(
+/** Why a line or a batch did not run although the policy did not deny it, as the tool's error. */
+export function refusalResult(
   services: Services,
   ctx: ServerContext,
-  outcome: Extract<GuardedRunOutcome<McpRun, InputRequiredResult>, { status: "refused" }>,
+  outcome: Pick<GuardedRunRefusal, "answer" | "why" | "cordonUnproven" | "waitedForSlot"> & {
+    approveWith: readonly { command: string; text: string }[];
+  },
   reasons: readonly unknown[],
 ): CallToolResult {
   const { config } = services;
@@ -387,19 +425,29 @@ function refusalResult(
       return toolError(ToolErrorCode.APPROVAL_MISMATCH, outcome.why ?? "the approval does not match", {
         reasons,
       });
+    case "changed":
+      return toolError(
+        ToolErrorCode.APPROVAL_MISMATCH,
+        `${outcome.why ?? "this line is not the one approved"}; it did not run`,
+        { answer: outcome.answer, reasons },
+      );
     case "unavailable": {
-      if (outcome.approveWith === undefined)
-        return toolError(ToolErrorCode.APPROVAL_UNAVAILABLE, outcome.why ?? "nobody can be asked", {
-          reasons,
-        });
+      if (outcome.why !== undefined)
+        return toolError(ToolErrorCode.APPROVAL_UNAVAILABLE, outcome.why, { reasons });
       const cordonNote =
         outcome.cordonUnproven === undefined
           ? ""
           : ` The policy skips confirmations inside the cordon, but the cordon is not proven on this host: ${outcome.cordonUnproven}.`;
+      const how = outcome.approveWith.map((a) => ` ${a.text}`).join("");
       return toolError(
         ToolErrorCode.APPROVAL_UNAVAILABLE,
-        `this command needs the person's approval, and this MCP client does not support elicitation (forms), so it cannot ask; nothing ran.${cordonNote} ${outcome.approveWith.text}`,
-        { reasons, approveWith: [outcome.approveWith.command] },
+        `this command needs the person's approval, and this MCP client does not support elicitation (forms), so it cannot ask; nothing ran.${cordonNote}${how}`,
+        {
+          reasons,
+          ...(outcome.approveWith.length === 0
+            ? {}
+            : { approveWith: outcome.approveWith.map((a) => a.command) }),
+        },
       );
     }
     case "cancel":
@@ -423,6 +471,46 @@ function refusalResult(
   );
 }
 
+/** The policy now, or the tool error that says why it could not be loaded. */
+export async function snapshotOrError(
+  services: Services,
+): Promise<{ snapshot: PolicySnapshot } | { error: CallToolResult }> {
+  try {
+    return { snapshot: await services.policy.current() };
+  } catch (error) {
+    return {
+      error: toolError(
+        toolErrorCodeOf(error, ToolErrorCode.CONFIG_ERROR),
+        `the policy could not be loaded: ${(error as Error).message}`,
+      ),
+    };
+  }
+}
+
+/**
+ * The ports of a call that runs command lines, besides its approver: the policy now, the "Always allow" store,
+ * the executor (killed when the call is cancelled or the server shuts down), the audit log, the cordon proof and
+ * the slot limit.
+ */
+export function callPorts(
+  services: Services,
+  ctx: ServerContext,
+  snapshot: PolicySnapshot,
+  timeoutMs: number,
+): Omit<GuardedBatchPorts<McpRun, InputRequiredResult>, "approver"> {
+  const { config } = services;
+  const signal = AbortSignal.any([ctx.mcpReq.signal, services.shutdownSignal]);
+  return {
+    snapshot,
+    current: () => services.policy.current(),
+    approvals: new CommandApprovalFileStore({ file: config.paths.commandApprovals }),
+    executor: processExecutor(services, ctx, timeoutMs, signal),
+    audit: { record: (entry) => services.record(entry) },
+    cordonWorks: () => cordonProof(config.env),
+    slot: () => services.limiter.acquire(signal),
+  };
+}
+
 /**
  * Decides and (when allowed or approved) runs one command line of a tool call.
  * @returns the tool result, or an `input_required` result on a 2026-07-28 connection that must ask first
@@ -437,16 +525,8 @@ export async function guardedCall(
   const checked = checkCall(services, call);
   if (!checked.ok) return checked.result;
   const { cwd, timeoutMs } = checked;
-  let snapshot;
-  try {
-    snapshot = await services.policy.current();
-  } catch (error) {
-    return toolError(
-      toolErrorCodeOf(error, ToolErrorCode.CONFIG_ERROR),
-      `the policy could not be loaded: ${(error as Error).message}`,
-    );
-  }
-  const signal = AbortSignal.any([ctx.mcpReq.signal, services.shutdownSignal]);
+  const loaded = await snapshotOrError(services);
+  if ("error" in loaded) return loaded.error;
   let outcome: GuardedRunOutcome<McpRun, InputRequiredResult>;
   try {
     outcome = await guardedRun(
@@ -461,18 +541,14 @@ export async function guardedCall(
         cordon: config.cordon,
       },
       {
-        snapshot,
-        current: () => services.policy.current(),
-        approvals: new CommandApprovalFileStore({ file: config.paths.commandApprovals }),
-        approver: formApprover(services, confirmer, ctx, {
-          tool: call.tool,
-          title: call.title ?? call.tool,
-          timeoutMs,
-        }),
-        executor: processExecutor(services, ctx, timeoutMs, signal),
-        audit: { record: (entry) => services.record(entry) },
-        cordonWorks: () => cordonProof(config.env),
-        slot: () => services.limiter.acquire(signal),
+        ...callPorts(services, ctx, loaded.snapshot, timeoutMs),
+        approver: lineApprover(
+          formApprover(services, confirmer, ctx, {
+            tool: call.tool,
+            title: call.title ?? call.tool,
+            timeoutMs,
+          }),
+        ),
       },
     );
   } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * `list_commands` and `run_command`: the person's own slash commands (`<config dir>/commands.json`) and the
  * trusted workspace's team file (`.vscode/slashi.json`), run through the runtime's step loop. Over MCP only steps
- * that need no editor and no person typing run: `terminal` (each one decided and confirmed like `shell_command`),
+ * that need no editor and no person typing run: `terminal` (all of a command's lines approved together with one
+ * form, then each guarded as it runs: the runtime's `guardedBatch`),
  * `notify` (its text is returned) and `wait`; `slash` steps are followed to commands of the same file. A command
  * that can reach any other step kind is refused with `NEEDS_EDITOR` before anything runs.
  *
@@ -37,6 +38,7 @@ import {
 } from "@slashi/core";
 import {
   ApprovalFileStore,
+  guardedBatch,
   readBoundedText,
   redactValue,
   runSlashSteps,
@@ -45,12 +47,22 @@ import {
   textDigest,
   type StepAt,
   type StepCommand,
+  type GuardedRunRequest,
   type StepHostPort,
+  type TerminalStepRun,
 } from "@slashi/runtime";
 import * as z from "zod/v4";
 import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
 import type { Confirmer } from "./confirm.js";
-import { approve, execute, prepare, type Plan } from "./guarded.js";
+import {
+  callPorts,
+  checkCall,
+  formApprover,
+  notStartedResult,
+  refusalResult,
+  snapshotOrError,
+  toolResultOf,
+} from "./shell-call.js";
 import { catchInternal, toolError } from "./results.js";
 import type { Services } from "./services.js";
 
@@ -366,7 +378,36 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
       return planRefusal(error);
     }
     const fingerprint = fingerprintCommand(command.definition);
-    const plans: Plan[] = [];
+    const loadedPolicy = await snapshotOrError(services);
+    if ("error" in loadedPolicy) return loadedPolicy.error;
+    const timeoutMs = services.config.defaultTimeoutMs;
+    // A terminal step as a line for the guarded batch, or the tool error of a cwd it may not use.
+    const lineOf = (
+      run: TerminalStepRun<LoadedCommand>,
+    ): { line: GuardedRunRequest } | { error: CallToolResult } => {
+      const checked = checkCall(services, {
+        command: run.step.command,
+        ...(run.step.cwd === undefined ? {} : { cwd: run.step.cwd }),
+      });
+      if (!checked.ok) {
+        Object.assign(checked.result.structuredContent ?? {}, stepOf(run));
+        return { error: checked.result };
+      }
+      const line: GuardedRunRequest = {
+        command: run.step.command,
+        cwd: checked.cwd,
+        shell: services.config.shell,
+        host: "mcp",
+        source: run.command.source,
+        commandName: run.command.definition.name,
+        auditText: (run.raw as TerminalStep).command,
+        secrets,
+        cordon: services.config.cordon,
+      };
+      return { line };
+    };
+    const lines: GuardedRunRequest[] = [];
+    const where: ReturnType<typeof stepOf>[] = [];
     let refusal: CallToolResult | undefined;
     const planned = await walkSteps(
       command,
@@ -376,22 +417,13 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
         ...MCP_STEPS,
         async terminal(run) {
           secrets.push(...run.secrets);
-          const prepared = await prepare(services, {
-            tool: "run_command",
-            command: run.step.command,
-            ...(run.step.cwd === undefined ? {} : { cwd: run.step.cwd }),
-            source: run.command.source,
-            commandName: run.command.definition.name,
-            auditText: (run.raw as TerminalStep).command,
-            secrets,
-          });
-          if (prepared.ok) {
-            plans.push(prepared.plan);
+          const line = lineOf(run);
+          if ("line" in line) {
+            lines.push(line.line);
+            where.push(stepOf(run));
             return;
           }
-          const structured = prepared.result.structuredContent as Record<string, unknown> | undefined;
-          if (structured) Object.assign(structured, stepOf(run));
-          refusal = prepared.result;
+          refusal = line.error;
           return { stop: { status: "refused", code: "DECIDED", message: "refused" } };
         },
         notify(_step, at) {
@@ -404,20 +436,48 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
     if (planned !== undefined) return planned;
     const unapproved = plan.needsApproval;
     const title = `/${command.definition.name} (${command.source === "user" ? "your command" : unapproved ? `team command, ${approval === "changed" ? "changed since you approved it" : "not approved yet"}` : "approved team command"})`;
-    const approvalResult = await approve(services, confirmer, ctx, [...plans.values()], {
-      title,
-      identity: { name: command.definition.name, source: command.source, fingerprint, args },
-      ...(unapproved
-        ? { force: `/${command.definition.name} is a team command whose steps you have not approved` }
-        : {}),
-    });
-    if (!approvalResult.ok)
-      return "inputRequired" in approvalResult ? approvalResult.inputRequired : approvalResult.result;
+    // Every terminal step (the callees' too) is decided before anything runs, and one form confirms every step
+    // that needs it, so a retry never re-runs earlier steps; each step is then guarded again as it runs.
+    const outcome = await guardedBatch(
+      {
+        lines,
+        ...(unapproved
+          ? { confirmAll: `/${command.definition.name} is a team command whose steps you have not approved` }
+          : {}),
+      },
+      {
+        ...callPorts(services, ctx, loadedPolicy.snapshot, timeoutMs),
+        approver: formApprover(services, confirmer, ctx, {
+          tool: "run_command",
+          title,
+          timeoutMs,
+          identity: { name: command.definition.name, source: command.source, fingerprint, args },
+        }),
+      },
+    );
+    switch (outcome.status) {
+      case "pending":
+        return outcome.pending;
+      case "denied":
+        return toolError(ToolErrorCode.SAFETY_DENIED, "the policy refuses this command; nothing ran", {
+          decision: outcome.verdict.verdict,
+          reasons: outcome.verdict.reasons,
+          ...where[outcome.index],
+        });
+      case "refused":
+        return refusalResult(
+          services,
+          ctx,
+          outcome,
+          outcome.verdicts.flatMap((v) => (v.verdict === "ask" ? v.reasons : [])),
+        );
+      case "approved":
+        break;
+    }
+    const { batch } = outcome;
 
     const outputs: string[] = [];
     const steps: Record<string, unknown>[] = [];
-    if (plans.length === 0) await approvalResult.recorded;
-    let next = 0;
     let stopped: CallToolResult | undefined;
     const performed = await walkSteps(
       command,
@@ -434,14 +494,18 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
           steps.push({ ...stepOf(at), type: "notify", message: step.message });
         },
         async terminal(run) {
-          const first = next === 0;
-          const plan = plans[next++] as Plan;
-          const result = await execute(services, ctx, plan, {
-            answer: approvalResult.answer,
-            recorded: first ? approvalResult.recorded : Promise.resolve(),
-          });
+          const line = lineOf(run);
+          let result: CallToolResult;
+          if ("error" in line) result = line.error;
+          else {
+            try {
+              result = toolResultOf(services, ctx, await batch.run(line.line), timeoutMs) as CallToolResult;
+            } catch (error) {
+              result = notStartedResult(error);
+            }
+          }
           const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
-          steps.push({ ...stepOf(run), type: "terminal", command: plan.request.command, ...structured });
+          steps.push({ ...stepOf(run), type: "terminal", command: run.step.command, ...structured });
           outputs.push(result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"));
           if (result.isError === true) {
             Object.assign(structured, { steps }, stepOf(run));

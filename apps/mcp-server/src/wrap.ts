@@ -26,6 +26,7 @@ import {
 } from "@slashi/runtime";
 import { UsageError } from "./options.js";
 import { openServerSession } from "./setup.js";
+import { visibleLogger } from "./visible.js";
 
 /** What `wrap` was asked to do. */
 export interface WrapRequest {
@@ -109,7 +110,8 @@ export interface WrapEnvironment {
  * Refuses to start it unconfined: without a sandbox that proves itself, `CORDON_UNAVAILABLE` is thrown.
  */
 export async function wrapServer(request: WrapRequest, environment: WrapEnvironment): Promise<number> {
-  const { env, cwd, log } = environment;
+  const { env, cwd } = environment;
+  const log = visibleLogger(environment.log);
   const session = await openServerSession({
     env,
     cwd,

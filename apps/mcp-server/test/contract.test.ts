@@ -9,14 +9,14 @@
 // Cases with several layers (`input.layers`) are written where the server reads each layer, one server for all of
 // them: the user layer as the user policy (extending the packs the case lists), the workspace layer as a real
 // workspace's `.vscode/slashi-policy.json` (approved, when the case says so, by the record `slashi trust` writes),
-// a pack layer as an installed pack (approved by the record `slashi pack approve` writes). A managed layer cannot
-// be given to the server (its path is fixed and must be root-owned): those cases are in
-// contract.not-applicable.json, with the reason. Cases the core's own harness lists as failing fail here too.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// a pack layer as an installed pack (approved by the record `slashi pack approve` writes). A managed layer's path
+// is fixed (`/etc/slashi/policy.json`) and must be root-owned, so the cases with one run through a second server
+// started under bubblewrap, with a folder of the test bound read-only at `/etc/slashi` (see `underBubblewrap`).
+// Cases the core's own harness lists as failing fail here too.
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compareWithBaseline, type ConformanceCase } from "@slashi/conformance";
-import { decisionBaseline, decisionCases, tempHome } from "@slashi/test-utils";
+import { decisionBaseline, decisionCases, tempDir, tempHome } from "@slashi/test-utils";
 import { createHash } from "node:crypto";
 import {
   CommandApprovalFileStore,
@@ -28,7 +28,15 @@ import {
 } from "@slashi/runtime";
 import { packPolicyFingerprint } from "@slashi/registry-client";
 import { afterAll, describe, expect, it } from "vitest";
-import { connect, serverEnv, structured, type Connected, type Sandbox } from "./helpers.js";
+import {
+  bubblewrapWorks,
+  connect,
+  serverEnv,
+  structured,
+  underBubblewrap,
+  type Connected,
+  type Sandbox,
+} from "./helpers.js";
 
 interface DecideInput {
   command: string;
@@ -69,8 +77,17 @@ interface Group {
 }
 
 const layered = cases.filter((c) => c.input.layers !== undefined);
-/** Layered cases whose layers the server can read from files: all but those with a managed layer. */
-const layeredRunnable = layered.filter((c) => !c.input.layers?.some((l) => l.kind === "managed"));
+const hasManaged = (c: DecideCase): boolean => c.input.layers?.some((l) => l.kind === "managed") === true;
+/** Layered cases without a managed layer: one server reads their layers from files. */
+const layeredFiles = layered.filter((c) => !hasManaged(c));
+/** Layered cases with a managed layer: a server under bubblewrap reads it at the fixed path. */
+const layeredManaged = layered.filter(hasManaged);
+const bubblewrap =
+  process.platform === "linux" ? bubblewrapWorks() : { ok: false, reason: "bubblewrap needs Linux" };
+if (!bubblewrap.ok && !process.env.CI)
+  console.warn(`\n*** managed-layer cases skipped: ${bubblewrap.reason} ***\n`);
+/** The cases not run here: the managed ones when bubblewrap cannot start (outside CI only). */
+const skipped = bubblewrap.ok || process.env.CI ? [] : layeredManaged;
 const groups = new Map<string, Group>();
 for (const c of cases) {
   if (c.input.layers !== undefined) continue;
@@ -109,7 +126,8 @@ async function check(connected: Connected, command: string, cwd: string): Promis
 }
 
 async function runGroup(group: Group): Promise<void> {
-  const root = mkdtempSync(join(tmpdir(), "slashi-contract-"));
+  const scratch = tempDir("slashi-contract-");
+  const root = scratch.dir;
   const configDir = join(root, "config");
   const stateDir = join(root, "state");
   mkdirSync(configDir);
@@ -128,7 +146,7 @@ async function runGroup(group: Group): Promise<void> {
       SLASHI_CONFIG_DIR: configDir,
       SLASHI_STATE_DIR: stateDir,
     },
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    cleanup: scratch.remove,
   };
   let connected: Connected | undefined;
   try {
@@ -173,10 +191,21 @@ function packOf(source: string): { name: string; version: string } {
 }
 
 /**
- * Writes a case's layers where the server reads them: the user policy (extending the case's packs), the
- * workspace policy and its approval, the installed packs (lockfile last) and their approvals.
+ * Writes a case's layers where the server reads them: the managed policy (when the server runs with
+ * `managedDir` as `/etc/slashi`), the user policy (extending the case's packs), the workspace policy and its
+ * approval, the installed packs (lockfile last) and their approvals.
  */
-async function writeLayers(box: Sandbox, layers: readonly CaseLayer[]): Promise<void> {
+async function writeLayers(box: Sandbox, layers: readonly CaseLayer[], managedDir?: string): Promise<void> {
+  const managed = layers.find((l) => l.kind === "managed");
+  if (managed !== undefined && managedDir === undefined) throw new Error("a managed layer needs bubblewrap");
+  if (managedDir !== undefined) {
+    const managedFile = join(managedDir, "policy.json");
+    if (managed === undefined) rmSync(managedFile, { force: true });
+    else {
+      writeFileSync(`${managedFile}.tmp`, JSON.stringify(managed.document), { mode: 0o644 });
+      renameSync(`${managedFile}.tmp`, managedFile);
+    }
+  }
   const approvals = new CommandApprovalFileStore({ file: join(box.stateDir, "command-approvals.json") });
   await approvals.reset();
   const packs = layers.filter((l) => l.kind === "pack").map((l) => ({ layer: l, ...packOf(l.source) }));
@@ -238,9 +267,14 @@ async function writeLayers(box: Sandbox, layers: readonly CaseLayer[]): Promise<
   );
 }
 
-/** The layered cases, one after the other through one server in a real, trusted workspace. */
-async function runLayered(): Promise<void> {
+/**
+ * Layered cases, one after the other through one server in a real, trusted workspace; with `managed`, the
+ * server runs under bubblewrap with a managed policy folder of its own at `/etc/slashi`.
+ */
+async function runLayered(layeredCases: readonly DecideCase[], managed: boolean): Promise<void> {
+  if (layeredCases.length === 0) return;
   const temp = tempHome("slashi-contract-layers-");
+  const managedDir = managed ? tempDir("slashi-contract-managed-") : undefined;
   const box: Sandbox = {
     root: temp.dir,
     home: temp.home,
@@ -256,37 +290,45 @@ async function runLayered(): Promise<void> {
   );
   let connected: Connected | undefined;
   try {
-    connected = await connect(box, { cwd: box.workspace, args: ["--shell", "bash"] });
-    for (const c of layeredRunnable) {
-      await writeLayers(box, c.input.layers ?? []);
+    const launcher = managedDir === undefined ? [] : underBubblewrap(box, managedDir.dir);
+    connected = await connect(box, { cwd: box.workspace, args: ["--shell", "bash"], launcher });
+    for (const c of layeredCases) {
+      await writeLayers(box, c.input.layers ?? [], managedDir?.dir);
       results.set(c.id, await check(connected, c.input.command, box.workspace));
     }
   } catch (error) {
-    for (const c of layeredRunnable)
-      if (!results.has(c.id)) results.set(c.id, { detail: `server failed: ${(error as Error).message}` });
+    const stderr = connected?.stderr() ?? "";
+    for (const c of layeredCases)
+      if (!results.has(c.id))
+        results.set(c.id, { detail: `server failed: ${(error as Error).message} ${stderr}` });
   } finally {
     await connected?.close();
     box.cleanup();
+    managedDir?.remove();
   }
 }
 
 describe("check_command conformance (shell and policy cases over stdio)", () => {
-  // Cases the server cannot be given (a managed layer) are not run: they count as failing, so each must be listed.
-  const unrunnable = layered.filter((c) => !layeredRunnable.includes(c));
-  const failed: string[] = unrunnable.map((c) => c.id);
+  const failed: string[] = [];
+
+  it.runIf(!bubblewrap.ok && process.env.CI)("has bubblewrap for the managed-layer cases in CI", () => {
+    expect.fail(bubblewrap.reason);
+  });
 
   it("runs every case through the built server", { timeout: 600_000 }, async () => {
     const queue = [...groups.values()];
     const workers = Array.from({ length: 3 }, async () => {
       for (let g = queue.shift(); g !== undefined; g = queue.shift()) await runGroup(g);
     });
-    await Promise.all([...workers, runLayered()]);
-    expect(results.size).toBe(cases.length - unrunnable.length);
+    const managed = skipped.length === 0 ? layeredManaged : [];
+    await Promise.all([...workers, runLayered(layeredFiles, false), runLayered(managed, true)]);
+    expect(results.size).toBe(cases.length - skipped.length);
   });
 
   it("has the suite's cases", () => {
     expect(cases.length).toBeGreaterThanOrEqual(520);
-    expect(layeredRunnable.length).toBeGreaterThanOrEqual(15);
+    expect(layeredFiles.length).toBeGreaterThanOrEqual(15);
+    expect(layeredManaged.length).toBeGreaterThanOrEqual(13);
   });
 
   it("lists only cases of this suite as not applicable, each with its reason, none of the core's", () => {
@@ -296,7 +338,7 @@ describe("check_command conformance (shell and policy cases over stdio)", () => 
   it("matches every expected decision except the listed cases", () => {
     const unexpected: string[] = [];
     for (const c of cases) {
-      if (unrunnable.includes(c)) continue;
+      if (skipped.includes(c)) continue;
       const got = results.get(c.id);
       if (got?.decision !== c.expected.decision) {
         failed.push(c.id);
@@ -311,6 +353,12 @@ describe("check_command conformance (shell and policy cases over stdio)", () => 
   });
 
   afterAll(() => {
-    expect(compareWithBaseline(failed, expectedFailures)).toEqual([]);
+    const skippedIds = new Set(skipped.map((c) => c.id));
+    expect(
+      compareWithBaseline(
+        failed,
+        expectedFailures.filter((id) => !skippedIds.has(id)),
+      ),
+    ).toEqual([]);
   });
 });

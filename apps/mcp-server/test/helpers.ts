@@ -1,6 +1,7 @@
 // Test harness: starts the BUILT server (dist/bin.js) over stdio with the SDK's real client, in a temp home with
 // its own config and state dirs, so nothing touches the real user's files.
-import { writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { lstatSync, readlinkSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, type ElicitResult } from "@modelcontextprotocol/client";
@@ -76,6 +77,8 @@ export interface ConnectOptions {
   env?: Record<string, string>;
   /** Turn off the client's automatic input_required handling. */
   manualInputRequired?: boolean;
+  /** A program and its arguments the server runs under, such as {@link underBubblewrap}'s. */
+  launcher?: readonly string[];
 }
 
 /** A connected client with what it saw. */
@@ -110,9 +113,11 @@ export async function connect(sandbox: Sandbox, options: ConnectOptions = {}): P
     });
   }
   let stderr = "";
+  const server = [process.execPath, BIN, "--workspace", sandbox.workspace, ...(options.args ?? [])];
+  const [command, ...args] = [...(options.launcher ?? []), ...server] as [string, ...string[]];
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, "--workspace", sandbox.workspace, ...(options.args ?? [])],
+    command,
+    args,
     env: options.env ?? sandbox.env,
     cwd: options.cwd ?? sandbox.workspace,
     stderr: "pipe",
@@ -130,6 +135,47 @@ export async function connect(sandbox: Sandbox, options: ConnectOptions = {}): P
       await client.close().catch(() => undefined);
     },
   };
+}
+
+/**
+ * The bubblewrap command line that runs the server with `managedDir` as `/etc/slashi`, the fixed path of the
+ * managed policy on Linux, as an administrator would install it. Every folder above the file (`/`, `/etc`) is
+ * made by bubblewrap and owned by the sandbox's root, and the sandbox maps the test's user to root, so the
+ * server's ownership check accepts the file whether the test runs as root or not. The server sees only the
+ * system folders, Node, its own build and the sandbox's folders (read-write).
+ */
+export function underBubblewrap(sandbox: Sandbox, managedDir: string): string[] {
+  const args = ["bwrap", "--unshare-user", "--uid", "0", "--gid", "0", "--die-with-parent"];
+  args.push("--ro-bind", "/usr", "/usr");
+  for (const top of ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"]) {
+    let info;
+    try {
+      info = lstatSync(top);
+    } catch {
+      continue;
+    }
+    if (info.isSymbolicLink()) args.push("--symlink", readlinkSync(top), top);
+    else args.push("--ro-bind", top, top);
+  }
+  const nodeDir = path.dirname(path.dirname(realpathSync(process.execPath)));
+  if (nodeDir !== "/usr") args.push("--ro-bind", nodeDir, nodeDir);
+  args.push("--ro-bind", path.dirname(BIN), path.dirname(BIN));
+  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  args.push("--bind", sandbox.root, sandbox.root);
+  args.push("--dir", "/etc", "--ro-bind", managedDir, "/etc/slashi", "--chdir", sandbox.workspace);
+  return args;
+}
+
+/** Whether {@link underBubblewrap} can start a program here (bwrap installed, user namespaces allowed). */
+export function bubblewrapWorks(): { ok: boolean; reason: string } {
+  const probe = spawnSync(
+    "bwrap",
+    ["--unshare-user", "--uid", "0", "--gid", "0", "--ro-bind", "/", "/", process.execPath, "-e", "0"],
+    { encoding: "utf8", timeout: 30_000 },
+  );
+  if (probe.error) return { ok: false, reason: `bwrap cannot start: ${probe.error.message}` };
+  if (probe.status !== 0) return { ok: false, reason: `bwrap failed: ${probe.stderr.trim()}` };
+  return { ok: true, reason: "" };
 }
 
 /** The structured content of a tool result. */

@@ -2,10 +2,17 @@
 // only when the workspace is trusted, team commands ask until their fingerprint is approved, editor-only steps
 // are refused, and every terminal step is decided by the policy.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { makeApprovalRecord } from "@slashi/core";
-import { ApprovalFileStore, TrustFileStore, workspaceKeyOf } from "@slashi/runtime";
+import { decide, loadShellParser, makeApprovalRecord, resolvePolicy } from "@slashi/core";
+import {
+  ApprovalFileStore,
+  CommandApprovalFileStore,
+  rememberApproval,
+  rememberedApproval,
+  TrustFileStore,
+  workspaceKeyOf,
+} from "@slashi/runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connect, makeSandbox, structured, type Connected, type Sandbox } from "./helpers.js";
 
@@ -26,6 +33,13 @@ const userCommands = {
       steps: [
         { type: "terminal", command: "echo first > first.txt" },
         { type: "terminal", command: "rm -rf /" },
+      ],
+    },
+    {
+      name: "swap",
+      steps: [
+        { type: "terminal", command: "cp other.sh build.sh" },
+        { type: "terminal", command: "./build.sh" },
       ],
     },
     {
@@ -72,7 +86,7 @@ describe("list_commands", () => {
       commands: { name: string; runnable: boolean; source: string }[];
       notes: string[];
     };
-    expect(content.commands.map((c) => c.name)).toEqual(["hello", "edit", "wipe", "twostep"]);
+    expect(content.commands.map((c) => c.name)).toEqual(["hello", "edit", "wipe", "swap", "twostep"]);
     expect(content.commands.find((c) => c.name === "edit")?.runnable).toBe(false);
     expect(content.notes.join(" ")).toContain("not trusted");
   });
@@ -99,7 +113,7 @@ describe("list_commands", () => {
       server = await connect(sandbox);
       const result = await server.client.callTool({ name: "list_commands", arguments: {} });
       const content = structured(result) as { commands: { name: string }[]; notes: string[] };
-      expect(content.commands.map((c) => c.name)).toEqual(["hello", "edit", "wipe", "twostep"]);
+      expect(content.commands.map((c) => c.name)).toEqual(["hello", "edit", "wipe", "swap", "twostep"]);
       expect(content.notes.join(" ")).toContain("FILE_UNSAFE");
     },
   );
@@ -203,6 +217,33 @@ describe("run_command", () => {
     expect(result.isError).toBe(true);
     expect(server.forms).toHaveLength(1);
     expect(existsSync(path.join(sandbox.workspace, "pwned"))).toBe(false);
+  });
+});
+
+describe("run_command, each step guarded as it runs", () => {
+  it("refuses a step whose Always allow an earlier step broke (the script changed), and runs nothing more", async () => {
+    const ws = sandbox.workspace;
+    const script = (name: string, body: string): void => {
+      writeFileSync(path.join(ws, name), `#!/bin/sh\n${body}\n`);
+      chmodSync(path.join(ws, name), 0o755);
+    };
+    script("build.sh", "touch built");
+    script("other.sh", "touch pwned");
+    // "Always allow" for ./build.sh as it is now (what `slashi approvals add` stores).
+    await loadShellParser();
+    const store = new CommandApprovalFileStore({
+      file: path.join(sandbox.stateDir, "command-approvals.json"),
+    });
+    const remembered = await rememberedApproval(decide("./build.sh", resolvePolicy([])), ws, store);
+    if (!remembered.binding.ok) throw new Error(remembered.binding.reason);
+    await rememberApproval(store, remembered.binding, workspaceKeyOf(ws));
+    server = await connect(sandbox);
+    const result = await server.client.callTool({ name: "run_command", arguments: { name: "swap" } });
+    // The form asked about the copy only: ./build.sh was remembered when the command was decided.
+    expect(server.forms).toHaveLength(1);
+    expect(server.forms[0]).not.toContain('["./build.sh"]');
+    expect(structured(result)).toMatchObject({ code: "APPROVAL_MISMATCH", answer: "changed", step: 1 });
+    expect(existsSync(path.join(ws, "pwned"))).toBe(false);
   });
 });
 

@@ -16,6 +16,7 @@ import { ExtensionPolicy, type LoadedPolicy } from "./policy.js";
 import { Runner, type RunOutcome } from "./runner.js";
 import { readSecuritySettings, type Inspection, type SecuritySettings } from "./settings.js";
 import { VscodeHost, modalPrompter, type Prompter } from "./vscode-host.js";
+import { shownWindow } from "./visible-window.js";
 import { folderInputs, folderKey } from "./workspaces.js";
 
 /** The API returned by `activate` in the extension's own test mode only (never in normal use). */
@@ -139,13 +140,13 @@ async function loadCatalog(): Promise<Catalog> {
 
 function showOutcome(outcome: RunOutcome): void {
   if (outcome.status === "done") return;
-  if (outcome.status === "cancelled") void vscode.window.showInformationMessage(outcome.message);
-  else void vscode.window.showErrorMessage(outcome.message);
+  if (outcome.status === "cancelled") void shownWindow.showInformationMessage(outcome.message);
+  else void shownWindow.showErrorMessage(outcome.message);
 }
 
 /** Activates the extension. */
 export function activate(context: vscode.ExtensionContext): SlashiTestApi | undefined {
-  const output = vscode.window.createOutputChannel("Slashi");
+  const output = shownWindow.createOutputChannel("Slashi");
   const diagnostics = vscode.languages.createDiagnosticCollection("slashi");
   // Approvals of shared commands: the runtime's store, which `slashi run` and the MCP server read too.
   const approvalStore = new ApprovalFileStore({ file: slashiPaths({ env: process.env }).approvals });
@@ -252,7 +253,7 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
   const pickAndRun = async (): Promise<void> => {
     await ready;
     if (catalog.trusted !== vscode.workspace.isTrusted) await reload();
-    const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { name?: string }>();
+    const quickPick = shownWindow.createQuickPick<vscode.QuickPickItem & { name?: string }>();
     quickPick.title = "Slashi: Run";
     quickPick.placeholder = "/command arguments…";
     const all = catalog.entries.map((e) => ({
@@ -289,10 +290,10 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
   const listApprovals = async (): Promise<void> => {
     const rows = await approvals.list();
     if (rows.length === 0) {
-      void vscode.window.showInformationMessage("No approvals are stored.");
+      void shownWindow.showInformationMessage("No approvals are stored.");
       return;
     }
-    const pick = await vscode.window.showQuickPick(
+    const pick = await shownWindow.showQuickPick(
       rows.map((row) => {
         const name = (() => {
           try {
@@ -314,7 +315,7 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
     );
     if (!pick) return;
     await approvals.revoke(pick.row.record.key);
-    void vscode.window.showInformationMessage(`Revoked the approval of ${pick.label}.`);
+    void shownWindow.showInformationMessage(`Revoked the approval of ${pick.label}.`);
   };
 
   context.subscriptions.push(
@@ -325,7 +326,7 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
       const parsed = parseRunArgument(arg);
       if (parsed === undefined) return pickAndRun();
       if ("error" in parsed) {
-        void vscode.window.showErrorMessage(parsed.error);
+        void shownWindow.showErrorMessage(parsed.error);
         return undefined;
       }
       const outcome = await run(parsed);
@@ -336,11 +337,11 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
     vscode.commands.registerCommand("slashi.approvals.list", listApprovals),
     vscode.commands.registerCommand("slashi.approvals.resetWorkspace", async () => {
       const n = await approvals.reset({ packs: false });
-      void vscode.window.showInformationMessage(`Removed ${n} approval(s) of this workspace.`);
+      void shownWindow.showInformationMessage(`Removed ${n} approval(s) of this workspace.`);
     }),
     vscode.commands.registerCommand("slashi.approvals.resetGlobal", async () => {
       const n = await approvals.reset({ packs: true });
-      void vscode.window.showInformationMessage(`Removed ${n} approval(s): packs and this workspace.`);
+      void shownWindow.showInformationMessage(`Removed ${n} approval(s): packs and this workspace.`);
     }),
     // Trust granted later loads the shared commands; it runs nothing.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),

@@ -15,6 +15,7 @@ import {
   type UpdatePlan,
 } from "@slashi/registry-client";
 import { parseTyped } from "./invocation.js";
+import { shownWindow } from "./visible-window.js";
 
 /** Builds the pack manager from the user's registries setting, or the registries file of the config dir. */
 export async function packManager(registries: readonly unknown[]): Promise<PackManager> {
@@ -78,20 +79,20 @@ export interface PackDialogs {
 
 /** The pack dialogs with VS Code's own window API. */
 export const windowPackDialogs: PackDialogs = {
-  input: (title, prompt) => Promise.resolve(vscode.window.showInputBox({ title, prompt })),
+  input: (title, prompt) => Promise.resolve(shownWindow.showInputBox({ title, prompt })),
   pick: <T extends PackPick>(title: string, items: readonly T[]) =>
     Promise.resolve(
-      vscode.window.showQuickPick([...items], { title, matchOnDescription: true, matchOnDetail: true }),
+      shownWindow.showQuickPick([...items], { title, matchOnDescription: true, matchOnDetail: true }),
     ),
   confirm: async (message, detail, action) =>
-    (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action,
+    (await shownWindow.showWarningMessage(message, { modal: true, detail }, action)) === action,
   notify(kind, message) {
     const show =
       kind === "error"
-        ? vscode.window.showErrorMessage
+        ? shownWindow.showErrorMessage
         : kind === "warning"
-          ? vscode.window.showWarningMessage
-          : vscode.window.showInformationMessage;
+          ? shownWindow.showWarningMessage
+          : shownWindow.showInformationMessage;
     void show(message);
   },
 };
@@ -99,7 +100,7 @@ export const windowPackDialogs: PackDialogs = {
 /** Runs a registry operation under a notification that says what it is doing (it may take a while). */
 function working<T>(title: string, task: () => Promise<T>): Promise<T> {
   return Promise.resolve(
-    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, task),
+    shownWindow.withProgress({ location: vscode.ProgressLocation.Notification, title }, task),
   );
 }
 

@@ -15,25 +15,23 @@ import {
   isSlashiError,
   makeVisible,
   showControls,
-  planSlashRun,
   renderStep,
   sourceCapabilities,
   sourceIsShared,
   validateVariables,
-  type ApprovalState,
   type Clock,
-  type CommandDefinition,
   type Reason,
   type SlashiErrorCategory,
-  type SlashRunPlan,
   type Step,
   type TerminalStep,
 } from "@slashi/core";
 import {
   guardedRun,
   redactSecrets,
+  approveSlashRun,
   runSlashSteps,
   stepPerformerOf,
+  type SlashApprovalPort,
   type AuditPort,
   type GuardedVerdict,
   type StepAt,
@@ -47,7 +45,7 @@ import { findCallee, findCommand, groupOf, type Catalog, type CommandEntry } fro
 import type { RunnerHost } from "./host.js";
 import type { Invocation } from "./invocation.js";
 import { terminalStepRequest, type LoadedPolicy } from "./policy.js";
-import { promptCommand, type ApprovalPrompt } from "./prompt.js";
+import { promptCommand } from "./prompt.js";
 
 /** Stable codes of outcomes the runner itself produces (core errors keep their own codes). */
 export const RunCode = {
@@ -141,8 +139,8 @@ const EDITOR_HOST = "VS Code";
 interface RunContext {
   /** The commands of the root's group: the callees a `slash` step may name. */
   group: CommandEntry[];
-  /** Entry ids the person approved for this run (by fingerprint or in the prompt). */
-  consent: Set<string>;
+  /** Why a callee may not run in this run (the approval's answer; nothing is refused before it). */
+  refuseCall: (caller: CommandEntry, callee: CommandEntry) => string | undefined;
   /** True for shared commands the person approved: the policy's `ask` runs without another prompt. */
   approved: boolean;
 }
@@ -272,43 +270,19 @@ export class Runner {
     this.#checkTrust(entry);
     const group = groupOf(catalog, entry);
     const shared = sourceIsShared(entry.source);
-    const states = new Map<CommandDefinition, ApprovalState>();
-    if (shared) {
-      for (const e of group) {
-        if (e.identity) states.set(e.definition, await this.#o.approvals.state(e.definition, e.identity));
-      }
-    }
-    const ctx: RunContext = { group, consent: new Set(), approved: shared };
+    const ctx: RunContext = { group, refuseCall: () => undefined, approved: shared };
     const port = this.#port(ctx);
-    // The checks every host makes before any prompt (a missing callee, a cycle, too deep), and the one rule for
-    // whether the person must approve first.
-    const plan = planSlashRun(
-      entry.definition,
-      group.map((e) => e.definition),
-      {
-        shared,
-        approved: (def) => states.get(def)?.state ?? "new",
-        host: stepPerformerOf(port),
-        confirmAlways: this.#o.confirmBeforeRunning(),
-        maxDepth: this.#o.maxDepth ?? DEFAULT_MAX_SLASH_DEPTH,
-      },
-    );
-    const reach = plan.reachable
-      .map((def) => group.find((e) => e.definition === def))
-      .filter((e): e is CommandEntry => e !== undefined);
-    for (const e of reach) this.checkDefinition(e);
-
-    if (shared) {
-      ctx.consent = await this.#approve(entry, reach, plan, states);
-    } else if (plan.needsApproval) {
-      const answer = await host.askApproval({
-        root: entry.name,
-        commands: reach.map((e) => promptCommand(e, { state: "new" })),
-        canRemember: false,
-        notes: ["You asked to confirm every command before it runs (slashi.confirmBeforeRunning)."],
-      });
-      if (!answer) throw cancelled(`/${entry.name} was not run.`);
-    }
+    // The runtime's approval sequence, as every host runs it: the checks before any prompt (a missing callee, a
+    // cycle, too deep, the source rules), the one rule for whether the person must approve, the record of
+    // "Always allow".
+    const approval = await approveSlashRun(entry, group, this.#approver(), {
+      performer: stepPerformerOf(port),
+      confirmAlways: this.#o.confirmBeforeRunning(),
+      maxDepth: this.#o.maxDepth ?? DEFAULT_MAX_SLASH_DEPTH,
+    });
+    if (approval.status === "cancelled") throw cancelled(`/${entry.name} was not run.`);
+    ctx.refuseCall = approval.refuseCall;
+    ctx.approved = approval.preApproved;
     this.#checkTrust(entry);
     host.log(`run /${entry.name} (${entry.label})`);
     const outcome = await runSlashSteps(entry, port, {
@@ -325,46 +299,42 @@ export class Runner {
     }
   }
 
-  /** Asks for approval of a shared command when the plan says so: not covered, and a reachable step runs something. */
-  async #approve(
-    entry: CommandEntry,
-    reached: readonly CommandEntry[],
-    plan: SlashRunPlan,
-    states: ReadonlyMap<CommandDefinition, ApprovalState>,
-  ): Promise<Set<string>> {
+  /** The extension as the runtime's approver: the shared approvals store and the approval modal. */
+  #approver(): SlashApprovalPort<CommandEntry> {
     const { host, approvals } = this.#o;
-    const { coverage } = plan;
-    const consent = new Set(reached.map((e) => e.id));
-    if (!plan.needsApproval) return consent;
-    const force = this.#o.confirmBeforeRunning();
-
-    const dynamic = coverage.uncovered.filter((u) => u.reason === "dynamic");
-    const toShow = reached.filter((e) => force || states.get(e.definition)?.state !== "approved");
-    const prompt: ApprovalPrompt = {
-      root: entry.name,
-      commands: toShow.map((e) => promptCommand(e, states.get(e.definition) ?? { state: "new" })),
-      canRemember: dynamic.length === 0,
-      uncovered: coverage.uncovered.map((u) => ({ name: u.name, reason: u.reason, path: u.path })),
-      notes: [
-        ...dynamic.map(
-          (u) => `/${u.name} names the command it calls with a variable; that call is refused when it runs.`,
-        ),
-        ...(force
-          ? ["You asked to confirm every command before it runs (slashi.confirmBeforeRunning)."]
-          : []),
-      ],
-    };
-    const answer = await host.askApproval(prompt);
-    if (!answer) throw cancelled(`/${entry.name} was not run.`);
-    if (answer === "always" && prompt.canRemember) {
-      const clock = this.#o.clock ?? { now: () => Date.now() };
-      for (const e of toShow) {
-        if (!e.identity) continue;
-        const record = await approvals.remember(e.definition, e.identity, clock);
+    return {
+      state: async (e) => (e.identity ? approvals.state(e.definition, e.identity) : { state: "new" }),
+      check: (e) => this.checkDefinition(e),
+      ask: async (request) => {
+        const answer = await host.askApproval({
+          root: request.root.name,
+          commands: request.commands.map(({ command, state }) => promptCommand(command, state)),
+          canRemember: request.canRemember,
+          ...(sourceIsShared(request.root.source)
+            ? { uncovered: request.uncovered.map((u) => ({ name: u.name, reason: u.reason, path: u.path })) }
+            : {}),
+          notes: [
+            ...request.dynamic.map(
+              (name) =>
+                `/${name} names the command it calls with a variable; that call is refused when it runs.`,
+            ),
+            ...(request.confirmAlways
+              ? ["You asked to confirm every command before it runs (slashi.confirmBeforeRunning)."]
+              : []),
+          ],
+        });
+        return answer === "always" ? "always" : answer === "run" ? "once" : undefined;
+      },
+      remember: async (e) => {
+        if (!e.identity) return;
+        const record = await approvals.remember(
+          e.definition,
+          e.identity,
+          this.#o.clock ?? { now: () => Date.now() },
+        );
         host.log(`approved /${e.name} from ${e.label}: ${record.fingerprint}`);
-      }
-    }
-    return consent;
+      },
+    };
   }
 
   /**
@@ -392,10 +362,7 @@ export class Runner {
       // The user's own commands run in the first workspace folder, when there is one.
       workspace: (entry) => folderOf(entry, host),
       callee: (_caller, name) => findCallee(ctx.group, name),
-      refuseCall: (_caller, callee) =>
-        sourceIsShared(callee.source) && !ctx.consent.has(callee.id)
-          ? "was not approved for this run"
-          : undefined,
+      refuseCall: (caller, callee) => ctx.refuseCall(caller, callee),
       started: ({ command }) => this.#checkTrust(command),
       ...(observe === undefined
         ? {}

@@ -19,6 +19,7 @@ import {
   type ApprovalPrompt,
   type TerminalPrompt,
 } from "./prompt.js";
+import { shownWindow } from "./visible-window.js";
 
 /** Labels of the modal buttons. */
 export const RUN_LABEL = "Run";
@@ -49,7 +50,7 @@ async function modal(
   canRemember: boolean,
 ): Promise<ApprovalAnswer> {
   const buttons = canRemember ? [RUN_LABEL, ALWAYS_ALLOW_LABEL] : [RUN_LABEL];
-  const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons);
+  const answer = await shownWindow.showWarningMessage(message, { modal: true, detail }, ...buttons);
   return answer === ALWAYS_ALLOW_LABEL ? "always" : answer === RUN_LABEL ? "run" : undefined;
 }
 
@@ -152,7 +153,7 @@ export class VscodeHost implements RunnerHost {
   }
 
   async input(step: InputStep): Promise<string | undefined> {
-    return vscode.window.showInputBox({
+    return shownWindow.showInputBox({
       title: step.prompt ?? step.name,
       prompt: step.prompt,
       placeHolder: step.placeholder,
@@ -173,10 +174,10 @@ export class VscodeHost implements RunnerHost {
   notify(level: "info" | "warning" | "error", message: string): void {
     const show =
       level === "error"
-        ? vscode.window.showErrorMessage
+        ? shownWindow.showErrorMessage
         : level === "warning"
-          ? vscode.window.showWarningMessage
-          : vscode.window.showInformationMessage;
+          ? shownWindow.showWarningMessage
+          : shownWindow.showInformationMessage;
     void show(message);
   }
 
@@ -207,7 +208,7 @@ export class VscodeHost implements RunnerHost {
     }
     if (!own) {
       const shell = vscode.env.shell || undefined;
-      const terminal = vscode.window.createTerminal({
+      const terminal = shownWindow.createTerminal({
         name: request.name,
         ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
         ...(shell === undefined ? {} : { shellPath: shell }),

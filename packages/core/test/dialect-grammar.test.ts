@@ -3,11 +3,11 @@
 // directory: under dash the bash-only forms print or do something else than under bash, under zsh the zsh forms
 // run code or overwrite files. The decision for that shell must not be `allow`; plain POSIX lines stay `allow`.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "@slashi/test-utils";
 import { decide, loadShellParser, resolvePolicy } from "../src/index.js";
 
 const find = (name: string): string | undefined =>
@@ -15,7 +15,8 @@ const find = (name: string): string | undefined =>
 const BASH = find("bash");
 const DASH = find("dash");
 const ZSH = find("zsh");
-const dir = mkdtempSync(join(tmpdir(), "slashi-dialect-"));
+const scratch = tempDir("slashi-dialect-");
+const dir = scratch.dir;
 const policy = resolvePolicy([]);
 
 function verdict(line: string, shell: string): string {
@@ -41,7 +42,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
+  scratch.remove();
 });
 
 /** bash-only forms; X and Y are replaced with generated words. */

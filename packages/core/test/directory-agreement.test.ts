@@ -6,23 +6,24 @@
 // Linux CI installs bash, dash and zsh; there a missing shell fails the run. Elsewhere it is skipped with a note.
 // SLASHI_CWD_SEED replays a run (a failure names its seed).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "@slashi/test-utils";
 import { analyzeShell, loadShellParser } from "../src/index.js";
 import { directoriesOf } from "../src/safety/directory.js";
 
 const SEED = process.env.SLASHI_CWD_SEED === undefined ? undefined : Number(process.env.SLASHI_CWD_SEED);
 const requiredInCi = Boolean(process.env.CI) && process.platform === "linux";
 
-const base = realpathSync(mkdtempSync(join(tmpdir(), "slashi-cwd-")));
+const scratch = tempDir("slashi-cwd-");
+const base = scratch.dir;
 const home = join(base, "home");
 const start = join(base, "w", "proj");
 for (const dir of ["w/proj/src", "w/proj/a/b", "w/other", "home/src"])
   mkdirSync(join(base, dir), { recursive: true });
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+afterAll(() => scratch.remove());
 
 /** Prints the line's number, the marker's number and the directory it runs in. */
 const PRELUDE = 'xx() { printf \'%s\\0%s\\0%s\\0\' "$L" "$1" "$PWD"; }\n';

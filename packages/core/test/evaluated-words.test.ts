@@ -2,16 +2,17 @@
 // in a temporary directory with a payload that creates a marker file: the marker proves bash evaluates that word,
 // and the decision for the same line must not be `allow`. Benign neighbours stay `allow`.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "@slashi/test-utils";
 import { decide, loadShellParser, resolvePolicy } from "../src/index.js";
 import type { DecideContext } from "../src/index.js";
 
 const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
-const dir = mkdtempSync(join(tmpdir(), "slashi-evaluated-"));
+const scratch = tempDir("slashi-evaluated-");
+const dir = scratch.dir;
 const policy = resolvePolicy([]);
 const context: DecideContext = { cwd: dir, workspaceRoot: dir, home: join(dir, "home"), shell: "bash" };
 
@@ -56,6 +57,21 @@ const CONTEXTS: readonly string[] = [
   "for v in W; do echo $(( v )); done",
   "read v <<< W; echo $(( v ))",
   "v=W bash -c 'echo $(( v ))'",
+  // a name read in arithmetic evaluates its value, and a plain value names another variable in turn
+  "v=b; b=W; echo $(( v ))",
+  "v=b; b=c; c=W; [[ v -eq 1 ]]",
+  "for v in b; do b=W; (( v )); done",
+  // variables bash fills from data: the last argument, what read/select/mapfile read, captures, getopts
+  ": W; echo $(( _ ))",
+  "echo W >/dev/null; [[ _ -eq 1 ]]",
+  "read <<< W; echo $(( REPLY ))",
+  "mapfile <<< W; echo $(( MAPFILE ))",
+  "select v in 1; do echo $(( REPLY )); break; done <<< W 2>/dev/null",
+  "getopts a: o -a W; echo $(( OPTARG ))",
+  "[[ W =~ (.*) ]]; echo $(( BASH_REMATCH ))",
+  // loop items and array elements that are globs take file names as values
+  "mkdir -p G0; : > G0/W; for v in G0/*; do echo $(( v )); done",
+  "mkdir -p G0; : > G0/W; v=(G0/*); echo $(( v ))",
 ];
 
 /** Ways to write a word whose value is `a[$(touch MARK)]` (or the backtick form). */
@@ -96,7 +112,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
+  scratch.remove();
 });
 
 describe.skipIf(!BASH)("words bash evaluates", () => {
@@ -147,6 +163,8 @@ describe.skipIf(!BASH)("words bash evaluates", () => {
       "x=abc; echo ${x:1:2} ${x: -1}",
       'echo "${a[@]}" "${!a[@]}" ${#a[1]} ${a[0]}',
       "[[ 3 -gt 2 ]] && echo yes",
+      "x=1; y=x; echo $((y))",
+      "for f in *.ts; do echo $f; done",
     ]) {
       expect(decide(line, policy, context).decision, line).toBe("allow");
     }

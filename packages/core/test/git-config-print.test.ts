@@ -3,11 +3,11 @@
 // temporary repository whose config holds a canary token in those places; the property: when the call prints
 // the token, `decide` is not `allow`. A fixed list of calls that do print it keeps the test able to fail.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "@slashi/test-utils";
 import {
   decide,
   loadShellParser,
@@ -20,7 +20,8 @@ import {
 
 const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
 const GIT = spawnSync("git", ["--version"]).status === 0;
-const base = mkdtempSync(join(tmpdir(), "slashi-git-config-"));
+const scratch = tempDir("slashi-git-config-");
+const base = scratch.dir;
 const home = join(base, "home");
 const workspace = join(home, "project");
 const TOKEN = "CANARYGITTOKEN0123456789";
@@ -63,7 +64,7 @@ beforeAll(async () => {
   git("config", `url.https://${TOKEN}@example.invalid/.insteadOf`, "https://mirror.invalid/");
 });
 
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+afterAll(() => scratch.remove());
 
 function printed(line: string): string {
   const r = spawnSync(BASH as string, ["--norc", "--noprofile", "-c", line], {

@@ -3,11 +3,11 @@
 // values are those same names (`python3 -W ignore b`, `bash -O extglob a`), and whatever ran must be the script
 // (or a file an option loads) that the launch named. A refused launch runs nothing that is then remembered.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { tempDir } from "@slashi/test-utils";
 import { interpreterLaunch } from "../src/shell/launch.js";
 
 /** Names of the files in the folder; option values and the script are drawn from them. */
@@ -109,8 +109,9 @@ const SUBJECTS: Subject[] = [
   },
 ];
 
-const root = mkdtempSync(path.join(tmpdir(), "slashi-launch-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const scratch = tempDir("slashi-launch-");
+const root = scratch.dir;
+afterAll(() => scratch.remove());
 
 describe("interpreterLaunch against the real interpreters", () => {
   for (const subject of SUBJECTS) {

@@ -7,11 +7,11 @@
 // Windows; both are skipped with a note otherwise.
 // SLASHI_QUOTE_RUNS raises the number of values per shell (default 2000); SLASHI_QUOTE_SEED replays a run.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { tempDir } from "@slashi/test-utils";
 import type { QuoteDialect } from "../src/index.js";
 import { quote } from "../src/index.js";
 import { buildCmdArguments } from "../src/internal.js";
@@ -46,8 +46,9 @@ const SHELLS: ShellUnderTest[] = [
   { label: "fish", program: "fish", args: ["--no-config", "-c"], dialect: "fish" },
 ];
 
-const home = mkdtempSync(join(tmpdir(), "slashi-quote-"));
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+const scratch = tempDir("slashi-quote-");
+const home = scratch.dir;
+afterAll(() => scratch.remove());
 
 /** A small, predictable environment: UTF-8 locale, a throw-away home, no start-up files. */
 const env: NodeJS.ProcessEnv = {

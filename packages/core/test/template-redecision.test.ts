@@ -4,11 +4,11 @@
 // template must not answer it: `findingsBeyondTemplate` is not empty. A counter makes sure enough lines really
 // created the marker, and plain-word arguments are checked to stay covered (an approval is still useful).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "@slashi/test-utils";
 import {
   decide,
   expandStep,
@@ -25,7 +25,8 @@ import {
 } from "../src/index.js";
 
 const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
-const base = mkdtempSync(join(tmpdir(), "slashi-template-"));
+const scratch = tempDir("slashi-template-");
+const base = scratch.dir;
 const workspace = join(base, "project");
 const MARKER = "injected-marker";
 
@@ -145,7 +146,7 @@ beforeAll(async () => {
   mkdirSync(join(workspace, ".git"), { recursive: true });
 });
 
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+afterAll(() => scratch.remove());
 
 describe.skipIf(!BASH)("an approval of a template does not answer what the arguments add", () => {
   it("asks again for every generated argument string that makes bash run more than the template", () => {

@@ -54,6 +54,17 @@ export type { RememberedApproval } from "./approval/remembered.js";
 export { countedReasons, decideVerdict, REMEMBERED_REASON } from "./guard/verdict.js";
 export type { GuardedVerdict, VerdictReason, VerdictRequest } from "./guard/verdict.js";
 export { auditBase, beyondTemplate, guardedRun } from "./guard/guarded-run.js";
+export { guardedBatch, lineApprover } from "./guard/guarded-batch.js";
+export type {
+  ApprovedBatch,
+  BatchApprovalAnswer,
+  BatchApprovalQuestion,
+  BatchApproverPort,
+  GuardedBatchOutcome,
+  GuardedBatchPorts,
+  GuardedBatchRefusal,
+  GuardedBatchRequest,
+} from "./guard/guarded-batch.js";
 export { Limiter } from "./guard/limiter.js";
 export type { Release } from "./guard/limiter.js";
 export { cordonProof, howToApprove, skippedWarning } from "./guard/without-prompt.js";
@@ -160,6 +171,15 @@ export type { RunRequest, RunResult } from "./runner/run-command.js";
 // slash
 export { runSlashSteps, stepPerformerOf, StepStopCode } from "./slash/step-loop.js";
 export { terminalStepCwd } from "./slash/step-cwd.js";
+export { approveSlashRun } from "./slash/approve.js";
+export type {
+  SlashApprovalAnswer,
+  SlashApprovalOptions,
+  SlashApprovalPort,
+  SlashApprovalRequest,
+  SlashApprovalShown,
+  SlashRunApproval,
+} from "./slash/approve.js";
 export type {
   StepAt,
   StepCommand,

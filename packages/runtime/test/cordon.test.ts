@@ -397,6 +397,34 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 180_000
     expect(keys.some((key) => key.startsWith(`${stub}:`))).toBe(false);
   });
 
+  it("hides the user's git config, which can hold tokens, and keeps the committer's identity", async (context) => {
+    if (spawnSync("git", ["--version"]).status !== 0) context.skip();
+    const gitHome = path.join(root, "git-home");
+    mkdirSync(path.join(gitHome, ".config", "git"), { recursive: true });
+    writeFileSync(
+      path.join(gitHome, ".gitconfig"),
+      '[user]\n\tname = "Ada \\"Q\\" Lovelace" # comment\n[url "https://tok-gitconfig@example.com/"]\n\tinsteadOf = https://example.com/\n',
+    );
+    writeFileSync(
+      path.join(gitHome, ".config", "git", "config"),
+      "[User]\n\temail = ada@example.com\n[http]\n\textraHeader = Authorization: tok-xdg\n",
+    );
+    const script = [
+      'cat "$HOME/.gitconfig" "$HOME/.config/git/config"',
+      "git config --global --list",
+      'echo "name=$(git config user.name)"',
+      'echo "email=$(git config user.email)"',
+    ].join("; ");
+    const env = { PATH: process.env.PATH, HOME: gitHome };
+    const outsideRun = await runCommand({ script, shell: "/bin/sh", cwd: workspace, env });
+    expect(outsideRun.stdout).toContain("tok-gitconfig");
+    expect(outsideRun.stdout).toContain("tok-xdg");
+    const result = await sh(script, { env, cordon: policy({ home: gitHome }) });
+    expect(result.stdout).not.toContain("tok-");
+    expect(result.stdout).toContain('name=Ada "Q" Lovelace');
+    expect(result.stdout).toContain("email=ada@example.com");
+  });
+
   it("keeps .git where it is and puts back planted git config and hooks after the run", async (context) => {
     if (spawnSync("git", ["--version"]).status !== 0) context.skip();
     const repo = path.join(root, "repo");

@@ -17,7 +17,7 @@ import {
 } from "@slashi/runtime";
 import { ensureParser, loadSetup, resolveWorkspace, slashiPaths } from "../context.js";
 import { CliError, ExitCode, UsageError } from "../errors.js";
-import { paint, println, shown, type Io } from "../io.js";
+import { jsonText, paint, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { choose } from "../prompt.js";
 import { commandText, setupOptions } from "./check.js";
@@ -48,7 +48,7 @@ export async function approvalsList(args: ParsedArgs, io: Io): Promise<number> {
   const s = stores(io);
   const [commands, shell] = await Promise.all([s.commands.list(), s.shell.list()]);
   if (args.flags.json === true) {
-    println(io.stdout, JSON.stringify({ commands, shell }, null, 2));
+    println(io.stdout, jsonText({ commands, shell }, 2));
     return ExitCode.OK;
   }
   if (commands.length === 0 && shell.length === 0) {

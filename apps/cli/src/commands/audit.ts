@@ -2,7 +2,7 @@
 import { readAudit, type AuditRecord } from "@slashi/runtime";
 import { slashiPaths } from "../context.js";
 import { ExitCode, UsageError } from "../errors.js";
-import { paintVerdict, println, type Io } from "../io.js";
+import { jsonText, paintVerdict, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { withProgress } from "../progress.js";
 
@@ -24,7 +24,7 @@ async function show(io: Io, json: boolean, options: Parameters<typeof readAudit>
   const { records, problems } = await withProgress(io, `reading the audit log ${file}`, () =>
     readAudit(file, options),
   );
-  for (const r of records) println(io.stdout, json ? JSON.stringify(r) : line(io, r));
+  for (const r of records) println(io.stdout, json ? jsonText(r) : line(io, r));
   for (const p of problems)
     println(io.stderr, `slashi: warning: ${p.file}:${p.line}: not a valid audit record (skipped)`);
   if (!json && records.length === 0) println(io.stderr, `no audit records in ${file}`);

@@ -12,7 +12,7 @@ import {
 } from "@slashi/runtime";
 import { loadSetup, ensureParser, type Setup, type SetupOptions } from "../context.js";
 import { CliError, ExitCode, UsageError } from "../errors.js";
-import { paintVerdict, println, shown, type Io } from "../io.js";
+import { jsonText, paintVerdict, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 
 /** A reason as `check` prints it. */
@@ -120,7 +120,7 @@ export async function checkCommand(args: ParsedArgs, io: Io): Promise<number> {
   const verdict = await verdictOf(setup, command, io.env);
   const reasons = reasonsOut(verdict.reasons);
   if (args.flags.json === true) {
-    println(io.stdout, JSON.stringify({ command, decision: verdict.verdict, reasons }));
+    println(io.stdout, jsonText({ command, decision: verdict.verdict, reasons }));
   } else {
     println(io.stdout, paintVerdict(io, verdict.verdict));
     for (const r of reasons) println(io.stdout, shown`  ${r.severity.padEnd(5)} ${r.code}: ${r.message}`);
@@ -216,7 +216,7 @@ async function checkJsonl(io: Io, options: SetupOptions): Promise<number> {
       const code = isSlashiError(error) ? error.code : "INVALID_INPUT";
       out = { line: lineNumber, error: { code, message } };
     }
-    println(io.stdout, JSON.stringify(out));
+    println(io.stdout, jsonText(out));
   }
   return failed ? ExitCode.INVALID_INPUT : ExitCode.OK;
 }

@@ -2,7 +2,7 @@
 import { closestName } from "@slashi/core";
 import { completionScript, COMPLETION_SHELLS, type CompletionShell } from "../completion.js";
 import { UsageError } from "../errors.js";
-import type { Io } from "../io.js";
+import { ownControl, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 
 /** Runs `slashi completion`. */
@@ -20,6 +20,7 @@ export async function completionCommand(args: ParsedArgs, io: Io): Promise<numbe
       suggestion ? `did you mean "slashi completion ${suggestion}"?` : "see: slashi completion --help",
     );
   }
-  io.stdout.write(completionScript(shell as CompletionShell));
+  // The script is the CLI's own text: its tabs (a word and its description) are written as tabs.
+  io.stdout.write(completionScript(shell as CompletionShell).replace(/\t/g, ownControl("tab")));
   return 0;
 }

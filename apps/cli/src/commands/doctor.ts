@@ -17,7 +17,7 @@ import {
 import { loadSetup, resolveWorkspace, slashiPaths } from "../context.js";
 import { ExitCode, formatError } from "../errors.js";
 import { readTextIfPresent } from "../files.js";
-import { println, type Io } from "../io.js";
+import { jsonText, println, type Io } from "../io.js";
 import { withProgress, type Progress } from "../progress.js";
 import { VERSION } from "../version.js";
 import type { ParsedArgs } from "../options.js";
@@ -49,7 +49,8 @@ function binaryChecks(io: Io): DoctorCheck[] {
         name: `binary:${name}`,
         status: name === "slashi" ? "problem" : "warn",
         detail: `${name} is not on PATH`,
-        fix: "npm install -g @slashi/cli @slashi/mcp-server (from a clone: npm install -g ./apps/cli ./apps/mcp-server)",
+        // From a clone, the README's command: it installs copies of the built apps, never links to the clone.
+        fix: "npm install -g @slashi/cli @slashi/mcp-server (from a clone: pnpm build && pnpm install-global)",
       });
       continue;
     }
@@ -299,7 +300,7 @@ export async function doctorCommand(args: ParsedArgs, io: Io): Promise<number> {
   const checks = await withProgress(io, "doctor", (progress) => doctorChecks(io, cwd, progress));
   const failed = checks.some((c) => c.status === "problem");
   if (args.flags.json === true) {
-    println(io.stdout, JSON.stringify({ ok: !failed, checks }, null, 2));
+    println(io.stdout, jsonText({ ok: !failed, checks }, 2));
   } else {
     const mark = { ok: "ok     ", warn: "warning", problem: "PROBLEM" } as const;
     for (const c of checks) {

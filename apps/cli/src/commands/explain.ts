@@ -2,7 +2,7 @@
 import { explainDecision, explanationOf } from "@slashi/core";
 import { decideLine } from "@slashi/runtime";
 import { ensureParser, loadSetup } from "../context.js";
-import { println, shown, type Io } from "../io.js";
+import { jsonText, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { commandText, setupOptions, verdictExitCode } from "./check.js";
 
@@ -17,11 +17,7 @@ export async function explainCommand(args: ParsedArgs, io: Io): Promise<number> 
   if (args.flags.json === true) {
     println(
       io.stdout,
-      JSON.stringify(
-        { ...explanationOf(decision), layers: setup.policy.layers, notes: setup.policy.notes },
-        null,
-        2,
-      ),
+      jsonText({ ...explanationOf(decision), layers: setup.policy.layers, notes: setup.policy.notes }, 2),
     );
   } else {
     println(io.stdout, explainDecision(decision));

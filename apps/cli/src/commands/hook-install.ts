@@ -19,7 +19,7 @@ import {
   type InstallScope,
 } from "../hooks/install.js";
 import { probeHook, type ProbeResult } from "../hooks/probe.js";
-import { println, type Io } from "../io.js";
+import { jsonText, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 
 function agentOperand(args: ParsedArgs, verb: string): Agent {
@@ -155,7 +155,7 @@ export async function hookStatus(args: ParsedArgs, io: Io): Promise<number> {
   const cwd = path.resolve(io.cwd, typeof args.flags.cwd === "string" ? args.flags.cwd : ".");
   const states = await hookStates(io, cwd);
   if (args.flags.json === true) {
-    println(io.stdout, JSON.stringify({ hooks: states }, null, 2));
+    println(io.stdout, jsonText({ hooks: states }, 2));
   } else {
     for (const s of states) {
       const head = `${s.agent} (${s.scope}) ${s.file}:`;

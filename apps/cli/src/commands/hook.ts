@@ -15,7 +15,7 @@ import {
   type Agent,
   type HookCall,
 } from "../hooks/formats.js";
-import { println, type Io } from "../io.js";
+import { jsonText, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { reasonsOut, UNTRUSTED_NOTE, verdictBlockedByTrust, verdictOf } from "./check.js";
 
@@ -119,7 +119,7 @@ async function hook(agent: Agent, io: Io): Promise<number> {
     clearTimeout(timer);
   }
   if (outcome.stderr !== undefined) println(io.stderr, outcome.stderr);
-  if (outcome.stdout !== undefined) println(io.stdout, JSON.stringify(outcome.stdout));
+  if (outcome.stdout !== undefined) println(io.stdout, jsonText(outcome.stdout));
   return outcome.status;
 }
 

@@ -13,7 +13,7 @@ import {
 import { formatLocation, formatPattern, type SourceLocation } from "@slashi/core";
 import { CommandApprovalFileStore, extendsLocations, packPolicyApprovalKey } from "@slashi/runtime";
 import { CliError, ExitCode, UsageError } from "../errors.js";
-import { paint, println, shown, type Io } from "../io.js";
+import { jsonText, paint, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../command-spec.js";
 import { choose } from "../prompt.js";
 import { startProgress, withProgress } from "../progress.js";
@@ -37,7 +37,7 @@ export function splitSpec(word: string): { name: string; spec?: string } {
 }
 
 function json(io: Io, value: unknown): void {
-  println(io.stdout, JSON.stringify(value, null, 2));
+  println(io.stdout, jsonText(value, 2));
 }
 
 /** Prints a pack's commands: fingerprint, and each step that needs approval in plain words. */

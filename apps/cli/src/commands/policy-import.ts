@@ -6,7 +6,7 @@ import { readEnkaiduPolicy, SLASHI_FILES, writeFileAtomic } from "@slashi/runtim
 import { enkaiduReadOptions, slashiPaths } from "../context.js";
 import { CliError, ExitCode } from "../errors.js";
 import { readIfPresent } from "../files.js";
-import { println, type Io } from "../io.js";
+import { jsonText, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 
 /**
@@ -26,7 +26,7 @@ export async function policyImport(args: ParsedArgs, io: Io): Promise<number> {
   const settings = layer.enkaidu;
   if (settings === undefined) throw new CliError(`${file}: no Enkaidu settings`, ExitCode.INVALID_INPUT);
   const { document, changes } = nativePolicyFromEnkaidu(settings);
-  const text = `${JSON.stringify({ $schema: "https://slashi.dev/schemas/policy.json", ...document }, null, 2)}\n`;
+  const text = `${jsonText({ $schema: "https://slashi.dev/schemas/policy.json", ...document }, 2)}\n`;
   const output =
     typeof args.flags.output === "string"
       ? args.flags.output

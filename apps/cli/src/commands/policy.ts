@@ -8,6 +8,7 @@ import {
   parsePolicy,
   PRESETS,
   RECOMMENDED_POLICY,
+  ruleCounts,
   type PolicyDocument,
   type Verdict,
 } from "@slashi/core";
@@ -29,9 +30,9 @@ import {
   resolveWorkspace,
   slashiPaths,
 } from "../context.js";
-import { CliError, ExitCode, formatError, toExitCode } from "../errors.js";
+import { CliError, ExitCode, formatError, invalidPolicyLine, toExitCode } from "../errors.js";
 import { readIfPresent } from "../files.js";
-import { paintVerdict, println, shown, type Io } from "../io.js";
+import { jsonText, paintVerdict, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { setupOptions } from "./check.js";
 
@@ -124,6 +125,7 @@ export async function policyValidate(args: ParsedArgs, io: Io): Promise<number> 
     ok: boolean;
     error?: { code: string; message: string; line?: number; column?: number; jsonPath?: string };
   }[] = [];
+  const problems = new Map<string, unknown>();
   let status: number = ExitCode.OK;
   for (const file of files) {
     try {
@@ -142,6 +144,7 @@ export async function policyValidate(args: ParsedArgs, io: Io): Promise<number> 
     } catch (error) {
       const code = toExitCode(error);
       status = status === ExitCode.OK ? code : status;
+      problems.set(file, error);
       const data = (error as { data?: { line?: number; column?: number; jsonPath?: string } }).data ?? {};
       results.push({
         file,
@@ -156,12 +159,13 @@ export async function policyValidate(args: ParsedArgs, io: Io): Promise<number> 
       });
     }
   }
-  if (args.flags.json === true) println(io.stdout, JSON.stringify(results, null, 2));
+  if (args.flags.json === true) println(io.stdout, jsonText(results, 2));
   else {
     if (results.length === 0)
       println(io.stdout, "no policy files here; the built-in recommended preset applies");
     for (const r of results)
-      println(r.ok ? io.stdout : io.stderr, r.ok ? `ok ${r.file}` : `invalid: ${r.error?.message}`);
+      // The same line as `slashi trust` prints for a policy that does not load.
+      println(r.ok ? io.stdout : io.stderr, r.ok ? `ok ${r.file}` : invalidPolicyLine(problems.get(r.file)));
   }
   return status;
 }
@@ -172,6 +176,8 @@ export async function policyShow(args: ParsedArgs, io: Io): Promise<number> {
   const setup = await loadSetup(io, setupOptions(args));
   await parser;
   const p = setup.policy;
+  const inactiveHere = (r: (typeof p.rules)[number]): string | undefined =>
+    r.inactive ?? (ruleCounts(r, { workspaceTrusted: setup.trusted }) ? undefined : "untrusted-workspace");
   const rules = p.rules.map((r) => ({
     layer: r.layer,
     source: r.source,
@@ -180,7 +186,8 @@ export async function policyShow(args: ParsedArgs, io: Io): Promise<number> {
     decision: r.decision,
     ...(r.reason ? { reason: r.reason } : {}),
     ...(r.trustedWorkspaceOnly ? { trustedWorkspaceOnly: true } : {}),
-    ...(r.inactive ? { inactive: r.inactive } : {}),
+    // A rule that counts only in a trusted workspace is shown as not counting here, as deciding treats it.
+    ...(inactiveHere(r) === undefined ? {} : { inactive: inactiveHere(r) }),
   }));
   const settings = {
     allowNetwork: p.allowNetwork,
@@ -197,7 +204,7 @@ export async function policyShow(args: ParsedArgs, io: Io): Promise<number> {
   if (args.flags.json === true) {
     println(
       io.stdout,
-      JSON.stringify(
+      jsonText(
         {
           workspace: setup.workspace.root,
           trusted: setup.trusted,
@@ -207,7 +214,6 @@ export async function policyShow(args: ParsedArgs, io: Io): Promise<number> {
           notes: p.notes,
           warnings: setup.warnings,
         },
-        null,
         2,
       ),
     );
@@ -299,7 +305,7 @@ export async function policyTest(args: ParsedArgs, io: Io): Promise<number> {
       }
     });
   }
-  if (args.flags.json === true) println(io.stdout, JSON.stringify({ examples: total, failures }, null, 2));
+  if (args.flags.json === true) println(io.stdout, jsonText({ examples: total, failures }, 2));
   else {
     for (const f of failures) {
       println(

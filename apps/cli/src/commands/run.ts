@@ -45,7 +45,7 @@ import {
 } from "@slashi/runtime";
 import { ensureParser, loadSetup, resolveWorkspace, slashiPaths, type Setup } from "../context.js";
 import { CliError, ExitCode, UsageError } from "../errors.js";
-import { paint, println, shown, type Io } from "../io.js";
+import { jsonText, paint, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { progressAllowed, withProgress, type Progress } from "../progress.js";
 import { choose } from "../prompt.js";
@@ -235,7 +235,7 @@ export async function listCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (args.flags.json === true) {
     println(
       io.stdout,
-      JSON.stringify(
+      jsonText(
         {
           workspace: loaded.workspace.root,
           trusted: loaded.trusted,
@@ -243,7 +243,6 @@ export async function listCommand(args: ParsedArgs, io: Io): Promise<number> {
           untrustedTeamCommands: loaded.untrustedTeamCount,
           untrustedPacks: loaded.untrustedPackCount,
         },
-        null,
         2,
       ),
     );

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readBoundedText } from "@slashi/runtime";
 import net from "node:net";
 import path from "node:path";
-import { println, type Io } from "../io.js";
+import { jsonText, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { checkSocket, currentUid } from "../service/ownership.js";
 import { identity, SERVICE_ARG, serviceDir, socketPath } from "../service/protocol.js";
@@ -120,7 +120,7 @@ export async function serviceStatus(args: ParsedArgs, io: Io): Promise<number> {
   if (args.flags.json === true) {
     println(
       io.stdout,
-      JSON.stringify({ directory: dir, build: own.build, node: own.node, running: healthy, services: found }),
+      jsonText({ directory: dir, build: own.build, node: own.node, running: healthy, services: found }),
     );
     return healthy ? 0 : 1;
   }

@@ -4,7 +4,7 @@
  * workspace policy file (its allow rules count until the file changes), and says what each of these adds.
  */
 import path from "node:path";
-import { isSlashiError, makeVisible, parsePolicy } from "@slashi/core";
+import { isSlashiError, makeVisible, parsePolicy, trustGains, type TrustGains } from "@slashi/core";
 import {
   AuditLog,
   CommandApprovalFileStore,
@@ -16,10 +16,9 @@ import {
 } from "@slashi/runtime";
 import { digestOf, ensureParser, openSession, resolveWorkspace, slashiPaths } from "../context.js";
 import { ExitCode, formatError, invalidPolicyLine, toExitCode } from "../errors.js";
-import { println, type Io } from "../io.js";
+import { jsonText, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { loadCommands, type LoadedCommands } from "./run.js";
-import { trustGains, type TrustGains } from "./trust-gains.js";
 
 function cwdOf(args: ParsedArgs, io: Io): string {
   return path.resolve(io.cwd, typeof args.flags.cwd === "string" ? args.flags.cwd : ".");
@@ -135,7 +134,7 @@ export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
 
 /** `--json` output of the trust commands: the workspace and its key, then the command's own fields. */
 function printJson(io: Io, workspace: Workspace, fields: Record<string, unknown>): void {
-  println(io.stdout, JSON.stringify({ workspace: workspace.root, key: workspace.key, ...fields }));
+  println(io.stdout, jsonText({ workspace: workspace.root, key: workspace.key, ...fields }));
 }
 
 /** How many of a source's rules a summary line names before "…". */

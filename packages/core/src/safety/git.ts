@@ -251,6 +251,35 @@ export function gitOutputFiles(invocation: Invocation): { index: number; path: s
   return out;
 }
 
+/**
+ * The files `git grep --no-index` and `git diff --no-index` read outside any repository: the pathspecs (or the
+ * folder it runs in) read recursively, and a `-f` pattern file. `undefined` for every other git call (they read
+ * what the repository tracks, judged by the repository's own rules).
+ */
+export function gitNoIndexReads(
+  invocation: Invocation,
+): { text: string; dynamic: boolean; recursive: boolean; base?: string }[] | undefined {
+  const call = parseGit(invocation.args);
+  if (call.subcommand !== "grep" && call.subcommand !== "diff") return undefined;
+  const parsed = parseOptions(call.args, SPECS[call.subcommand] ?? {});
+  if (!hasOption(parsed, "", "no-index")) return undefined;
+  const dynamic = (i: number): boolean => invocation.dynamic.has(call.argsStart + i);
+  const base = call.locations.findLast((l) => l.option === "-C")?.path;
+  const at = (text: string, i: number, recursive: boolean) => ({
+    text,
+    dynamic: dynamic(i),
+    recursive,
+    ...(base === undefined ? {} : { base }),
+  });
+  const out = optionsNamed(parsed, "f", "file").map((p) => at(p.value ?? "", p.index, false));
+  let files = operands(parsed);
+  if (call.subcommand === "grep" && optionsNamed(parsed, "ef", "regexp", "file").length === 0)
+    files = files.slice(1);
+  for (const p of files) out.push(at(p.name, p.index, true));
+  if (files.length === 0 && call.subcommand === "grep") out.push(at(".", -1, true));
+  return out;
+}
+
 /** Paths a git call overwrites or removes in the working tree (`checkout -- p`, `restore p`, `rm p`, `mv a b`). */
 export function gitWorktreeWrites(invocation: Invocation): { index: number; word: string }[] {
   const call = parseGit(invocation.args);

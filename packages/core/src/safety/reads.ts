@@ -18,6 +18,7 @@ import {
   TAR_OPTIONS,
   UNIQ_OPTIONS,
 } from "../shell/tool-options.js";
+import { gitNoIndexReads } from "./git.js";
 import { sedCall } from "./tools.js";
 
 /** A word the program reads as a file. */
@@ -30,6 +31,11 @@ export interface ReadWord {
   recursive: boolean;
   /** The folder relative paths are taken from, when the program changes it (`tar -C dir`). */
   base?: string;
+  /**
+   * The file names more files the program reads, only known when it runs: a list of files (`--files0-from`,
+   * `tar -T`, `md5sum -c`), or more options of the program (`curl -K`, `wget --config`), which can name files.
+   */
+  lists?: "files" | "options";
 }
 
 /** Programs whose arguments never name files to read (values, names, patterns, numbers). */
@@ -136,6 +142,10 @@ interface ReaderSpec {
   options: OptionSpec;
   /** Short letters and long names whose values are files the program reads. */
   fileOptions?: { short: string; long: readonly string[] };
+  /** Of those, the ones whose file names more files the program reads (`--files0-from`). */
+  listOptions?: { short: string; long: readonly string[] };
+  /** Whether the operands are such lists (`md5sum -c`). */
+  listOperands?: (args: ReturnType<typeof parseOptions>) => boolean;
   /** The first operand is a pattern or program, unless one of these options gives it. */
   programFirst?: { short: string; long: readonly string[] };
   /** Operands that are read: `all`, only the `first` (the second is an output), or all `but-last`. */
@@ -179,6 +189,33 @@ const HEAD: ReaderSpec = {
   },
 };
 
+/**
+ * Programs that take more of their own options from a file (or `-`, standard input): `curl -K`, `wget --config`
+ * and `wget -e` (one startup command). Those options can name files the program reads and sends.
+ */
+const OPTIONS_FILES: ReadonlyMap<string, { options: OptionSpec; short: string; long: string[] }> = new Map([
+  ["curl", { options: { shortValue: "K", longValue: ["config"] }, short: "K", long: ["config"] }],
+  [
+    "wget",
+    {
+      options: { shortValue: "e", longValue: ["config", "execute"] },
+      short: "e",
+      long: ["config", "execute"],
+    },
+  ],
+  [
+    "wget2",
+    {
+      options: { shortValue: "e", longValue: ["config", "execute"] },
+      short: "e",
+      long: ["config", "execute"],
+    },
+  ],
+]);
+
+/** GNU `--files0-from=F`: F lists the files to read, NUL-separated. */
+const FILES0_FROM = { short: "", long: ["files0-from"] } as const;
+
 const RECURSIVE_R = (parsed: ReturnType<typeof parseOptions>): boolean =>
   hasOption(parsed, "rRa", "recursive", "archive");
 
@@ -187,7 +224,14 @@ const READERS: ReadonlyMap<string, ReaderSpec> = new Map<string, ReaderSpec>([
   ["tac", { options: { shortValue: "s", longValue: ["separator"] } }],
   ["head", HEAD],
   ["tail", HEAD],
-  ["wc", { options: { longValue: ["files0-from"] }, fileOptions: { short: "", long: ["files0-from"] } }],
+  [
+    "wc",
+    {
+      options: { longValue: ["files0-from"] },
+      fileOptions: { short: "", long: ["files0-from"] },
+      listOptions: FILES0_FROM,
+    },
+  ],
   ["grep", GREP],
   ["egrep", GREP],
   ["fgrep", GREP],
@@ -203,6 +247,7 @@ const READERS: ReadonlyMap<string, ReaderSpec> = new Map<string, ReaderSpec>([
     {
       options: SORT_OPTIONS,
       fileOptions: { short: "", long: ["files0-from", "random-source"] },
+      listOptions: FILES0_FROM,
     },
   ],
   [
@@ -249,6 +294,7 @@ const READERS: ReadonlyMap<string, ReaderSpec> = new Map<string, ReaderSpec>([
         longOptionalValue: ["time"],
       },
       fileOptions: { short: "X", long: ["exclude-from", "files0-from"] },
+      listOptions: FILES0_FROM,
       operands: "none",
     },
   ],
@@ -298,6 +344,7 @@ const READERS: ReadonlyMap<string, ReaderSpec> = new Map<string, ReaderSpec>([
     {
       options: RSYNC_OPTIONS,
       fileOptions: { short: "", long: ["files-from", "password-file", "exclude-from", "include-from"] },
+      listOptions: { short: "", long: ["files-from"] },
       operands: "but-last",
       recursive: RECURSIVE_R,
     },
@@ -324,7 +371,21 @@ export const CHECKSUM_PROGRAMS: readonly string[] = [
   "sum",
 ];
 
-for (const sum of CHECKSUM_PROGRAMS) (READERS as Map<string, ReaderSpec>).set(sum, { options: {} });
+/** A checksum program with `-c`/`--check` reads the files its operands list. */
+const CHECKSUM: ReaderSpec = {
+  options: { shortValue: "", longValue: [] },
+  listOperands: (parsed) => hasOption(parsed, "c", "check"),
+};
+
+for (const sum of CHECKSUM_PROGRAMS) (READERS as Map<string, ReaderSpec>).set(sum, CHECKSUM);
+(READERS as Map<string, ReaderSpec>).set("file", {
+  options: {
+    shortValue: "emfFP",
+    longValue: ["exclude", "files-from", "magic-file", "separator", "parameter"],
+  },
+  fileOptions: { short: "fm", long: ["files-from", "magic-file"] },
+  listOptions: { short: "f", long: ["files-from"] },
+});
 
 /** The words a tar call reads: inputs when creating or appending, the archive, `-T` lists; all recursive. */
 function tarReads(invocation: Invocation): ReadWord[] {
@@ -346,8 +407,15 @@ function tarReads(invocation: Invocation): ReadWord[] {
     const isFileList =
       (p.kind === "short" && "fTX".includes(p.name)) ||
       (p.kind === "long" && ["file", "files-from", "exclude-from"].some((n) => n.startsWith(p.name)));
+    const lists =
+      (p.kind === "short" && p.name === "T") || (p.kind === "long" && "files-from".startsWith(p.name));
     if (isFileList && p.value !== undefined)
-      out.push({ text: p.value, dynamic: dynamic(p.index), recursive: false });
+      out.push({
+        text: p.value,
+        dynamic: dynamic(p.index),
+        recursive: false,
+        ...(lists ? { lists: "files" as const } : {}),
+      });
     if (p.kind === "operand")
       out.push({
         text: p.name,
@@ -421,9 +489,17 @@ export function readWords(invocation: Invocation): ReadWord[] | undefined {
     if (p.kind === "operand" || p.value === undefined) continue;
     const isFile =
       fileOptions !== undefined && optionsNamed([p], fileOptions.short, ...fileOptions.long).length > 0;
+    const lists =
+      spec?.listOptions !== undefined &&
+      optionsNamed([p], spec.listOptions.short, ...spec.listOptions.long).length > 0;
     // an undescribed program's option values may be files too (`--config=$X`)
     if (isFile || spec === undefined)
-      out.push({ text: p.value, dynamic: dynamic(p.index) || dynamic(p.index + 1), recursive: false });
+      out.push({
+        text: p.value,
+        dynamic: dynamic(p.index) || dynamic(p.index + 1),
+        recursive: false,
+        ...(lists ? { lists: "files" as const } : {}),
+      });
   }
   let files = operands(parsed);
   const given = spec?.programFirst;
@@ -433,9 +509,25 @@ export function readWords(invocation: Invocation): ReadWord[] | undefined {
   if (which === "none") files = [];
   else if (which === "first") files = files.slice(0, 1);
   else if (which === "but-last") files = files.slice(0, -1);
-  for (const p of files) out.push({ text: p.name, dynamic: dynamic(p.index), recursive });
+  const listed = spec?.listOperands?.(parsed) === true;
+  for (const p of files)
+    out.push({
+      text: p.name,
+      dynamic: dynamic(p.index),
+      recursive,
+      ...(listed ? { lists: "files" as const } : {}),
+    });
   if ((name === "rg" || recursive) && files.length === 0 && which === "all")
     out.push({ text: ".", dynamic: false, recursive: true });
+  if (name === "git") out.push(...(gitNoIndexReads(invocation) ?? []));
+  const optionFiles = OPTIONS_FILES.get(name);
+  if (optionFiles !== undefined) {
+    const own = parseOptions(invocation.args, optionFiles.options);
+    for (const p of optionsNamed(own, optionFiles.short, ...optionFiles.long)) {
+      const dyn = dynamic(p.index) || dynamic(p.index + 1);
+      out.push({ text: p.value ?? "-", dynamic: dyn, recursive: false, lists: "options" });
+    }
+  }
   const sed = spec === SED ? sedCall(invocation) : undefined;
   for (const script of sed?.scripts ?? [])
     for (const file of script.reads) out.push({ text: file, dynamic: false, recursive: false });

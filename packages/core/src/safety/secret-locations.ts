@@ -27,6 +27,12 @@ export interface SecretLocation {
   except?: readonly string[];
   /** What leaks there, for people reading the list. */
   holds: string;
+  /**
+   * What a host that hides the place keeps visible: `git-identity`, the committer's `user.name` and
+   * `user.email` (the cordon binds a file holding only those in the place of the user's git config). Entries
+   * with it are listed in the order git reads them.
+   */
+  keep?: "git-identity";
 }
 
 const SSH_PUBLIC = [
@@ -121,6 +127,20 @@ export const SECRET_LOCATIONS: readonly SecretLocation[] = Object.freeze(
     file(".git/worktrees/*/config.worktree", "anywhere", "worktree config: tokens as in .git/config"),
     file(".git/modules/*/config", "anywhere", "submodule repository config: tokens as in .git/config"),
     file(".git/modules/*/modules/*/config", "anywhere", "nested submodule config: tokens as in .git/config"),
+    // the user's git config: `url.<https://token@host/>.insteadOf`, `http.extraHeader`, credential settings. The
+    // cordon does not hide the committer's identity with it (see docs/safety.md).
+    {
+      ...file(
+        ".config/git/config",
+        "home",
+        "user git config: tokens in url.<base>.insteadOf and http.extraHeader",
+      ),
+      keep: "git-identity" as const,
+    },
+    {
+      ...file(".gitconfig", "home", "user git config: tokens in url.<base>.insteadOf and http.extraHeader"),
+      keep: "git-identity" as const,
+    },
     file(".config/gh/hosts.yml", "anywhere", "GitHub CLI token"),
     folder(".config/gh", "home", "GitHub CLI token"),
     file(".npmrc", "anywhere", "npm registry tokens"),
@@ -305,6 +325,28 @@ function homeComponents(home: string): string[] {
 const PUBLIC_KEY = /\.pub$/;
 
 /**
+ * True when the components name a repository's own config by its structure, at any depth: `config` or
+ * `config.worktree` directly in a git directory (`.git`, a bare `name.git`), or anywhere below a git
+ * directory's `modules/` or `worktrees/` (submodules nested to any depth, linked worktrees).
+ */
+function isRepositoryConfig(parts: readonly string[]): boolean {
+  const n = parts.length;
+  const base = parts[n - 1];
+  if (n < 2 || (base !== "config" && base !== "config.worktree")) return false;
+  if (parts[n - 2]!.endsWith(".git")) return true;
+  return gitDirectoryBelow(parts, n - 2);
+}
+
+/** True when some component before `end` is a git directory followed by `modules` or `worktrees`. */
+function gitDirectoryBelow(parts: readonly string[], end: number): boolean {
+  for (let k = 0; k + 1 < end; k++) {
+    if (parts[k]!.endsWith(".git") && (parts[k + 1] === "modules" || parts[k + 1] === "worktrees"))
+      return true;
+  }
+  return false;
+}
+
+/**
  * Relates a normalised absolute path to {@link SECRET_LOCATIONS}: `secret` for a secret file or anything in a
  * secret folder, `folder` for a secret folder itself, `undefined` otherwise. Case-insensitive, whole
  * components. A `*.pub` file is never secret.
@@ -317,6 +359,7 @@ export function secretMatch(path: string, home: string): SecretMatch {
     // a public key is never secret, but a folder of that name is still reached through
     return undefined;
   }
+  if (isRepositoryConfig(parts)) return "secret";
   const homeList = homeComponents(home);
   let out: SecretMatch;
   const test = (entry: Compiled): SecretMatch => {
@@ -375,6 +418,12 @@ export function containsSecrets(path: string, home: string): boolean {
     if (p.startsWith(`${folder}/`) && !p.slice(folder.length + 1).includes("/")) return true;
   }
   const parts = lowerParts(p);
+  // a git directory (`.git`, a bare `x.git`) or a folder inside its submodules holds a repository's config
+  if (
+    parts.length > 0 &&
+    (parts[parts.length - 1]!.endsWith(".git") || gitDirectoryBelow(parts, parts.length))
+  )
+    return true;
   for (const entry of COMPILED) {
     if (entry.entry.anchor === "root" && leadsTo(parts, entry.parts)) return true;
     if (

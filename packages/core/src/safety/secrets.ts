@@ -146,8 +146,25 @@ export function classifySecrets(
       }
     });
   }
-  if (invocation !== undefined) for (const read of readWords(invocation) ?? []) judgeRead(read, name);
+  // a list's own finding first: it says more than the plain read of the same word
+  const reads = invocation === undefined ? [] : (readWords(invocation) ?? []);
+  for (const read of [...reads.filter((r) => r.lists), ...reads.filter((r) => !r.lists)])
+    judgeRead(read, name);
   function judgeRead(read: ReadWord, via: string): void {
+    if (read.lists !== undefined && !seen.has(`lists ${read.text}`)) {
+      seen.add(`lists ${read.text}`);
+      const from = read.text === "-" ? "its standard input" : read.text;
+      out.push(
+        finding(
+          "secret.unknown-path",
+          read.lists === "files"
+            ? `${via} reads the files ${from} lists, paths only known when it runs, so they cannot be shown to hold no secrets`
+            : `${via} takes more options from ${from}, which can name files it reads and sends`,
+          command,
+          read.text,
+        ),
+      );
+    }
     const knowledge = knowWord(read.text, read.dynamic, context, read.base);
     report(judge(knowledge, context, read.recursive), read.text, via);
   }

@@ -12,6 +12,33 @@ import type { ExtractedCommand } from "./types.js";
 /** Identifiers, integers (with bases), operators, parentheses and white space: arithmetic that runs nothing. */
 const PLAIN_ARITHMETIC = /^[A-Za-z0-9_\s+\-*/%<>=!&|^~?:,()#;]*$/;
 
+/** Glob characters: a loop item or array element holding one takes file names as values. */
+const GLOB = /[*?[]/;
+
+/**
+ * Variables bash fills from data rather than from text the line spells: the last argument of the previous
+ * command (`$_`), what `read`/`select`/`mapfile` read, `[[ =~ ]]` captures, `getopts` values, the arguments and
+ * text of the running command. Read inside arithmetic, their values are evaluated as code.
+ */
+export const DATA_VARIABLES: ReadonlySet<string> = new Set([
+  "_",
+  "REPLY",
+  "MAPFILE",
+  "BASH_REMATCH",
+  "OPTARG",
+  "BASH_ARGV",
+  "BASH_COMMAND",
+  "BASH_EXECUTION_STRING",
+  "BASH_SOURCE",
+  "FUNCNAME",
+  "COPROC",
+  "DIRSTACK",
+  "READLINE_LINE",
+  "COMP_LINE",
+  "COMP_WORDS",
+  "COMPREPLY",
+]);
+
 /** A variable name bash accepts. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -57,6 +84,11 @@ export interface EvaluatedWords {
    * `${name::=…}`) or as a loop variable (`for name in …`).
    */
   otherAssigned: Set<string>;
+  /**
+   * For variables given plain arithmetic values (a loop over `b c`, `${x:=b}`): the names those values read.
+   * Arithmetic evaluates a name's value as arithmetic, so a name read through another one counts as read.
+   */
+  valueNames: Map<string, Set<string>>;
 }
 
 /** Finds the words of a parsed script that bash evaluates (arithmetic, subscripts, `${!…}`, `[[ … ]]`). */
@@ -66,6 +98,7 @@ export function evaluatedNodes(root: SNode): EvaluatedWords {
     names: new Set(),
     assigned: new Set(),
     otherAssigned: new Set(),
+    valueNames: new Map(),
   };
   visit(root, out, false);
   return out;
@@ -87,12 +120,47 @@ function visit(node: SNode, out: EvaluatedWords, inExpansion: boolean): void {
     if (assigns) {
       out.otherAssigned.add(assigns[1]!);
       if (!PLAIN_ARITHMETIC.test(assigns[2]!)) out.assigned.add(assigns[1]!);
+      else addValueNames(out.valueNames, assigns[1]!, assigns[2]!);
     }
   } else if (type === "for_statement") {
     const variable = node.namedChildren[0];
-    if (variable?.type === "variable_name") out.otherAssigned.add(variable.text);
+    if (variable?.type === "variable_name") {
+      out.otherAssigned.add(variable.text);
+      for (const item of node.namedChildren.slice(1)) {
+        if (item.type !== "do_group" && item.type !== "comment") {
+          addValueNames(out.valueNames, variable.text, item.text);
+        }
+      }
+    }
   }
   for (const child of node.children) if (child.isNamed) visit(child, out, expansion);
+}
+
+/** Records the names a plain arithmetic `value` given to `name` reads. */
+export function addValueNames(map: Map<string, Set<string>>, name: string, value: string): void {
+  let names = map.get(name);
+  if (names === undefined) map.set(name, (names = new Set()));
+  arithmeticNames(value, names);
+}
+
+/**
+ * The names arithmetic reads, directly or through the plain values given to them (`x=b; $((x))` evaluates
+ * `b`'s value too).
+ */
+export function namesReadThrough(
+  read: ReadonlySet<string>,
+  valueNames: ReadonlyMap<string, ReadonlySet<string>>,
+): Set<string> {
+  const out = new Set(read);
+  const queue = [...read];
+  while (queue.length) {
+    for (const next of valueNames.get(queue.pop() as string) ?? []) {
+      if (out.has(next)) continue;
+      out.add(next);
+      queue.push(next);
+    }
+  }
+  return out;
 }
 
 function nodeProblem(
@@ -142,12 +210,20 @@ function nodeProblem(
       const [variable, ...items] = node.namedChildren.filter(
         (k) => k.type !== "do_group" && k.type !== "comment",
       );
-      if (variable && items.some((k) => !PLAIN_ARITHMETIC.test(k.text))) assigned.add(variable.text);
+      // `select` sets its variable and REPLY from what it reads; a glob item takes file names as values
+      if (variable && (text.startsWith("select") || items.some((k) => !isLiteralItem(k.text)))) {
+        assigned.add(variable.text);
+      }
       return undefined;
     }
     default:
       return undefined;
   }
+}
+
+/** A loop item or array element whose values are its own text: plain arithmetic and no glob. */
+export function isLiteralItem(text: string): boolean {
+  return PLAIN_ARITHMETIC.test(text) && !GLOB.test(text);
 }
 
 /** The index of a compound-assignment element `[index]=value`, if it is one. */

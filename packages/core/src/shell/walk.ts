@@ -8,8 +8,11 @@ import { joinContext } from "./context.js";
 import { DirectoryTracker } from "./directory.js";
 import { isDangerousVariable, zshTiedScalar } from "./env-vars.js";
 import {
+  addValueNames,
+  DATA_VARIABLES,
   evaluatedArgument,
   evaluatedNodes,
+  namesReadThrough,
   isPlainArithmetic,
   isPlainName,
   SETS_NAMES,
@@ -68,7 +71,9 @@ export class Analysis {
   /** Names read inside arithmetic anywhere in the script: their values are evaluated as arithmetic. */
   private readonly arithmeticNames = new Set<string>();
   /** Names the script gives a value that is not plain arithmetic (or an unknown value). */
-  private readonly unsafeValues = new Set<string>();
+  private readonly unsafeValues = new Set<string>(DATA_VARIABLES);
+  /** For names given plain arithmetic values: the names those values read (evaluated in turn). */
+  private readonly valueNames = new Map<string, Set<string>>();
   /** Whether plain scripts skip the parser (tests turn it off to compare both paths). */
   plainEnabled = true;
   /** The grammar of the shell that runs the script being walked (payloads name their own shell). */
@@ -171,6 +176,8 @@ export class Analysis {
       for (const problem of evaluated.problems) this.list.add(ShellFindingCode.evaluatedWord, problem);
       for (const name of evaluated.names) this.arithmeticNames.add(name);
       for (const name of evaluated.assigned) this.unsafeValues.add(name);
+      for (const [name, read] of evaluated.valueNames)
+        for (const r of read) addValueNames(this.valueNames, name, r);
       // `: ${CDPATH:=..}` and `for PATH in …` assign as surely as `CDPATH=..`: taken as made before anything
       // runs
       for (const name of evaluated.otherAssigned) this.checkSteering(name, name, false);
@@ -713,6 +720,8 @@ export class Analysis {
         const word = evaluateWord([valueNode], scope.src);
         value = word.dynamic || valueNode.namedChildren.length > 0 ? valueNode.text : "";
         if (/[$`]/.test(valueNode.text)) value = null;
+        // `(*)` takes file names as elements
+        if (valueNode.namedChildren.some((e) => /^[^[]*[*?[]/.test(e.text))) value = null;
       } else {
         const word = evaluateWord([valueNode], scope.src);
         value = word.dynamic ? null : word.value;
@@ -745,6 +754,7 @@ export class Analysis {
     this.checkSteering(assignment.name, text, true);
     if (assignment.value === null || !isPlainArithmetic(assignment.value))
       this.unsafeValues.add(assignment.name);
+    else addValueNames(this.valueNames, assignment.name, assignment.value);
     if (
       this.evaluatedNames.has(assignment.name) &&
       (assignment.value === null || !isPlainArithmetic(assignment.value))
@@ -1073,7 +1083,7 @@ export class Analysis {
   /** Cross-checks the whole script: arithmetic reading values set in it, functions and aliases called. */
   finish(): void {
     this.directory.finish();
-    for (const name of this.arithmeticNames) {
+    for (const name of namesReadThrough(this.arithmeticNames, this.valueNames)) {
       if (!this.unsafeValues.has(name)) continue;
       this.list.add(
         ShellFindingCode.evaluatedWord,

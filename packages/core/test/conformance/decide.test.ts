@@ -128,6 +128,26 @@ describe("decide conformance (shell and policy cases)", () => {
     ).toEqual([]);
   });
 
+  // A case that expects `allow` from an approved workspace or pack layer must owe that `allow` to the layer: the
+  // same case with the layer's approval withdrawn must not be allowed, or a host that ignores the layer passes it.
+  const approvedAllows = cases.filter(
+    (c) => c.expected.decision === "allow" && (c.input.layers ?? []).some((l) => l.approved === true),
+  );
+
+  it("has cases whose allow comes only from an approved layer", () => {
+    expect(approvedAllows.map((c) => c.id)).toEqual(
+      expect.arrayContaining(["policy-layers-workspace-allow-approved", "policy-layers-pack-allow-approved"]),
+    );
+  });
+
+  for (const c of approvedAllows) {
+    it(`${c.id}: is not allowed once its approved layers are ignored`, () => {
+      const layers = c.input.layers!.map((l) => (l.approved === true ? { ...l, approved: false } : l));
+      const { decision, detail } = run({ ...c.input, layers });
+      expect({ decision, detail }).not.toMatchObject({ decision: "allow" });
+    });
+  }
+
   for (const c of cases) {
     it(`${c.id}: ${c.description}`, () => {
       const { decision, detail } = run(c.input);

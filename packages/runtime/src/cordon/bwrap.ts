@@ -58,7 +58,7 @@ export function bwrapArgs(cordon: ResolvedCordon, command: Invocation): string[]
   if (cordon.workspaceReadOnly !== true) for (const dir of cordon.pinned) args.push("--bind", dir, dir);
   for (const hidden of cordon.hidden) {
     if (hidden.kind === "dir") args.push("--tmpfs", hidden.path, "--remount-ro", hidden.path);
-    else args.push("--ro-bind", "/dev/null", hidden.path);
+    else args.push("--ro-bind", hidden.replacement ?? "/dev/null", hidden.path);
   }
   for (const entry of cordon.readOnly) args.push("--ro-bind", entry, entry);
   args.push("--seccomp", String(SECCOMP_FD));

@@ -4,7 +4,8 @@ import path from "node:path";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
 import { WORKSPACE_PROTECTED_ENTRIES } from "../config/protected-paths.js";
 import { userConfigDir, userStateDir } from "../config/paths.js";
-import { secretHomePaths, secretSystemPaths } from "./secret-paths.js";
+import { gitIdentityFile } from "./git-identity.js";
+import { identityConfigPaths, secretHomePaths, secretSystemPaths } from "./secret-paths.js";
 
 /**
  * Sockets outside the home that grant more than the user's own rights (container engines); hidden in the
@@ -51,6 +52,11 @@ export interface CordonPolicy {
    * Entries of the workspace re-bound read-only (relative; default {@link WORKSPACE_PROTECTED_ENTRIES}).
    */
   readOnlyEntries?: string[];
+  /**
+   * Where the committer's identity file is written (default `<state dir>/cordon`, the state directory of
+   * {@link home} when one is given).
+   */
+  identityDir?: string;
 }
 
 /** A path to hide, resolved. */
@@ -59,6 +65,12 @@ export interface HiddenPath {
   path: string;
   /** Directories get an empty read-only tmpfs, files get `/dev/null`. */
   kind: "file" | "dir";
+  /**
+   * A file bound read-only in the hidden file's place instead of `/dev/null`: for the user's git config, a file
+   * holding only the committer's identity (`user.name`, `user.email`). bubblewrap only; the macOS profile denies
+   * the read.
+   */
+  replacement?: string;
 }
 
 /** A {@link CordonPolicy} with every path resolved and only existing paths kept. */
@@ -201,6 +213,18 @@ export async function resolveCordon(policy: CordonPolicy): Promise<ResolvedCordo
     if (kind === undefined) continue;
     seen.add(resolved);
     hidden.push({ path: resolved, kind });
+  }
+  // The user's git config is hidden (it can hold tokens); the committer's identity takes its place.
+  const identityConfigs = (await Promise.all(identityConfigPaths(home).map(real))).filter(
+    (p): p is string => p !== undefined,
+  );
+  const hiddenConfigs = hidden.filter(
+    (entry) => entry.kind === "file" && identityConfigs.includes(entry.path),
+  );
+  if (hiddenConfigs.length > 0) {
+    const dir = policy.identityDir ?? path.join(userStateDir(policy.home ? { home } : {}), "cordon");
+    const replacement = await gitIdentityFile(identityConfigs, dir).catch(() => undefined);
+    if (replacement !== undefined) for (const entry of hiddenConfigs) entry.replacement = replacement;
   }
   // What lies inside a hidden directory is hidden with it (and could not be mounted on its read-only tmpfs).
   const inHiddenDir = (entry: HiddenPath): boolean =>

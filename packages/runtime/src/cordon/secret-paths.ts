@@ -17,6 +17,17 @@ export const SECRET_HOME_PATHS: readonly string[] = Object.freeze(
   ),
 );
 
+/**
+ * The user's git config files below `home`, in the order git reads them (`~/.config/git/config`, then
+ * `~/.gitconfig`): the `SECRET_LOCATIONS` entries marked `keep: "git-identity"`. The cordon hides them and keeps
+ * the committer's identity in their place.
+ */
+export function identityConfigPaths(home: string): string[] {
+  return SECRET_LOCATIONS.filter((entry) => entry.keep === "git-identity").map((entry) =>
+    path.join(home, entry.path),
+  );
+}
+
 /** One compiled `*` pattern component (lower case, never crossing `/`). */
 function componentPattern(text: string): RegExp {
   const source = text

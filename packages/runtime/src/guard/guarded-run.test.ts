@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { loadShellParser, resolvePolicy, type DecideContext } from "@slashi/core";
 import fc from "fast-check";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import { approvalStores, CWD, guardSnapshot } from "../../test/guard-fixtures.js";
 import type { AuditEntry } from "../audit/audit-log.js";
 import { SECRET_MARKER, textDigest } from "../audit/redact.js";
-import { CommandApprovalFileStore } from "../store/command-approvals.js";
+import type { CommandApprovalFileStore } from "../store/command-approvals.js";
 import {
   guardedRun,
   type ApprovalAnswer,
@@ -15,35 +13,12 @@ import {
   type GuardedRunPorts,
 } from "./guarded-run.js";
 
-const CWD = "/home/dev/app";
 const read = (file: string): string | undefined =>
   path.resolve(file) === "/home/dev/app/deploy.sh" ? "#!/bin/sh\necho deploy\n" : undefined;
 
-function snapshot(skipConfirmInCordon = false) {
-  return {
-    policy: resolvePolicy([
-      {
-        kind: "user",
-        source: "policy.json",
-        document: {
-          version: 1,
-          extends: ["recommended"],
-          ...(skipConfirmInCordon ? { skipConfirmInCordon: true } : {}),
-          rules: [{ match: ["shred"], decision: "deny", reason: "never" }],
-        },
-      },
-    ]),
-    context: (at: { cwd?: string; shell?: string } = {}): DecideContext => ({
-      shell: at.shell ?? "bash",
-      cwd: at.cwd ?? CWD,
-      workspaceRoot: CWD,
-      home: "/home/dev",
-      workspaceTrusted: true,
-    }),
-  };
-}
+const snapshot = (skipConfirmInCordon = false) => guardSnapshot({ skip: skipConfirmInCordon });
 
-let dir: string;
+const freshStore = approvalStores("slashi-guarded-");
 let approvals: CommandApprovalFileStore;
 let records: AuditEntry[];
 let asked: ApprovalQuestion[];
@@ -72,13 +47,8 @@ const request = (command: string) => ({
   source: "terminal",
 });
 
-beforeAll(async () => {
-  await loadShellParser();
-  dir = mkdtempSync(path.join(tmpdir(), "slashi-guarded-"));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeEach(() => {
-  approvals = new CommandApprovalFileStore({ file: path.join(dir, `${Math.random()}.json`) });
+  approvals = freshStore();
   records = [];
   asked = [];
   ran = [];
@@ -194,7 +164,7 @@ describe("guardedRun", () => {
         fc.constantFrom("./deploy.sh --token ", "ls ", "shred ", "echo x | grep "),
         async (secret, answer, head) => {
           records = [];
-          approvals = new CommandApprovalFileStore({ file: path.join(dir, `${Math.random()}.json`) });
+          approvals = freshStore();
           await guardedRun(
             { ...request(`${head}${secret}`), auditText: `${head}\${env:TOKEN}`, secrets: [secret, ""] },
             ports(answer),

@@ -272,6 +272,156 @@ async function proveWith(port: () => Promise<boolean | CordonProof>): Promise<Co
   return proof ? { ok: true } : { ok: false, why: "the cordon does not confine commands on this host" };
 }
 
+/** How a line's `ask` was answered before it runs (nothing for a line the policy allows). */
+export interface AskAnswered {
+  /** As in the audit: `remembered`, `pre-approved`, `cordon`, `once`, `always`. */
+  answer?: string;
+  /** The key of the remembered approval or the command's fingerprint that answered it. */
+  fingerprint?: string;
+  /** The warning of a confirmation skipped inside the cordon. */
+  warning?: string;
+}
+
+/** One decided line whose `ask` is to be answered. */
+export interface DecidedLine {
+  /** The request. */
+  request: GuardedRunRequest;
+  /** Its verdict. */
+  verdict: GuardedVerdict;
+}
+
+/** The ports {@link settleAsks} uses. */
+export type SettlePorts = Pick<GuardedRunPorts<ExecutionFacts>, "snapshot" | "current" | "cordonWorks"> & {
+  canAsk: boolean;
+};
+
+/** How the `ask`s of some lines were settled: each line's answer, the refusal, or a pending answer. */
+export type Settled<P> =
+  | { kind: "answered"; how: AskAnswered[]; chosen?: "once" | "always" }
+  | {
+      kind: "refused";
+      refusal: Omit<GuardedRunRefusal, "status" | "verdict" | "approveWith">;
+      approveWith: { command: string; text: string }[];
+    }
+  | { kind: "pending"; pending: P };
+
+/**
+ * The one rule for answering the `ask`s of lines about to run, for one line ({@link guardedRun}) or a batch
+ * approved together ({@link settleAsks} callers): a remembered "Always allow" or an approved command's template
+ * answers a line; the rest are asked about together, unless the cordon stands in for the person
+ * (`skipConfirmInCordon`, a proven cordon, every line confined or nobody can be asked) or nobody can be asked
+ * (refused `unavailable` with the lines a person runs to approve them); a person's yes given under a policy that
+ * changed meanwhile is refused `stale`. With `confirmAll`, every line is asked about (the cordon never answers
+ * then). It records nothing and runs nothing.
+ * @param ask - puts the question about `asking` (the lines that need the person) to the host's approver
+ */
+export async function settleAsks<P>(
+  lines: readonly DecidedLine[],
+  ports: SettlePorts,
+  ask: (asking: ApprovalQuestion[]) => Promise<ApprovalAnswer<P>>,
+  options: { confirmAll?: string; canRemember?: boolean } = {},
+): Promise<Settled<P>> {
+  const how: AskAnswered[] = lines.map(() => ({}));
+  const asking: { index: number; question: ApprovalQuestion }[] = [];
+  const network = (verdict: GuardedVerdict): boolean =>
+    networkAllowed(verdict.decision.commands, ports.snapshot.policy);
+  for (const [index, { request, verdict }] of lines.entries()) {
+    if (verdict.rememberedKey !== undefined) {
+      how[index] = { answer: "remembered", fingerprint: verdict.rememberedKey };
+      continue;
+    }
+    if (verdict.verdict !== "ask" && options.confirmAll === undefined) continue;
+    const beyond = request.preApproved === undefined ? [] : beyondTemplate(request, verdict, ports.snapshot);
+    if (request.preApproved !== undefined && beyond.length === 0 && options.confirmAll === undefined) {
+      how[index] = { answer: "pre-approved", fingerprint: request.preApproved };
+      continue;
+    }
+    const binding = verdict.remembered.binding;
+    const canRemember = binding.ok && options.canRemember !== false;
+    asking.push({
+      index,
+      question: {
+        request,
+        verdict,
+        canRemember,
+        ...(binding.ok ? {} : { cannotRemember: binding.reason }),
+        ...(beyond.length === 0 ? {} : { beyondTemplate: beyond }),
+        confined: request.cordon === true,
+        network: network(verdict),
+      },
+    });
+  }
+  if (asking.length === 0) return { kind: "answered", how };
+  let cordonUnproven: string | undefined;
+  if (
+    options.confirmAll === undefined &&
+    ports.snapshot.policy.skipConfirmInCordon &&
+    asking.every(({ question }) => question.request.cordon === true || !ports.canAsk) &&
+    ports.cordonWorks !== undefined
+  ) {
+    // The cordon stands in for the person only once it is proven to confine here.
+    const proof = await proveWith(ports.cordonWorks);
+    if (proof.ok) {
+      for (const { index, question } of asking) {
+        how[index] = {
+          answer: "cordon",
+          warning: skippedWarning(question.request.command, countedReasons(question.verdict.decision)),
+        };
+      }
+      return { kind: "answered", how };
+    }
+    cordonUnproven = proof.why;
+  }
+  const unproven = cordonUnproven === undefined ? {} : { cordonUnproven };
+  if (!ports.canAsk) {
+    return {
+      kind: "refused",
+      refusal: { answer: "unavailable", ...unproven },
+      approveWith:
+        options.confirmAll === undefined
+          ? asking.map(({ question }) =>
+              howToApprove({
+                command: question.request.command,
+                cwd: question.request.cwd,
+                ...(question.verdict.remembered.binding.ok
+                  ? {}
+                  : { notRememberable: question.verdict.remembered.binding.reason }),
+              }),
+            )
+          : [],
+    };
+  }
+  const answer = await ask(
+    asking.map(({ question }) => (cordonUnproven === undefined ? question : { ...question, cordonUnproven })),
+  );
+  if (answer.run === "pending") return { kind: "pending", pending: answer.pending };
+  if (answer.run === false) {
+    return {
+      kind: "refused",
+      refusal: { answer: answer.answer, ...(answer.why === undefined ? {} : { why: answer.why }) },
+      approveWith: [],
+    };
+  }
+  // The person may have taken minutes: a policy edited meanwhile must decide again.
+  if (ports.current !== undefined && ports.snapshot.signature !== undefined) {
+    const now = await ports.current().catch(() => undefined);
+    if (now?.signature !== ports.snapshot.signature) {
+      return { kind: "refused", refusal: { answer: "stale" }, approveWith: [] };
+    }
+  }
+  for (const { index } of asking) how[index] = { answer: answer.run };
+  return { kind: "answered", how, chosen: answer.run };
+}
+
+/** The audit port of one run: every record leaves without a secret value, whatever the host's port does. */
+export function redactingAudit(port: AuditPort, secrets: readonly string[] | undefined): AuditPort {
+  const values = secrets?.filter((s) => s !== "") ?? [];
+  return {
+    record: (entry: AuditEntry): Promise<void> =>
+      port.record(values.length === 0 ? entry : redactValue(entry, values)),
+  };
+}
+
 /**
  * Decides, approves, runs and audits one command line. Writes a `decision` record for every line (with the
  * answer when the person, a stored approval or the cordon answered an `ask`, or why it did not run), an
@@ -284,15 +434,54 @@ export async function guardedRun<R extends ExecutionFacts, P = never>(
 ): Promise<GuardedRunOutcome<R, P>> {
   const verdict = await decideVerdict(request, ports.snapshot, ports.approvals, ports.read);
   const base = auditBase(request, verdict);
-  const secrets = request.secrets?.filter((s) => s !== "") ?? [];
-  // Every record leaves here without a secret value, whatever the host's audit port does with it.
-  const audit = {
-    record: (entry: AuditEntry): Promise<void> =>
-      ports.audit.record(secrets.length === 0 ? entry : redactValue(entry, secrets)),
-  };
+  const audit = redactingAudit(ports.audit, request.secrets);
   if (verdict.verdict === "deny") {
     await audit.record({ event: "decision", ...base });
     return { status: "denied", verdict };
+  }
+  const settled = await settleAsks(
+    [{ request, verdict }],
+    { ...ports, canAsk: ports.approver.canAsk?.() ?? true },
+    async ([question]) => await ports.approver.approve(question as ApprovalQuestion),
+  );
+  if (settled.kind === "pending") {
+    return { status: "pending", verdict, pending: settled.pending } as GuardedRunOutcome<R, P>;
+  }
+  if (settled.kind === "refused") {
+    await audit.record({ event: "decision", ...base, answer: settled.refusal.answer });
+    const [approveWith] = settled.approveWith;
+    return {
+      status: "refused",
+      verdict,
+      ...settled.refusal,
+      ...(approveWith === undefined ? {} : { approveWith }),
+    };
+  }
+  let how = settled.how[0] as AskAnswered;
+  const binding = verdict.remembered.binding;
+  if (settled.chosen === "always" && binding.ok) {
+    await ports.approvals.put({
+      key: binding.key,
+      digest: binding.digest,
+      argv: binding.argv,
+      cwd: binding.cwd,
+      approvedAt: (ports.now?.() ?? new Date()).toISOString(),
+      ...(ports.workspaceKey === undefined ? {} : { workspaceKey: ports.workspaceKey }),
+      content: binding.content.kind,
+      ...(binding.content.file ? { file: binding.content.file } : {}),
+      // What it ran, bounded, so a change can be shown as a diff at the next prompt.
+      ...(binding.content.text === undefined ? {} : { shown: binding.content.text }),
+    });
+    await audit.record({
+      event: "approve",
+      host: request.host,
+      source: request.source,
+      text: base.text as string,
+      fingerprint: binding.key,
+      ...(ports.workspaceKey === undefined ? {} : { workspaceKey: ports.workspaceKey }),
+      cwd: request.cwd,
+    });
+    how = { answer: "always", fingerprint: binding.key };
   }
   const refuse = async (
     refusal: Omit<GuardedRunRefusal, "status" | "verdict">,
@@ -301,93 +490,6 @@ export async function guardedRun<R extends ExecutionFacts, P = never>(
     return { status: "refused", verdict, ...refusal };
   };
   const network = networkAllowed(verdict.decision.commands, ports.snapshot.policy);
-  let how: { answer?: string; fingerprint?: string; warning?: string } = {};
-  if (verdict.rememberedKey !== undefined) {
-    how = { answer: "remembered", fingerprint: verdict.rememberedKey };
-  } else if (verdict.verdict === "ask") {
-    const binding = verdict.remembered.binding;
-    const beyond = request.preApproved === undefined ? [] : beyondTemplate(request, verdict, ports.snapshot);
-    const canAsk = ports.approver.canAsk?.() ?? true;
-    let cordonUnproven: string | undefined;
-    if (request.preApproved !== undefined && beyond.length === 0) {
-      how = { answer: "pre-approved", fingerprint: request.preApproved };
-    } else if (
-      ports.snapshot.policy.skipConfirmInCordon &&
-      (request.cordon === true || !canAsk) &&
-      ports.cordonWorks !== undefined
-    ) {
-      // The cordon stands in for the person only once it is proven to confine here.
-      const proof = await proveWith(ports.cordonWorks);
-      if (proof.ok) {
-        how = {
-          answer: "cordon",
-          warning: skippedWarning(request.command, countedReasons(verdict.decision)),
-        };
-      } else cordonUnproven = proof.why;
-    }
-    if (how.answer === undefined && !canAsk) {
-      return await refuse({
-        answer: "unavailable",
-        approveWith: howToApprove({
-          command: request.command,
-          cwd: request.cwd,
-          ...(binding.ok ? {} : { notRememberable: binding.reason }),
-        }),
-        ...(cordonUnproven === undefined ? {} : { cordonUnproven }),
-      });
-    }
-    if (how.answer === undefined) {
-      const answer = await ports.approver.approve({
-        request,
-        verdict,
-        canRemember: binding.ok,
-        ...(binding.ok ? {} : { cannotRemember: binding.reason }),
-        ...(beyond.length === 0 ? {} : { beyondTemplate: beyond }),
-        confined: request.cordon === true,
-        network,
-        ...(cordonUnproven === undefined ? {} : { cordonUnproven }),
-      });
-      if (answer.run === "pending") {
-        return { status: "pending", verdict, pending: answer.pending } as GuardedRunOutcome<R, P>;
-      }
-      if (answer.run === false) {
-        return await refuse({
-          answer: answer.answer,
-          ...(answer.why === undefined ? {} : { why: answer.why }),
-        });
-      }
-      // The person may have taken minutes: a policy edited meanwhile must decide again.
-      if (ports.current !== undefined && ports.snapshot.signature !== undefined) {
-        const now = await ports.current().catch(() => undefined);
-        if (now?.signature !== ports.snapshot.signature) return await refuse({ answer: "stale" });
-      }
-      how = { answer: answer.run };
-      if (answer.run === "always" && binding.ok) {
-        await ports.approvals.put({
-          key: binding.key,
-          digest: binding.digest,
-          argv: binding.argv,
-          cwd: binding.cwd,
-          approvedAt: (ports.now?.() ?? new Date()).toISOString(),
-          ...(ports.workspaceKey === undefined ? {} : { workspaceKey: ports.workspaceKey }),
-          content: binding.content.kind,
-          ...(binding.content.file ? { file: binding.content.file } : {}),
-          // What it ran, bounded, so a change can be shown as a diff at the next prompt.
-          ...(binding.content.text === undefined ? {} : { shown: binding.content.text }),
-        });
-        await audit.record({
-          event: "approve",
-          host: request.host,
-          source: request.source,
-          text: base.text as string,
-          fingerprint: binding.key,
-          ...(ports.workspaceKey === undefined ? {} : { workspaceKey: ports.workspaceKey }),
-          cwd: request.cwd,
-        });
-        how = { answer: "always", fingerprint: binding.key };
-      }
-    }
-  }
   let release: Release = () => undefined;
   if (ports.slot !== undefined) {
     let slot: Release | undefined;

@@ -1,20 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  enkaiduPolicyDocument,
-  enkaiduSettingsFrom,
-  loadShellParser,
-  resolvePolicy,
-  type DecideContext,
-} from "@slashi/core";
+import { enkaiduPolicyDocument, enkaiduSettingsFrom, loadShellParser, resolvePolicy } from "@slashi/core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contextAt, CWD } from "../../test/guard-fixtures.js";
 import { commandBinding } from "../approval/binding.js";
 import { CommandApprovalFileStore } from "../store/command-approvals.js";
 import { countedReasons, decideVerdict, REMEMBERED_REASON } from "./verdict.js";
 
-const CWD = "/home/dev/app";
 const SCRIPT = "#!/bin/sh\necho deploy\n";
 const files = (content: string) => (file: string) =>
   path.resolve(file) === "/home/dev/app/deploy.sh" ? content : undefined;
@@ -28,13 +22,7 @@ const policy = resolvePolicy([
 ]);
 const snapshot = {
   policy,
-  context: (at: { cwd?: string; shell?: string } = {}): DecideContext => ({
-    shell: at.shell ?? "bash",
-    cwd: at.cwd ?? CWD,
-    workspaceRoot: CWD,
-    home: "/home/dev",
-    workspaceTrusted: true,
-  }),
+  context: contextAt,
 };
 
 let dir: string;

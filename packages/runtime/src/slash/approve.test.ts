@@ -1,0 +1,156 @@
+import {
+  approvalStateOf,
+  makeApprovalRecord,
+  type ApprovalRecord,
+  type CommandDefinition,
+  type CommandIdentity,
+  type Step,
+} from "@slashi/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { approveSlashRun, type SlashApprovalAnswer, type SlashApprovalPort } from "./approve.js";
+import type { StepCommand } from "./step-loop.js";
+
+type Cmd = StepCommand & { definition: CommandDefinition };
+
+const def = (name: string, ...steps: Step[]): CommandDefinition => ({ name, steps });
+const cmd = (definition: CommandDefinition, source: Cmd["source"] = "workspace"): Cmd => ({
+  definition,
+  source,
+});
+const everything = { name: "test host", performs: () => true };
+const identity = (c: Cmd): CommandIdentity => ({
+  source: "workspace",
+  name: c.definition.name,
+  workspaceKey: "/w",
+});
+
+/** An approver over a list of records, answering from a script and recording what it was asked. */
+function approver(answers: SlashApprovalAnswer[], records: ApprovalRecord[] = []) {
+  const asked: { shown: string[]; canRemember: boolean; dynamic: readonly string[] }[] = [];
+  const remembered: string[] = [];
+  const checked: string[] = [];
+  const port: SlashApprovalPort<Cmd> = {
+    state: (c) => approvalStateOf(c.definition, identity(c), records),
+    check: (c) => {
+      checked.push(c.definition.name);
+    },
+    ask: async (request) => {
+      asked.push({
+        shown: request.commands.map((s) => `${s.command.definition.name}:${s.state.state}`),
+        canRemember: request.canRemember,
+        dynamic: request.dynamic,
+      });
+      return answers.shift();
+    },
+    remember: async (c) => {
+      remembered.push(c.definition.name);
+      records.push(makeApprovalRecord(c.definition, identity(c), { now: () => 0 }));
+    },
+  };
+  return { port, asked, remembered, checked, records };
+}
+
+describe("approveSlashRun", () => {
+  const build = cmd(def("build", { type: "terminal", command: "make" }));
+  const deploy = cmd(def("deploy", { type: "slash", command: "build" }, { type: "notify", message: "done" }));
+  const group = [build, deploy];
+
+  it("asks for a shared command its approvals do not cover, records Always allow, and covers the next run", async () => {
+    const a = approver(["always"]);
+    const first = await approveSlashRun(deploy, group, a.port, { performer: everything });
+    expect(first).toMatchObject({ status: "approved", preApproved: true, answer: "always" });
+    expect(a.checked).toEqual(["deploy", "build"]);
+    expect(a.asked).toEqual([{ shown: ["deploy:new", "build:new"], canRemember: true, dynamic: [] }]);
+    expect(a.remembered.sort()).toEqual(["build", "deploy"]);
+    const second = await approveSlashRun(deploy, group, a.port, { performer: everything });
+    expect(second).toMatchObject({ status: "approved", answer: undefined, preApproved: true });
+    expect(a.asked).toHaveLength(1);
+  });
+
+  it("shows only what changed since the approval, and everything when every command is confirmed", async () => {
+    const a = approver(["always", "once", "once"]);
+    await approveSlashRun(deploy, group, a.port, { performer: everything });
+    const changed = cmd(def("build", { type: "terminal", command: "make install" }));
+    await approveSlashRun(deploy, [changed, deploy], a.port, { performer: everything });
+    expect(a.asked[1]?.shown).toEqual(["build:changed"]);
+    await approveSlashRun(deploy, group, a.port, { performer: everything, confirmAlways: true });
+    expect(a.asked[2]?.shown).toEqual(["deploy:approved", "build:approved"]);
+  });
+
+  it("runs nothing and records nothing when the person cancels", async () => {
+    const a = approver([undefined]);
+    const run = await approveSlashRun(deploy, group, a.port, { performer: everything });
+    expect(run.status).toBe("cancelled");
+    expect(a.remembered).toEqual([]);
+  });
+
+  it("offers no Always allow when a call names its callee with a variable, and ignores that answer", async () => {
+    const dynamic = cmd(
+      def("any", { type: "slash", command: "${args}" }, { type: "terminal", command: "ls" }),
+    );
+    const a = approver(["always"]);
+    const run = await approveSlashRun(dynamic, [dynamic], a.port, { performer: everything });
+    expect(run.status).toBe("approved");
+    expect(a.asked[0]).toMatchObject({ canRemember: false, dynamic: ["any"] });
+    expect(a.remembered).toEqual([]);
+  });
+
+  it("asks about the person's own commands only when every command is confirmed, and never remembers them", async () => {
+    const own = cmd(def("mine", { type: "terminal", command: "ls" }), "user");
+    const a = approver(["always"]);
+    const quiet = await approveSlashRun(own, [own], a.port, { performer: everything });
+    expect(quiet).toMatchObject({ status: "approved", preApproved: false, answer: undefined });
+    expect(a.asked).toEqual([]);
+    await approveSlashRun(own, [own], a.port, { performer: everything, confirmAlways: true });
+    expect(a.asked[0]).toMatchObject({ shown: ["mine:new"], canRemember: false });
+    expect(a.remembered).toEqual([]);
+  });
+
+  it("refuses call problems and failed source checks before any prompt", async () => {
+    const a = approver(["once"]);
+    const loop = cmd(def("loop", { type: "slash", command: "loop" }));
+    await expect(approveSlashRun(loop, [loop], a.port, { performer: everything })).rejects.toMatchObject({
+      code: "SLASH_CALL_INVALID",
+    });
+    const failing = {
+      ...a.port,
+      check: () => {
+        throw new Error("refused by the source rules");
+      },
+    };
+    await expect(approveSlashRun(deploy, group, failing, { performer: everything })).rejects.toThrow(
+      "refused by the source rules",
+    );
+    expect(a.asked).toEqual([]);
+  });
+
+  it("lets the run call exactly the shared commands it reached (generated groups)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 2 }), { minLength: 5, maxLength: 5 }),
+        async (calls) => {
+          // c0…c4, each with a terminal step and slash calls to higher indexes only (no cycles).
+          const cmds = calls.map((to, i) =>
+            cmd(
+              def(
+                `c${i}`,
+                { type: "terminal", command: "ls" },
+                ...to.filter((j) => j > i).map((j): Step => ({ type: "slash", command: `c${j}` })),
+              ),
+            ),
+          );
+          const run = await approveSlashRun(cmds[0] as Cmd, cmds, approver(["once"]).port, {
+            performer: everything,
+          });
+          if (run.status !== "approved") throw new Error("not approved");
+          const reached = new Set(run.reachable);
+          for (const c of cmds) expect(run.refuseCall(cmds[0] as Cmd, c) === undefined).toBe(reached.has(c));
+          // The person's own commands are never refused here: they need no approval.
+          expect(run.refuseCall(cmds[0] as Cmd, cmd(def("x"), "user"))).toBeUndefined();
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});

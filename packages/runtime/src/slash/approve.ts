@@ -1,0 +1,168 @@
+/**
+ * The approval sequence of a slash command, written once for every host: plan the run (core `planSlashRun`:
+ * call problems and step kinds the host cannot perform refused before any prompt), apply the source checks to
+ * every command the run can reach, ask the person when the one rule says so, and record "Always allow" of each
+ * command the person was shown. What only a host can do (show its modal or terminal prompt, read and write its
+ * approvals store, word its notes) is the {@link SlashApprovalPort}'s.
+ *
+ * It does not run steps: pass {@link SlashRunApproval.refuseCall} to the step port, and run the approved run
+ * through `runSlashSteps`.
+ */
+import {
+  DEFAULT_MAX_SLASH_DEPTH,
+  planSlashRun,
+  sourceIsShared,
+  type ApprovalState,
+  type CommandDefinition,
+  type SlashRunPlan,
+  type StepPerformer,
+  type UncoveredCommand,
+} from "@slashi/core";
+import type { StepCommand } from "./step-loop.js";
+
+/** One command the approval prompt shows, with how it stands against the person's approvals. */
+export interface SlashApprovalShown<C extends StepCommand> {
+  /** The command. */
+  command: C;
+  /** `new`, `changed` (with the changes) or `approved` (shown again only when every command is confirmed). */
+  state: ApprovalState;
+}
+
+/** What the person is asked about. */
+export interface SlashApprovalRequest<C extends StepCommand> {
+  /** The command the person ran. */
+  root: C;
+  /** Every command the run can reach (the root first). */
+  reachable: readonly C[];
+  /** The commands to show: those not approved, or all of them when every command is confirmed. */
+  commands: readonly SlashApprovalShown<C>[];
+  /** What the person's approvals do not cover, and why (`new`, `changed`, `dynamic`…). */
+  uncovered: readonly UncoveredCommand[];
+  /**
+   * Whether "Always allow" may be offered: only for a shared command, and not when a `slash` step names its
+   * callee with a variable (that call is refused when it runs, and an approval would stand for a command the
+   * person never saw).
+   */
+  canRemember: boolean;
+  /** Names of the commands whose `slash` step names the callee with a variable. */
+  dynamic: readonly string[];
+  /** True when the person asked to confirm every command (`confirmAlways`), which is why they are asked. */
+  confirmAlways: boolean;
+}
+
+/** The person's answer: run this once, run and remember, or nothing (cancelled, closed, nobody to ask). */
+export type SlashApprovalAnswer = "once" | "always" | undefined;
+
+/** What a host does for the approval sequence. */
+export interface SlashApprovalPort<C extends StepCommand> {
+  /** How a shared command stands against the person's approvals (read from the approvals store). */
+  state(command: C): ApprovalState | Promise<ApprovalState>;
+  /**
+   * The source checks of one reachable command, before any prompt (a shared command's step limits, its
+   * variables). Throws to refuse the run.
+   */
+  check?(command: C): void;
+  /** Asks the person. Called only when the one rule says the run needs approval. */
+  ask(request: SlashApprovalRequest<C>): Promise<SlashApprovalAnswer>;
+  /** Records "Always allow" of one command the person was shown (its fingerprint in the approvals store). */
+  remember(command: C): Promise<void>;
+}
+
+/** Options of {@link approveSlashRun}. */
+export interface SlashApprovalOptions {
+  /** The step kinds the host performs (`stepPerformerOf` of its step port). */
+  performer: StepPerformer;
+  /** Ask before every command, the person's own and approved ones too (the host's confirm-every-command setting). */
+  confirmAlways?: boolean;
+  /** Deepest nesting of `slash` calls; default the core's. */
+  maxDepth?: number;
+}
+
+/** How the approval sequence ended. */
+export type SlashRunApproval<C extends StepCommand> =
+  | {
+      status: "approved";
+      /** The run's plan (reachable commands, coverage). */
+      plan: SlashRunPlan;
+      /** The commands the run may call: every reachable one. */
+      reachable: readonly C[];
+      /**
+       * True for a shared command the person approved (now or before) or whose reachable steps run nothing:
+       * the guarded run of each terminal step may treat the policy's `ask` as answered, unless the arguments add
+       * to the approved template.
+       */
+      preApproved: boolean;
+      /** `once` or `always` when the person was asked now; `undefined` when the approvals covered the run. */
+      answer: SlashApprovalAnswer;
+      /** For the step port: why `callee` may not run in this run (a shared command the run did not approve). */
+      refuseCall(caller: C, callee: C): string | undefined;
+    }
+  | { status: "cancelled"; plan: SlashRunPlan; reachable: readonly C[] };
+
+/**
+ * Plans a run of `root`, checks what it can reach, asks when it must and records "Always allow".
+ * @param root - the command the person ran
+ * @param group - the commands its `slash` steps may call (its file, settings or pack)
+ * @param port - the host's {@link SlashApprovalPort}
+ * @param options - {@link SlashApprovalOptions}
+ * @throws SlashiError `SLASH_CALL_INVALID`, `STEP_UNAVAILABLE` from the plan, and whatever `port.check` throws:
+ *   all before any prompt.
+ */
+export async function approveSlashRun<C extends StepCommand>(
+  root: C,
+  group: readonly C[],
+  port: SlashApprovalPort<C>,
+  options: SlashApprovalOptions,
+): Promise<SlashRunApproval<C>> {
+  const shared = sourceIsShared(root.source);
+  const states = new Map<CommandDefinition, ApprovalState>();
+  if (shared) for (const c of group) states.set(c.definition, await port.state(c));
+  const confirmAlways = options.confirmAlways === true;
+  const plan = planSlashRun(
+    root.definition,
+    group.map((c) => c.definition),
+    {
+      shared,
+      approved: (def) => states.get(def)?.state ?? "new",
+      host: options.performer,
+      confirmAlways,
+      maxDepth: options.maxDepth ?? DEFAULT_MAX_SLASH_DEPTH,
+    },
+  );
+  const byDefinition = new Map<CommandDefinition, C>([...group, root].map((c) => [c.definition, c]));
+  const reachable = plan.reachable.map((def) => byDefinition.get(def)).filter((c): c is C => c !== undefined);
+  for (const c of reachable) port.check?.(c);
+
+  const inRun = new Set<C>(reachable);
+  const approved = (answer: SlashApprovalAnswer): SlashRunApproval<C> => ({
+    status: "approved",
+    plan,
+    reachable,
+    preApproved: shared,
+    answer,
+    refuseCall: (_caller, callee) =>
+      sourceIsShared(callee.source) && !inRun.has(callee) ? "was not approved for this run" : undefined,
+  });
+  if (!plan.needsApproval) return approved(undefined);
+
+  const stateOf = (c: C): ApprovalState => states.get(c.definition) ?? { state: "new" };
+  const dynamic = plan.coverage.uncovered.filter((u) => u.reason === "dynamic").map((u) => u.name);
+  const shown = reachable
+    .filter((c) => confirmAlways || !shared || stateOf(c).state !== "approved")
+    .map((command) => ({ command, state: stateOf(command) }));
+  const request: SlashApprovalRequest<C> = {
+    root,
+    reachable,
+    commands: shown,
+    uncovered: plan.coverage.uncovered,
+    canRemember: shared && dynamic.length === 0,
+    dynamic,
+    confirmAlways,
+  };
+  const answer = await port.ask(request);
+  if (answer === undefined) return { status: "cancelled", plan, reachable };
+  if (answer === "always" && request.canRemember) {
+    for (const { command } of shown) if (sourceIsShared(command.source)) await port.remember(command);
+  }
+  return approved(answer);
+}
