@@ -397,6 +397,8 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
         command: run.step.command,
         cwd: checked.cwd,
         shell: services.config.shell,
+        // What the executor runs the step with: the server's environment.
+        env: services.config.env,
         host: "mcp",
         source: run.command.source,
         commandName: run.command.definition.name,

@@ -47,6 +47,7 @@ function ports(answer: BatchApprovalAnswer, extra: Partial<Ports> = {}): Ports {
 const line = (command: string) => ({
   command,
   cwd: CWD,
+  env: {},
   host: "mcp" as const,
   source: "user",
   commandName: "deploy",
