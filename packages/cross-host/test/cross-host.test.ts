@@ -441,7 +441,12 @@ async function viaExtension(lines: readonly string[] = LINES, ws = workspace): P
   if (!loaded.ok) throw loaded.error;
   for (const command of lines) {
     try {
-      const verdict = await decideTerminalStep(loaded, { command, shell: "/bin/bash", cwd: ws, env: hostEnv });
+      const verdict = await decideTerminalStep(loaded, {
+        command,
+        shell: "/bin/bash",
+        cwd: ws,
+        env: hostEnv,
+      });
       record(hostIn("vscode terminal step", ws), command, {
         verdict: verdict.verdict,
         codes: verdict.reasons.map((r) => r.code),
