@@ -164,6 +164,17 @@ describe("slashi policy", () => {
     expect(out.layers.map((l) => l.kind)).toEqual(["user", "builtin"]);
   });
 
+  it("shows the rules that count only in a trusted workspace as not counting in this untrusted one", async () => {
+    const out = JSON.parse(String((await run(["policy", "show", "--json"])).stdout)) as {
+      trusted: boolean;
+      rules: { trustedWorkspaceOnly?: boolean; inactive?: string }[];
+    };
+    expect(out.trusted).toBe(false);
+    const only = out.rules.filter((r) => r.trustedWorkspaceOnly === true);
+    expect(only.length).toBeGreaterThan(0);
+    expect(only.every((r) => r.inactive !== undefined)).toBe(true);
+  });
+
   it("runs the rules' examples against the whole policy", async () => {
     const file = path.join(tmp.dir, "examples.json");
     writeFileSync(

@@ -6,6 +6,7 @@
 import {
   EnkaiduReasonCode,
   PolicyReasonCode,
+  ruleCounts,
   ShellFindingCode,
   type Pattern,
   type ResolvedPolicy,
@@ -44,15 +45,14 @@ export function patternText(pattern: Pattern): string {
 }
 
 /**
- * The active rule prefixes of a policy, highest layer first, without duplicates. Allow rules that need a
- * trusted workspace are left out when the workspace is not trusted (they do not count there).
+ * The prefixes of the rules that count in this workspace (core's `ruleCounts`), highest layer first, without
+ * duplicates.
  */
 export function policyPrefixes(policy: ResolvedPolicy, workspaceTrusted = true): PolicyPrefixes {
   const out: PolicyPrefixes = { allow: [], ask: [], deny: [], gates: [] };
   const seen = new Set<string>();
   for (const rule of policy.rules) {
-    if (rule.inactive !== undefined) continue;
-    if (rule.trustedWorkspaceOnly && !workspaceTrusted && rule.decision === "allow") continue;
+    if (!ruleCounts(rule, { workspaceTrusted })) continue;
     const text = patternText(rule.pattern);
     const key = `${rule.decision}\u0000${text}`;
     if (seen.has(key)) continue;

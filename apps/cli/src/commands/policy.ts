@@ -8,6 +8,7 @@ import {
   parsePolicy,
   PRESETS,
   RECOMMENDED_POLICY,
+  ruleCounts,
   type PolicyDocument,
   type Verdict,
 } from "@slashi/core";
@@ -175,6 +176,8 @@ export async function policyShow(args: ParsedArgs, io: Io): Promise<number> {
   const setup = await loadSetup(io, setupOptions(args));
   await parser;
   const p = setup.policy;
+  const inactiveHere = (r: (typeof p.rules)[number]): string | undefined =>
+    r.inactive ?? (ruleCounts(r, { workspaceTrusted: setup.trusted }) ? undefined : "untrusted-workspace");
   const rules = p.rules.map((r) => ({
     layer: r.layer,
     source: r.source,
@@ -183,7 +186,8 @@ export async function policyShow(args: ParsedArgs, io: Io): Promise<number> {
     decision: r.decision,
     ...(r.reason ? { reason: r.reason } : {}),
     ...(r.trustedWorkspaceOnly ? { trustedWorkspaceOnly: true } : {}),
-    ...(r.inactive ? { inactive: r.inactive } : {}),
+    // A rule that counts only in a trusted workspace is shown as not counting here, as deciding treats it.
+    ...(inactiveHere(r) === undefined ? {} : { inactive: inactiveHere(r) }),
   }));
   const settings = {
     allowNetwork: p.allowNetwork,

@@ -4,7 +4,7 @@
  * workspace policy file (its allow rules count until the file changes), and says what each of these adds.
  */
 import path from "node:path";
-import { isSlashiError, makeVisible, parsePolicy } from "@slashi/core";
+import { isSlashiError, makeVisible, parsePolicy, trustGains, type TrustGains } from "@slashi/core";
 import {
   AuditLog,
   CommandApprovalFileStore,
@@ -19,7 +19,6 @@ import { ExitCode, formatError, invalidPolicyLine, toExitCode } from "../errors.
 import { jsonText, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { loadCommands, type LoadedCommands } from "./run.js";
-import { trustGains, type TrustGains } from "./trust-gains.js";
 
 function cwdOf(args: ParsedArgs, io: Io): string {
   return path.resolve(io.cwd, typeof args.flags.cwd === "string" ? args.flags.cwd : ".");

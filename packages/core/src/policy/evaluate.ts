@@ -288,6 +288,20 @@ function ruleReason(rule: CompiledRule, command: string, inactive?: Reason["inac
  * run in (after the line's `cd`s and runner options) lies inside it. A directory only known at run time, or
  * no workspace at all, is not inside.
  */
+/**
+ * Whether a rule counts for a command that runs in a workspace the host trusts or not: an inactive rule
+ * (unapproved file, lifted) never does, and an allow rule marked `trustedWorkspaceOnly` counts only in a trusted
+ * workspace. The one answer for deciding and for every host that lists the rules that count (the MCP
+ * `shell_command` description, `slashi policy show`); it does not say which rule matches a command.
+ */
+export function ruleCounts(
+  rule: Pick<CompiledRule, "inactive" | "decision" | "trustedWorkspaceOnly">,
+  where: { workspaceTrusted: boolean },
+): boolean {
+  if (rule.inactive !== undefined) return false;
+  return !(rule.decision === "allow" && rule.trustedWorkspaceOnly && !where.workspaceTrusted);
+}
+
 function runsInTrustedWorkspace(command: ExtractedCommand, safety: SafetyContext): boolean {
   if (safety.workspaceTrusted === false) return false;
   return commandContexts(command, safety).every((c) =>
@@ -393,9 +407,7 @@ export function evaluateCommand(
     let inactive: Reason["inactive"] = rule.inactive;
     if (
       inactive === undefined &&
-      rule.decision === "allow" &&
-      rule.trustedWorkspaceOnly &&
-      !runsInTrustedWorkspace(command, safety)
+      !ruleCounts(rule, { workspaceTrusted: runsInTrustedWorkspace(command, safety) })
     )
       inactive = context.workspaceTrusted === false ? "untrusted-workspace" : "outside-workspace";
     if (inactive === undefined) active.push(rule);

@@ -1,4 +1,5 @@
-import { RECOMMENDED_POLICY, type PolicyDocument, type PolicyLayer, type Verdict } from "@slashi/core";
+import { RECOMMENDED_POLICY } from "./recommended.js";
+import type { PolicyDocument, PolicyLayer, Verdict } from "./types.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { trustGains } from "./trust-gains.js";

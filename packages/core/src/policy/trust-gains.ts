@@ -1,16 +1,12 @@
 /**
- * What `slashi trust` makes count: the policy resolved twice from the same layers, once with the workspace policy
- * file unapproved and once approved (as trusting leaves it), and the difference. Pure: it reads nothing.
+ * What trusting a workspace makes count (`slashi trust` prints it; any host can show it): the policy resolved
+ * twice from the same layers, once with the workspace policy file unapproved and once approved (as trusting
+ * leaves it), and the difference. Pure: it reads nothing.
  */
-import {
-  formatPattern,
-  PRESETS,
-  resolvePolicy,
-  type CompiledRule,
-  type PolicyLayer,
-  type PolicyLayerKind,
-  type ResolvedPolicy,
-} from "@slashi/core";
+import { formatPattern } from "./pattern.js";
+import { PRESETS } from "./recommended.js";
+import { resolvePolicy } from "./resolve.js";
+import type { CompiledRule, PolicyLayer, PolicyLayerKind, ResolvedPolicy } from "./types.js";
 
 /** An allow rule (or `approvedCommands` entry) that counts once the workspace is trusted. */
 export interface GainedRule {
