@@ -1,29 +1,21 @@
 /**
  * The tree walk of shell analysis: statements, pipelines, compound commands, simple commands and the words
  * inside them, in source order, with the redirects each command inherits. Payloads go to `payloads.ts`, the
- * parser-free reading of plain scripts to `plain-script.ts`, redirect nodes to `redirects.ts`.
+ * parser-free reading of plain scripts to `plain-script.ts`, redirect nodes to `redirects.ts`, the bookkeeping
+ * of variables bash evaluates to `variables.ts`, facts about parse-tree nodes to `node-facts.ts`.
  */
-import type { Language, Node, Tree } from "web-tree-sitter";
+import type { Language, Tree } from "web-tree-sitter";
 import { joinContext } from "./context.js";
 import { DirectoryTracker } from "./directory.js";
 import { isDangerousVariable, zshTiedScalar } from "./env-vars.js";
-import {
-  addValueNames,
-  DATA_VARIABLES,
-  evaluatedArgument,
-  evaluatedNodes,
-  namesReadThrough,
-  isPlainArithmetic,
-  isPlainName,
-  SETS_NAMES,
-} from "./evaluated.js";
+import { evaluatedNodes } from "./evaluated.js";
 import type { ShellGrammar } from "../quoting/dialect.js";
 import { checkWords, FindingList, ShellFindingCode } from "./findings.js";
 import { nonPosixSyntax, zshOnlySyntax } from "./grammar.js";
 import type { Word } from "./options.js";
 import { bashParserOrThrow } from "./parser.js";
 import { anyDownloader, backticksIn, checkPipeToShell, programSemantics } from "./payloads.js";
-import { readPlainScript, type PlainScript } from "./plain-script.js";
+import { readPlainScript } from "./plain-script.js";
 import {
   groupWords,
   NO_REDIRECTS,
@@ -36,6 +28,19 @@ import {
 import { unwrapRunners, type UnwrapResult } from "./runners.js";
 import { hasSkippedText, LEAF_TYPES, SNode } from "./snode.js";
 import type { Assignment, CommandContext, ExtractedCommand, ShellLanguage } from "./types.js";
+import {
+  assignmentValue,
+  changesDirectory,
+  describeError,
+  isValidAssignment,
+  KNOWN_TYPES,
+  LITERAL_TEST_WORD,
+  mayContainCommand,
+  operatorAfter,
+  operatorBefore,
+  STATEMENT_TYPES,
+} from "./node-facts.js";
+import { VariableChecks } from "./variables.js";
 import { evaluateWord, WordValue } from "./words.js";
 
 /** How deep `bash -c`, `eval` and heredoc payloads may nest before analysis gives up. */
@@ -66,14 +71,8 @@ export class Analysis {
   readonly directory = new DirectoryTracker();
   /** The command whose payloads are being read (`env -C dir sh -c '…'`): they start where it runs. */
   private payloadOwner: ExtractedCommand | undefined;
-  /** Names declared `-i` or `-n` so far: a value assigned to them is evaluated. */
-  private readonly evaluatedNames = new Set<string>();
-  /** Names read inside arithmetic anywhere in the script: their values are evaluated as arithmetic. */
-  private readonly arithmeticNames = new Set<string>();
-  /** Names the script gives a value that is not plain arithmetic (or an unknown value). */
-  private readonly unsafeValues = new Set<string>(DATA_VARIABLES);
-  /** For names given plain arithmetic values: the names those values read (evaluated in turn). */
-  private readonly valueNames = new Map<string, Set<string>>();
+  /** Names read in arithmetic, the values the script gives them, names declared `-i`/`-n`. */
+  private readonly variables = new VariableChecks(this.list);
   /** Whether plain scripts skip the parser (tests turn it off to compare both paths). */
   plainEnabled = true;
   /** The grammar of the shell that runs the script being walked (payloads name their own shell). */
@@ -174,10 +173,7 @@ export class Analysis {
       }
       const evaluated = evaluatedNodes(root);
       for (const problem of evaluated.problems) this.list.add(ShellFindingCode.evaluatedWord, problem);
-      for (const name of evaluated.names) this.arithmeticNames.add(name);
-      for (const name of evaluated.assigned) this.unsafeValues.add(name);
-      for (const [name, read] of evaluated.valueNames)
-        for (const r of read) addValueNames(this.valueNames, name, r);
+      this.variables.scanned(evaluated);
       // `: ${CDPATH:=..}` and `for PATH in …` assign as surely as `CDPATH=..`: taken as made before anything
       // runs
       for (const name of evaluated.otherAssigned) this.checkSteering(name, name, false);
@@ -730,41 +726,9 @@ export class Analysis {
     return { name, value, exported };
   }
 
-  /**
-   * Flags a builtin argument bash evaluates as a name or arithmetic, and remembers the names `declare -i`/`-n`
-   * (and friends) give that meaning, so a later assignment to them is checked too.
-   */
-  private checkEvaluated(cmd: ExtractedCommand): void {
-    const problem = evaluatedArgument(cmd, this.arithmeticNames);
-    if (problem !== undefined) this.list.add(ShellFindingCode.evaluatedWord, problem, cmd.text);
-    const program = cmd.effective[0];
-    if (program !== undefined && SETS_NAMES.has(program)) {
-      for (const w of cmd.effective.slice(1)) if (isPlainName(w)) this.unsafeValues.add(w);
-    }
-    if (program !== "declare" && program !== "typeset" && program !== "local") return;
-    const words = cmd.effective;
-    if (!words.some((w) => /^[-+][A-Za-z]*[in]/.test(w))) return;
-    for (const w of words.slice(1)) {
-      const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(w);
-      if (name && !w.startsWith("-")) this.evaluatedNames.add(name[0]);
-    }
-  }
-
   private checkAssignment(assignment: Assignment, text: string): void {
     this.checkSteering(assignment.name, text, true);
-    if (assignment.value === null || !isPlainArithmetic(assignment.value))
-      this.unsafeValues.add(assignment.name);
-    else addValueNames(this.valueNames, assignment.name, assignment.value);
-    if (
-      this.evaluatedNames.has(assignment.name) &&
-      (assignment.value === null || !isPlainArithmetic(assignment.value))
-    ) {
-      this.list.add(
-        ShellFindingCode.evaluatedWord,
-        `${assignment.name} is an integer or a name reference here, so bash evaluates the value assigned to it`,
-        text,
-      );
-    }
+    this.variables.assignment(assignment, text);
   }
 
   /**
@@ -950,7 +914,7 @@ export class Analysis {
         text,
       );
     }
-    this.checkEvaluated(cmd);
+    this.variables.command(cmd);
     for (const a of assignments) this.checkAssignment(a, text);
     return { cmd, unwrapped };
   }
@@ -1071,7 +1035,7 @@ export class Analysis {
     };
     this.commands.push(cmd);
     this.directory.stamp(cmd);
-    this.checkEvaluated(cmd);
+    this.variables.command(cmd);
     for (const a of assignments) this.checkAssignment(a, cmd.text);
     for (const v of valueNodes) this.nested(v, scope, context);
     this.directory.apply(cmd);
@@ -1083,13 +1047,7 @@ export class Analysis {
   /** Cross-checks the whole script: arithmetic reading values set in it, functions and aliases called. */
   finish(): void {
     this.directory.finish();
-    for (const name of namesReadThrough(this.arithmeticNames, this.valueNames)) {
-      if (!this.unsafeValues.has(name)) continue;
-      this.list.add(
-        ShellFindingCode.evaluatedWord,
-        `arithmetic reads ${name}, which the script sets to a value bash would evaluate as code`,
-      );
-    }
+    this.variables.finish();
     if (this.functions.size === 0 && this.aliases.size === 0) return;
     for (const cmd of this.commands) {
       const program = cmd.effective[0];
@@ -1114,152 +1072,7 @@ export class Analysis {
   }
 }
 
-/** The operator token right after the named child at `i` (`&&`, `||`, `;`, `&`), if any. */
-function operatorAfter(kids: readonly SNode[], i: number): string | undefined {
-  for (let j = i + 1; j < kids.length; j++) {
-    const k = kids[j] as SNode;
-    if (k.isNamed) return undefined;
-    if (k.type === "&&" || k.type === "||" || k.type === ";" || k.type === "&") return k.type;
-  }
-  return undefined;
-}
-
-/** The operator token right before the named child at `i`, if any. */
-function operatorBefore(kids: readonly SNode[], i: number): string | undefined {
-  for (let j = i - 1; j >= 0; j--) {
-    const k = kids[j] as SNode;
-    if (k.isNamed) return undefined;
-    if (k.type === "&&" || k.type === "||" || k.type === ";" || k.type === "&") return k.type;
-  }
-  return undefined;
-}
-
-/** Words that change the shell's directory (or may): plain scripts holding them go through the tree walk. */
-/** A word of `[ … ]` that is the same text before and after expansion: no quotes, expansions or globs. */
-const LITERAL_TEST_WORD = /^[A-Za-z0-9_./:@%+=,!-]+$/;
-
-const DIRECTORY_WORDS: ReadonlySet<string> = new Set(["cd", "pushd", "popd", "chdir", "eval", "source"]);
-
-/** A plain statement with a command that may change the directory: the walk follows it, the fast path not. */
-function changesDirectory(statement: PlainScript[number]): boolean {
-  return statement.some((item) =>
-    item.some(
-      (element) => element.words[0]?.text === "." || element.words.some((w) => DIRECTORY_WORDS.has(w.text)),
-    ),
-  );
-}
-
-/** False when a word node's text holds no `$` and no backtick, so nothing inside it can run. */
-function mayContainCommand(node: SNode): boolean {
-  const src = node.src;
-  for (let i = node.startIndex; i < node.endIndex; i++) {
-    const c = src.charCodeAt(i);
-    if (c === 0x24 || c === 0x60 || c === 0x3c || c === 0x3e) return true;
-  }
-  return false;
-}
-
-/** True when an assignment's name is one bash accepts (`NAME`, `NAME[i]`), not `1=x`. */
-function isValidAssignment(node: SNode): boolean {
-  const name = node.children[0];
-  if (!name) return false;
-  const text = name.type === "subscript" ? (name.children[0]?.text ?? "") : name.text;
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(text);
-}
-
 /** The text a scope was parsed from. */
 function src(scope: Scope): string {
   return scope.src;
 }
-
-/** The value node of a `variable_assignment` (after `=` or `+=`), if any. */
-function assignmentValue(node: SNode): SNode | undefined {
-  const kids = node.children;
-  for (let i = 0; i < kids.length; i++) {
-    const t = (kids[i] as SNode).type;
-    if (t === "=" || t === "+=") return kids[i + 1];
-  }
-  return undefined;
-}
-
-function describeError(root: Node): string {
-  let found: Node | null = null;
-  const stack: Node[] = [root];
-  while (stack.length && !found) {
-    const n = stack.pop() as Node;
-    if (n.type === "ERROR" || n.isMissing) {
-      found = n;
-      break;
-    }
-    if (n.hasError) for (let i = n.childCount - 1; i >= 0; i--) stack.push(n.child(i) as Node);
-  }
-  if (!found) return "syntax error";
-  const where = `line ${found.startPosition.row + 1}, column ${found.startPosition.column + 1}`;
-  return found.isMissing ? `missing "${found.type}" at ${where}` : `unexpected text at ${where}`;
-}
-
-const STATEMENT_TYPES: ReadonlySet<string> = new Set([
-  "command",
-  "declaration_command",
-  "unset_command",
-  "redirected_statement",
-  "pipeline",
-  "list",
-  "negated_command",
-  "subshell",
-  "compound_statement",
-  "while_statement",
-  "for_statement",
-  "c_style_for_statement",
-  "if_statement",
-  "case_statement",
-  "function_definition",
-  "test_command",
-  "variable_assignment",
-  "variable_assignments",
-  "command_substitution",
-  "process_substitution",
-]);
-
-const KNOWN_TYPES: ReadonlySet<string> = new Set([
-  ...STATEMENT_TYPES,
-  "program",
-  "comment",
-  "do_group",
-  "elif_clause",
-  "else_clause",
-  "case_item",
-  "arithmetic_expansion",
-  "expansion",
-  "simple_expansion",
-  "string",
-  "raw_string",
-  "ansi_c_string",
-  "translated_string",
-  "concatenation",
-  "word",
-  "number",
-  "string_content",
-  "heredoc_body",
-  "heredoc_content",
-  "heredoc_start",
-  "heredoc_end",
-  "heredoc_redirect",
-  "herestring_redirect",
-  "file_redirect",
-  "file_descriptor",
-  "variable_name",
-  "special_variable_name",
-  "subscript",
-  "array",
-  "binary_expression",
-  "unary_expression",
-  "ternary_expression",
-  "postfix_expression",
-  "parenthesized_expression",
-  "test_operator",
-  "regex",
-  "extglob_pattern",
-  "brace_expression",
-  "command_name",
-]);
