@@ -173,7 +173,7 @@ export { formatPattern } from "./policy/pattern.js";
 export { PRESETS, RECOMMENDED_POLICY, RECOMMENDED_PRESET_NAME } from "./policy/recommended.js";
 export { reloadPolicy, resolvePolicy } from "./policy/resolve.js";
 export type { PolicyInput, ReloadResult, ResolvePolicyOptions } from "./policy/resolve.js";
-export { ruleCounts } from "./policy/evaluate.js";
+export { ruleCounts, ruleInactiveHere } from "./policy/evaluate.js";
 export { trustGains } from "./policy/trust-gains.js";
 export type { GainedRule, GainedSetting, TrustGains, WaitingRule } from "./policy/trust-gains.js";
 export type {

@@ -8,7 +8,7 @@ import {
   parsePolicy,
   PRESETS,
   RECOMMENDED_POLICY,
-  ruleCounts,
+  ruleInactiveHere,
   type PolicyDocument,
   type Verdict,
 } from "@slashi/core";
@@ -177,7 +177,7 @@ export async function policyShow(args: ParsedArgs, io: Io): Promise<number> {
   await parser;
   const p = setup.policy;
   const inactiveHere = (r: (typeof p.rules)[number]): string | undefined =>
-    r.inactive ?? (ruleCounts(r, { workspaceTrusted: setup.trusted }) ? undefined : "untrusted-workspace");
+    ruleInactiveHere(r, { workspaceTrusted: setup.trusted });
   const rules = p.rules.map((r) => ({
     layer: r.layer,
     source: r.source,

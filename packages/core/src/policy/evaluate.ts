@@ -284,11 +284,6 @@ function ruleReason(rule: CompiledRule, command: string, inactive?: Reason["inac
 }
 
 /**
- * Whether a command runs inside a trusted workspace: the host trusts it and every directory the command may
- * run in (after the line's `cd`s and runner options) lies inside it. A directory only known at run time, or
- * no workspace at all, is not inside.
- */
-/**
  * Whether a rule counts for a command that runs in a workspace the host trusts or not: an inactive rule
  * (unapproved file, lifted) never does, and an allow rule marked `trustedWorkspaceOnly` counts only in a trusted
  * workspace. The one answer for deciding and for every host that lists the rules that count (the MCP
@@ -298,10 +293,28 @@ export function ruleCounts(
   rule: Pick<CompiledRule, "inactive" | "decision" | "trustedWorkspaceOnly">,
   where: { workspaceTrusted: boolean },
 ): boolean {
-  if (rule.inactive !== undefined) return false;
-  return !(rule.decision === "allow" && rule.trustedWorkspaceOnly && !where.workspaceTrusted);
+  return ruleInactiveHere(rule, where) === undefined;
 }
 
+/**
+ * Why a rule does not count where {@link ruleCounts} is asked: its own `inactive` reason, or
+ * `"untrusted-workspace"` for an allow rule that counts only in a trusted workspace; `undefined` when it counts.
+ */
+export function ruleInactiveHere(
+  rule: Pick<CompiledRule, "inactive" | "decision" | "trustedWorkspaceOnly">,
+  where: { workspaceTrusted: boolean },
+): Reason["inactive"] {
+  if (rule.inactive !== undefined) return rule.inactive;
+  return rule.decision === "allow" && rule.trustedWorkspaceOnly && !where.workspaceTrusted
+    ? "untrusted-workspace"
+    : undefined;
+}
+
+/**
+ * Whether a command runs inside a trusted workspace: the host trusts it and every directory the command may
+ * run in (after the line's `cd`s and runner options) lies inside it. A directory only known at run time, or
+ * no workspace at all, is not inside.
+ */
 function runsInTrustedWorkspace(command: ExtractedCommand, safety: SafetyContext): boolean {
   if (safety.workspaceTrusted === false) return false;
   return commandContexts(command, safety).every((c) =>

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadShellParser } from "../shell/parser.js";
 import { decide } from "./decide.js";
-import { ruleCounts } from "./evaluate.js";
+import { ruleCounts, ruleInactiveHere } from "./evaluate.js";
 import { resolvePolicy } from "./resolve.js";
 
 beforeAll(async () => {
@@ -36,6 +36,17 @@ describe("ruleCounts", () => {
         expect(decision.decision === "allow").toBe(counted);
       }),
       { numRuns: 40 },
+    );
+  });
+
+  it("says why a rule does not count: its own reason first, then an untrusted workspace for its allow rules", () => {
+    const untrusted = { workspaceTrusted: false };
+    const rule = { decision: "allow" as const, trustedWorkspaceOnly: true };
+    expect(ruleInactiveHere(rule, untrusted)).toBe("untrusted-workspace");
+    expect(ruleInactiveHere(rule, { workspaceTrusted: true })).toBeUndefined();
+    expect(ruleInactiveHere({ ...rule, decision: "ask" as const }, untrusted)).toBeUndefined();
+    expect(ruleInactiveHere({ ...rule, inactive: "unapproved" as const }, { workspaceTrusted: true })).toBe(
+      "unapproved",
     );
   });
 });
