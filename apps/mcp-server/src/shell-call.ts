@@ -7,6 +7,7 @@
  */
 import path from "node:path";
 import type { CallToolResult, InputRequiredResult, ServerContext } from "@modelcontextprotocol/server";
+import { isSlashiError, type SlashiError } from "@slashi/core";
 import {
   CommandApprovalFileStore,
   cordonProof,
@@ -23,9 +24,9 @@ import {
   type GuardedBatchPorts,
   type PolicySnapshot,
   type RunResult,
+  workspaceCwd,
 } from "@slashi/runtime";
 import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
-import { confineCwd } from "./cwd.js";
 import {
   confirmationMessage,
   environmentOverrides,
@@ -54,7 +55,7 @@ export interface ShellCall {
 
 /**
  * Resolves a cwd argument against the workspace root, without confining it (for `check_command`, which runs
- * nothing); a call that runs something confines its cwd with {@link confineCwd}.
+ * nothing); a call that runs something confines its cwd with {@link confinedCwd}.
  */
 export function resolveCwd(services: Services, cwd: string | undefined): string {
   const root = services.config.workspace.root;
@@ -76,15 +77,8 @@ export function checkCall(
       ),
     };
   }
-  const confined = confineCwd(config.workspace.root, call.cwd);
-  if (!confined.ok) {
-    return {
-      ok: false,
-      result: toolError(confined.code, confined.message, {
-        ...(confined.resolved === undefined ? {} : { resolvedCwd: confined.resolved }),
-      }),
-    };
-  }
+  const confined = confinedCwd(config.workspace.root, call.cwd);
+  if ("error" in confined) return { ok: false, result: confined.error };
   const timeoutMs = call.timeoutMs ?? config.defaultTimeoutMs;
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > config.maxTimeoutMs) {
     return {
@@ -96,6 +90,35 @@ export function checkCall(
     };
   }
   return { ok: true, cwd: confined.cwd, timeoutMs };
+}
+
+/**
+ * A call's `cwd` confined to the workspace by the runtime's one rule (`workspaceCwd`: links followed, the
+ * directory must exist), or the tool error: `CWD_OUTSIDE_WORKSPACE` (with `resolvedCwd`) for a directory outside
+ * it, `INVALID_ARGUMENT` for one that does not exist or is not a directory.
+ */
+function confinedCwd(root: string, cwd: string | undefined): { cwd: string } | { error: CallToolResult } {
+  try {
+    return { cwd: workspaceCwd(root, cwd, { existing: true }) ?? root };
+  } catch (error) {
+    if (!isSlashiError(error)) throw error;
+    return { error: cwdRefusal(error, error.message) };
+  }
+}
+
+/**
+ * The tool error of a refused working directory (the runtime's `workspaceCwd`, also from a slash command's step
+ * loop): `CWD_OUTSIDE_WORKSPACE` with `resolvedCwd` when it is outside the workspace, else by the error's category.
+ */
+export function cwdRefusal(error: SlashiError, message: string): CallToolResult {
+  const { outsideWorkspace, resolved } = error.data;
+  if (outsideWorkspace !== true)
+    return toolError(toolErrorCodeOf(error, ToolErrorCode.INVALID_ARGUMENT), message);
+  return toolError(
+    ToolErrorCode.CWD_OUTSIDE_WORKSPACE,
+    message,
+    typeof resolved === "string" ? { resolvedCwd: resolved } : {},
+  );
 }
 
 /** The words of a refusal from the form, by the answer it gave. */

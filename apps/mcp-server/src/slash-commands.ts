@@ -1,10 +1,11 @@
 /**
  * `list_commands` and `run_command`: the person's own slash commands (`<config dir>/commands.json`) and the
- * trusted workspace's team file (`.vscode/slashi.json`), run through the runtime's step loop. Over MCP only steps
- * that need no editor and no person typing run: `terminal` (all of a command's lines approved together with one
- * form, then each guarded as it runs: the runtime's `guardedBatch`),
- * `notify` (its text is returned) and `wait`; `slash` steps are followed to commands of the same file. A command
- * that can reach any other step kind is refused with `NEEDS_EDITOR` before anything runs.
+ * trusted workspace's team file (`.vscode/slashi.json`), planned and approved by the runtime's `approveSlashRun`
+ * and walked once by its step loop. Over MCP only steps that need no editor and no person typing run: `terminal`
+ * (all of a command's lines approved together with one form, then each guarded as it runs: the runtime's
+ * `guardedBatch`), `notify` (its text is returned) and `wait`; `slash` steps are followed to commands of the same
+ * file. A command that can reach any other step kind, itself or through a callee, is listed as not runnable and
+ * refused with `NEEDS_EDITOR` before anything runs.
  *
  * Trust and approval:
  * - an untrusted workspace's team file is neither listed nor run;
@@ -30,14 +31,15 @@ import {
   parseTeamFile,
   planSlashRun,
   SlashiErrorCode,
-  type CommandDefinition,
+  type ApprovalRecord,
+  type ApprovalState,
   type CommandSource,
-  type SlashRunPlan,
   type StepPerformer,
   type TerminalStep,
 } from "@slashi/core";
 import {
   ApprovalFileStore,
+  approveSlashRun,
   guardedBatch,
   readBoundedText,
   redactValue,
@@ -45,11 +47,11 @@ import {
   SLASHI_FILES,
   stepPerformerOf,
   textDigest,
+  type ApprovedBatch,
   type StepAt,
   type StepCommand,
   type GuardedRunRequest,
   type StepHostPort,
-  type TerminalStepRun,
 } from "@slashi/runtime";
 import * as z from "zod/v4";
 import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
@@ -57,7 +59,9 @@ import type { Confirmer } from "./confirm.js";
 import {
   callPorts,
   checkCall,
+  cwdRefusal,
   formApprover,
+  type McpRun,
   notStartedResult,
   refusalResult,
   snapshotOrError,
@@ -102,25 +106,23 @@ function planRefusal(error: unknown): CallToolResult {
 }
 
 /**
- * One walk of the runtime's step loop over `command` with these step methods; a loop refusal (a step that cannot
- * expand, a callee named at run time that cannot be called) as the tool's error, `undefined` otherwise.
+ * The one walk of the runtime's step loop over `command` with these step methods; a loop refusal (a step that
+ * cannot expand, a callee named at run time that cannot be called, a `cwd` outside the workspace) as the tool's
+ * error, `undefined` otherwise. Nothing has run when it refuses: the methods only collect.
  */
 async function walkSteps(
   command: LoadedCommand,
-  port: (perform: StepPorts) => StepHostPort<LoadedCommand>,
+  port: StepHostPort<LoadedCommand>,
   args: string,
-  perform: StepPorts,
-  ran: boolean,
 ): Promise<CallToolResult | undefined> {
   try {
-    await runSlashSteps(command, port(perform), { args });
+    await runSlashSteps(command, port, { args });
     return undefined;
   } catch (error) {
     if (isSlashiError(error) && error.code === SlashiErrorCode.STEP_UNAVAILABLE) return planRefusal(error);
-    return toolError(
-      toolErrorCodeOf(error, ToolErrorCode.INVALID_ARGUMENT),
-      `/${command.definition.name}: ${(error as Error).message}; ${ran ? "the steps before it ran" : "nothing ran"}`,
-    );
+    const message = `/${command.definition.name}: ${(error as Error).message}; nothing ran`;
+    if (isSlashiError(error)) return cwdRefusal(error, message);
+    return toolError(ToolErrorCode.INVALID_ARGUMENT, message);
   }
 }
 
@@ -197,24 +199,50 @@ export async function loadCommands(services: Services): Promise<CommandCatalog> 
   return { commands, notes, workspaceTrusted: state.trusted };
 }
 
-function unsupportedKinds(def: CommandDefinition): string[] {
-  return [...new Set(def.steps.map((s) => s.type).filter((k) => !MCP_PERFORMER.performs(k)))];
+/**
+ * Whether slashi-mcp can run `command` (core `planSlashRun` with slashi-mcp's step kinds, over every command it
+ * can reach): the kinds it reaches that need an editor or a person typing, or the call problem that refuses it.
+ */
+function runnableHere(
+  command: LoadedCommand,
+  group: readonly LoadedCommand[],
+): { runnable: true } | { runnable: false; needsEditor?: string[]; problem?: string } {
+  try {
+    planSlashRun(
+      command.definition,
+      group.map((c) => c.definition),
+      { shared: command.source !== "user", approved: () => "approved", host: MCP_PERFORMER },
+    );
+    return { runnable: true };
+  } catch (error) {
+    if (isSlashiError(error) && error.code === SlashiErrorCode.STEP_UNAVAILABLE)
+      return { runnable: false, needsEditor: error.data.kinds as string[] };
+    return { runnable: false, problem: (error as Error).message };
+  }
 }
 
-async function approvalOf(
+/** The commands a `slash` step of `command` may call: those of the same file. */
+function groupOf(catalog: CommandCatalog, command: LoadedCommand): LoadedCommand[] {
+  return catalog.commands.filter((c) => c.source === command.source);
+}
+
+/** The person's approvals of slash commands. */
+async function approvalRecords(services: Services): Promise<readonly ApprovalRecord[]> {
+  const file = path.join(services.config.paths.stateDir, SLASHI_FILES.approvals);
+  return new ApprovalFileStore({ file }).list();
+}
+
+/** How a team command stands against the person's approvals. */
+function approvalOf(
   services: Services,
   command: LoadedCommand,
-): Promise<"approved" | "changed" | "new" | "own"> {
-  if (command.source === "user") return "own";
-  const store = new ApprovalFileStore({
-    file: path.join(services.config.paths.stateDir, SLASHI_FILES.approvals),
-  });
-  const state = approvalStateOf(
+  records: readonly ApprovalRecord[],
+): ApprovalState {
+  return approvalStateOf(
     command.definition,
     { source: "workspace", name: command.definition.name, workspaceKey: services.config.workspace.key },
-    await store.list(),
+    records,
   );
-  return state.state;
 }
 
 /** Registers `list_commands`. */
@@ -224,7 +252,7 @@ export function listCommandsTool(server: McpServer, services: Services): void {
     {
       title: "List Slashi slash commands",
       description:
-        "List the slash commands this server can run with run_command: the person's own commands and the trusted workspace's team commands. Commands with editor-only steps are listed with runnable: false.",
+        "List the slash commands this server can run with run_command: the person's own commands and the trusted workspace's team commands. Commands that reach steps this server cannot perform (editor steps, input, open), themselves or through a command they call, are listed with runnable: false.",
       inputSchema: z.object({}),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -232,25 +260,28 @@ export function listCommandsTool(server: McpServer, services: Services): void {
       const loaded = await catalogOrError(services);
       if ("error" in loaded) return loaded.error;
       const { catalog } = loaded;
-      const list = await Promise.all(
-        catalog.commands.map(async (c) => {
-          const unsupported = unsupportedKinds(c.definition);
-          return {
-            name: c.definition.name,
-            ...(c.definition.description === undefined ? {} : { description: c.definition.description }),
-            ...(c.definition.args === undefined ? {} : { args: c.definition.args }),
-            source: c.source,
-            runnable: unsupported.length === 0,
-            ...(unsupported.length === 0 ? {} : { needsEditor: unsupported }),
-            approval: await approvalOf(services, c),
-            steps: c.definition.steps.map((s) => s.type),
-          };
-        }),
-      );
+      const records = catalog.commands.some((c) => c.source !== "user")
+        ? await approvalRecords(services)
+        : [];
+      const list = catalog.commands.map((c) => ({
+        name: c.definition.name,
+        ...(c.definition.description === undefined ? {} : { description: c.definition.description }),
+        ...(c.definition.args === undefined ? {} : { args: c.definition.args }),
+        source: c.source,
+        ...runnableHere(c, groupOf(catalog, c)),
+        approval: c.source === "user" ? "own" : approvalOf(services, c, records).state,
+        steps: c.definition.steps.map((s) => s.type),
+      }));
+      const why = (c: (typeof list)[number]): string =>
+        c.runnable
+          ? ""
+          : c.needsEditor !== undefined
+            ? `, needs an editor for ${c.needsEditor.join(", ")}`
+            : `, cannot run: ${c.problem ?? "refused"}`;
       const text = [
         ...list.map(
           (c) =>
-            `/${c.name}${c.args ? ` ${c.args}` : ""} (${c.source}${c.runnable ? "" : `, needs an editor for ${c.needsEditor?.join(", ")}`}${c.approval === "changed" || c.approval === "new" ? ", asks before running" : ""})${c.description ? ` - ${c.description}` : ""}`,
+            `/${c.name}${c.args ? ` ${c.args}` : ""} (${c.source}${why(c)}${c.approval === "changed" || c.approval === "new" ? ", asks before running" : ""})${c.description ? ` - ${c.description}` : ""}`,
         ),
         ...catalog.notes.map((n) => `note: ${n}`),
       ];
@@ -330,10 +361,8 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
         },
       );
     }
-    const group = catalog.commands.filter((c) => c.source === command.source);
-    const states = new Map<CommandDefinition, Awaited<ReturnType<typeof approvalOf>>>();
-    for (const c of group) states.set(c.definition, await approvalOf(services, c));
-    const approval = states.get(command.definition) ?? "new";
+    const group = groupOf(catalog, command);
+    const records = command.source === "user" ? [] : await approvalRecords(services);
     const args = input.args ?? "";
     let dialect;
     try {
@@ -341,10 +370,50 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
     } catch {
       dialect = undefined;
     }
-    // The runtime's step loop walks the command twice: once to expand and decide every terminal step (a deny
-    // anywhere, the callees' included, refuses the whole command before anything runs, and one form confirms every
-    // step that needs it, so a retry never re-runs earlier steps), then once to perform the steps in order.
-    const port = (perform: StepPorts): StepHostPort<LoadedCommand> => ({
+    // The runtime's approval sequence, as every host runs it: the checks before anything runs (a missing callee,
+    // a cycle, too deep, a step kind slashi-mcp cannot perform, the source rules) and the one rule for whether
+    // the person must approve. The person is asked by the one form of the guarded batch below, about every line
+    // together, so the sequence goes on unapproved and records nothing.
+    let approval;
+    try {
+      approval = await approveSlashRun(
+        command,
+        group,
+        {
+          state: (c) => approvalOf(services, c, records),
+          ask: async () => "unapproved",
+          remember: async () => undefined,
+        },
+        { performer: MCP_PERFORMER },
+      );
+    } catch (error) {
+      return planRefusal(error);
+    }
+    if (approval.status !== "approved")
+      return toolError(
+        ToolErrorCode.INTERNAL_ERROR,
+        `/${command.definition.name} was not approved; nothing ran`,
+      );
+    const unapproved = approval.answer === "unapproved";
+    const fingerprint = fingerprintCommand(command.definition);
+    const loadedPolicy = await snapshotOrError(services);
+    if ("error" in loadedPolicy) return loadedPolicy.error;
+    const timeoutMs = services.config.defaultTimeoutMs;
+
+    // One walk of the runtime's step loop expands every step (a callee's too) and collects what to perform: each
+    // terminal step's line goes to the guarded batch (a deny anywhere refuses the whole command before anything
+    // runs, and one form confirms every line that needs it, so a retry never re-runs earlier steps); the steps are
+    // then performed in that order.
+    const lines: GuardedRunRequest[] = [];
+    const where: ReturnType<typeof stepOf>[] = [];
+    const performs: ((
+      steps: Record<string, unknown>[],
+      batch: ApprovedBatch<McpRun>,
+    ) => Promise<CallToolResult | undefined>)[] = [];
+    const outputs: string[] = [];
+    let refusal: CallToolResult | undefined;
+    const refused = { stop: { status: "refused", code: "REFUSED", message: "refused" } } as const;
+    const port: StepHostPort<LoadedCommand> = {
       name: "slashi-mcp",
       context: (c, text, inputs) => ({
         source: c.source,
@@ -357,89 +426,91 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
         const key = commandNameKey(name.replace(/^\//, ""));
         return group.find((c) => commandNameKey(c.definition.name) === key);
       },
-      ...perform,
-    });
-    // The checks every host makes before anything runs, and the one rule for whether the person must approve.
-    let plan: SlashRunPlan;
-    try {
-      plan = planSlashRun(
-        command.definition,
-        group.map((c) => c.definition),
-        {
-          shared: command.source !== "user",
-          approved: (def) => {
-            const state = states.get(def) ?? "new";
-            return state === "own" ? "approved" : state;
-          },
-          host: stepPerformerOf(port(MCP_STEPS)),
-        },
-      );
-    } catch (error) {
-      return planRefusal(error);
-    }
-    const fingerprint = fingerprintCommand(command.definition);
-    const loadedPolicy = await snapshotOrError(services);
-    if ("error" in loadedPolicy) return loadedPolicy.error;
-    const timeoutMs = services.config.defaultTimeoutMs;
-    // A terminal step as a line for the guarded batch, or the tool error of a cwd it may not use.
-    const lineOf = (
-      run: TerminalStepRun<LoadedCommand>,
-    ): { line: GuardedRunRequest } | { error: CallToolResult } => {
-      const checked = checkCall(services, {
-        command: run.step.command,
-        ...(run.step.cwd === undefined ? {} : { cwd: run.step.cwd }),
-      });
-      if (!checked.ok) {
-        Object.assign(checked.result.structuredContent ?? {}, stepOf(run));
-        return { error: checked.result };
-      }
-      const line: GuardedRunRequest = {
-        command: run.step.command,
-        cwd: checked.cwd,
-        shell: services.config.shell,
-        // What the executor runs the step with: the server's environment.
-        env: services.config.env,
-        host: "mcp",
-        source: run.command.source,
-        commandName: run.command.definition.name,
-        auditText: (run.raw as TerminalStep).command,
-        secrets,
-        cordon: services.config.cordon,
-      };
-      return { line };
-    };
-    const lines: GuardedRunRequest[] = [];
-    const where: ReturnType<typeof stepOf>[] = [];
-    let refusal: CallToolResult | undefined;
-    const planned = await walkSteps(
-      command,
-      port,
-      args,
-      {
-        ...MCP_STEPS,
-        async terminal(run) {
-          secrets.push(...run.secrets);
-          const line = lineOf(run);
-          if ("line" in line) {
-            lines.push(line.line);
-            where.push(stepOf(run));
-            return;
+      refuseCall: approval.refuseCall,
+      // Terminal steps run in the workspace, or in the cwd they name inside it (the runtime's one rule).
+      workspace: () => services.config.workspace.root,
+      async terminal(run) {
+        secrets.push(...run.secrets);
+        const checked = checkCall(services, {
+          command: run.step.command,
+          ...(run.cwd === undefined ? {} : { cwd: run.cwd }),
+        });
+        if (!checked.ok) {
+          Object.assign(checked.result.structuredContent ?? {}, stepOf(run));
+          refusal = checked.result;
+          return refused;
+        }
+        const line: GuardedRunRequest = {
+          command: run.step.command,
+          cwd: checked.cwd,
+          shell: services.config.shell,
+          // What the executor runs the step with: the server's environment.
+          env: services.config.env,
+          host: "mcp",
+          source: run.command.source,
+          commandName: run.command.definition.name,
+          auditText: (run.raw as TerminalStep).command,
+          secrets,
+          cordon: services.config.cordon,
+        };
+        const at = stepOf(run);
+        lines.push(line);
+        where.push(at);
+        const label = `step ${run.index + 1}${run.depth > 0 ? ` of /${run.command.definition.name}` : ""}`;
+        performs.push(async (steps, batch) => {
+          let result: CallToolResult;
+          try {
+            result = toolResultOf(services, ctx, await batch.run(line), timeoutMs) as CallToolResult;
+          } catch (error) {
+            result = notStartedResult(error);
           }
-          refusal = line.error;
-          return { stop: { status: "refused", code: "DECIDED", message: "refused" } };
-        },
-        notify(_step, at) {
-          secrets.push(...at.secrets);
-        },
+          const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
+          steps.push({ ...at, type: "terminal", command: line.command, ...structured });
+          outputs.push(result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"));
+          if (result.isError === true) {
+            Object.assign(structured, { steps }, at);
+            return result;
+          }
+          if (structured.exitCode === 0) return undefined;
+          return {
+            isError: true,
+            content: [
+              {
+                type: "text",
+                text: `${outputs.join("\n")}\n/${command.definition.name} stopped: ${label} failed`,
+              },
+            ],
+            structuredContent: {
+              status: "failed",
+              name: command.definition.name,
+              steps,
+              failedStep: run.index,
+            },
+          };
+        });
       },
-      false,
-    );
+      notify(step, at) {
+        secrets.push(...at.secrets);
+        performs.push(async (steps) => {
+          outputs.push(step.message);
+          steps.push({ ...stepOf(at), type: "notify", message: step.message });
+          return undefined;
+        });
+      },
+      async wait(step, at) {
+        performs.push(async (steps) => {
+          await new Promise((resolve) => setTimeout(resolve, step.ms));
+          steps.push({ ...stepOf(at), type: "wait", ms: step.ms });
+          return undefined;
+        });
+      },
+    };
+    const walked = await walkSteps(command, port, args);
     if (refusal !== undefined) return refusal;
-    if (planned !== undefined) return planned;
-    const unapproved = plan.needsApproval;
-    const title = `/${command.definition.name} (${command.source === "user" ? "your command" : unapproved ? `team command, ${approval === "changed" ? "changed since you approved it" : "not approved yet"}` : "approved team command"})`;
-    // Every terminal step (the callees' too) is decided before anything runs, and one form confirms every step
-    // that needs it, so a retry never re-runs earlier steps; each step is then guarded again as it runs.
+    if (walked !== undefined) return walked;
+
+    const state = command.source === "user" ? undefined : approvalOf(services, command, records).state;
+    const title = `/${command.definition.name} (${command.source === "user" ? "your command" : unapproved ? `team command, ${state === "changed" ? "changed since you approved it" : "not approved yet"}` : "approved team command"})`;
     const outcome = await guardedBatch(
       {
         lines,
@@ -476,68 +547,12 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
       case "approved":
         break;
     }
-    const { batch } = outcome;
 
-    const outputs: string[] = [];
     const steps: Record<string, unknown>[] = [];
-    let stopped: CallToolResult | undefined;
-    const performed = await walkSteps(
-      command,
-      port,
-      args,
-      {
-        ...MCP_STEPS,
-        async wait(step, at) {
-          await new Promise((resolve) => setTimeout(resolve, step.ms));
-          steps.push({ ...stepOf(at), type: "wait", ms: step.ms });
-        },
-        notify(step, at) {
-          outputs.push(step.message);
-          steps.push({ ...stepOf(at), type: "notify", message: step.message });
-        },
-        async terminal(run) {
-          const line = lineOf(run);
-          let result: CallToolResult;
-          if ("error" in line) result = line.error;
-          else {
-            try {
-              result = toolResultOf(services, ctx, await batch.run(line.line), timeoutMs) as CallToolResult;
-            } catch (error) {
-              result = notStartedResult(error);
-            }
-          }
-          const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
-          steps.push({ ...stepOf(run), type: "terminal", command: run.step.command, ...structured });
-          outputs.push(result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"));
-          if (result.isError === true) {
-            Object.assign(structured, { steps }, stepOf(run));
-            stopped = result;
-          } else if (structured.exitCode !== 0) {
-            stopped = {
-              isError: true,
-              content: [
-                {
-                  type: "text",
-                  text: `${outputs.join("\n")}\n/${command.definition.name} stopped: step ${run.index + 1}${run.depth > 0 ? ` of /${run.command.definition.name}` : ""} failed`,
-                },
-              ],
-              structuredContent: {
-                status: "failed",
-                name: command.definition.name,
-                steps,
-                failedStep: run.index,
-              },
-            };
-          }
-          return stopped === undefined
-            ? undefined
-            : { stop: { status: "failed", code: "FAILED", message: "failed" } };
-        },
-      },
-      true,
-    );
-    if (stopped !== undefined) return stopped;
-    if (performed !== undefined) return performed;
+    for (const perform of performs) {
+      const stopped = await perform(steps, outcome.batch);
+      if (stopped !== undefined) return stopped;
+    }
     return {
       content: [{ type: "text", text: outputs.join("\n") || `/${command.definition.name} done` }],
       structuredContent: {

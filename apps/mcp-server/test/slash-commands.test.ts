@@ -43,6 +43,21 @@ const userCommands = {
       ],
     },
     {
+      name: "calls-edit",
+      steps: [
+        { type: "notify", message: "x" },
+        { type: "slash", command: "edit" },
+      ],
+    },
+    { name: "calls-nobody", steps: [{ type: "slash", command: "missing" }] },
+    {
+      name: "climb",
+      steps: [
+        { type: "terminal", command: "touch inside" },
+        { type: "terminal", command: "touch climbed", cwd: "../" },
+      ],
+    },
+    {
       name: "twostep",
       steps: [
         { type: "terminal", command: "touch one" },
@@ -86,9 +101,35 @@ describe("list_commands", () => {
       commands: { name: string; runnable: boolean; source: string }[];
       notes: string[];
     };
-    expect(content.commands.map((c) => c.name)).toEqual(["hello", "edit", "wipe", "swap", "twostep"]);
+    expect(content.commands.map((c) => c.name)).toEqual([
+      "hello",
+      "edit",
+      "wipe",
+      "swap",
+      "calls-edit",
+      "calls-nobody",
+      "climb",
+      "twostep",
+    ]);
     expect(content.commands.find((c) => c.name === "edit")?.runnable).toBe(false);
     expect(content.notes.join(" ")).toContain("not trusted");
+  });
+
+  it("marks a command not runnable when a command it calls needs an editor or cannot be called", async () => {
+    server = await connect(sandbox);
+    const result = await server.client.callTool({ name: "list_commands", arguments: {} });
+    const commands = structured(result).commands as { name: string; runnable: boolean }[];
+    expect(commands.find((c) => c.name === "calls-edit")).toMatchObject({
+      runnable: false,
+      needsEditor: ["insert"],
+    });
+    expect(commands.find((c) => c.name === "calls-nobody")).toMatchObject({ runnable: false });
+    expect(commands.find((c) => c.name === "hello")).toMatchObject({ runnable: true });
+    const text = JSON.stringify(result.content);
+    expect(text).toContain("/calls-edit (user, needs an editor for insert)");
+    // What list_commands calls runnable is what run_command runs: the same plan refuses it before anything runs.
+    const run = await server.client.callTool({ name: "run_command", arguments: { name: "calls-edit" } });
+    expect(structured(run)).toMatchObject({ code: "NEEDS_EDITOR", needsEditor: ["insert"] });
   });
 
   it("lists the team commands of a trusted workspace, marked as not approved", async () => {
@@ -113,7 +154,16 @@ describe("list_commands", () => {
       server = await connect(sandbox);
       const result = await server.client.callTool({ name: "list_commands", arguments: {} });
       const content = structured(result) as { commands: { name: string }[]; notes: string[] };
-      expect(content.commands.map((c) => c.name)).toEqual(["hello", "edit", "wipe", "swap", "twostep"]);
+      expect(content.commands.map((c) => c.name)).toEqual([
+        "hello",
+        "edit",
+        "wipe",
+        "swap",
+        "calls-edit",
+        "calls-nobody",
+        "climb",
+        "twostep",
+      ]);
       expect(content.notes.join(" ")).toContain("FILE_UNSAFE");
     },
   );
@@ -144,6 +194,14 @@ describe("run_command", () => {
     const result = await server.client.callTool({ name: "run_command", arguments: { name: "wipe" } });
     expect(structured(result)).toMatchObject({ code: "SAFETY_DENIED", step: 1 });
     expect(existsSync(path.join(sandbox.workspace, "first.txt"))).toBe(false);
+  });
+
+  it("refuses a step whose cwd leaves the workspace before any step runs (the runtime's cwd rule)", async () => {
+    server = await connect(sandbox);
+    const result = await server.client.callTool({ name: "run_command", arguments: { name: "climb" } });
+    expect(structured(result)).toMatchObject({ code: "CWD_OUTSIDE_WORKSPACE" });
+    expect(existsSync(path.join(sandbox.workspace, "inside"))).toBe(false);
+    expect(existsSync(path.join(sandbox.workspace, "..", "climbed"))).toBe(false);
   });
 
   it("asks once for all steps that need approval, then runs them in order", async () => {

@@ -280,7 +280,7 @@ export class Runner {
       confirmAlways: this.#o.confirmBeforeRunning(),
       maxDepth: this.#o.maxDepth ?? DEFAULT_MAX_SLASH_DEPTH,
     });
-    if (approval.status === "cancelled") throw cancelled(`/${entry.name} was not run.`);
+    if (approval.status !== "approved") throw cancelled(`/${entry.name} was not run.`);
     ctx.refuseCall = approval.refuseCall;
     ctx.approved = approval.preApproved;
     this.#checkTrust(entry);

@@ -20,6 +20,8 @@ export {
   workspacePolicyApprovalKey,
 } from "./config/workspace.js";
 export type { Workspace } from "./config/workspace.js";
+export { workspaceCwd } from "./config/workspace-cwd.js";
+export type { WorkspaceCwdOptions } from "./config/workspace-cwd.js";
 export { discoverConfig } from "./config/discover.js";
 export { enkaiduOs, isEnkaiduConfigPath, readEnkaiduPolicy } from "./config/enkaidu.js";
 export type { ReadEnkaiduOptions } from "./config/enkaidu.js";
@@ -170,8 +172,7 @@ export type { RunRequest, RunResult } from "./runner/run-command.js";
 
 // slash
 export { runSlashSteps, stepPerformerOf, StepStopCode } from "./slash/step-loop.js";
-export { terminalStepCwd } from "./slash/step-cwd.js";
-export { approveSlashRun } from "./slash/approve.js";
+export { approveSlashRun, checkSourceRules } from "./slash/approve.js";
 export type {
   SlashApprovalAnswer,
   SlashApprovalOptions,

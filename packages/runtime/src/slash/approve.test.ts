@@ -8,7 +8,12 @@ import {
 } from "@slashi/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { approveSlashRun, type SlashApprovalAnswer, type SlashApprovalPort } from "./approve.js";
+import {
+  approveSlashRun,
+  checkSourceRules,
+  type SlashApprovalAnswer,
+  type SlashApprovalPort,
+} from "./approve.js";
 import type { StepCommand } from "./step-loop.js";
 
 type Cmd = StepCommand & { definition: CommandDefinition };
@@ -123,6 +128,42 @@ describe("approveSlashRun", () => {
       "refused by the source rules",
     );
     expect(a.asked).toEqual([]);
+  });
+
+  it("goes on unapproved when the host answers so: nothing counts as approved and nothing is recorded", async () => {
+    const a = approver(["unapproved"]);
+    const run = await approveSlashRun(deploy, group, a.port, { performer: everything });
+    expect(run).toMatchObject({ status: "approved", answer: "unapproved", preApproved: false });
+    expect(a.asked).toHaveLength(1);
+    expect(a.remembered).toEqual([]);
+    if (run.status !== "approved") throw new Error("not approved");
+    // The run still calls only what it reached.
+    expect(run.refuseCall(deploy, cmd(def("other")))).toBeDefined();
+  });
+
+  it("refuses the run with what it would have asked when nobody can be asked", async () => {
+    const a = approver(["unavailable"]);
+    const run = await approveSlashRun(deploy, group, a.port, { performer: everything });
+    expect(run.status).toBe("unavailable");
+    if (run.status !== "unavailable") throw new Error("not unavailable");
+    expect(run.request.commands.map((c) => c.command.definition.name)).toEqual(["deploy", "build"]);
+    expect(run.request.uncovered.map((u) => u.name).sort()).toEqual(["build", "deploy"]);
+    expect(a.remembered).toEqual([]);
+  });
+
+  it("applies the source rules itself when the host brings no check: a shared command, not the person's own", async () => {
+    const secret = def("leak", { type: "terminal", command: "echo ${env:TOKEN}" });
+    const { check: _unused, ...port } = approver(["once"]).port;
+    await expect(
+      approveSlashRun(cmd(secret), [cmd(secret)], port, { performer: everything }),
+    ).rejects.toMatchObject({ code: "STEP_NOT_ALLOWED" });
+    const own = cmd(secret, "user");
+    await expect(approveSlashRun(own, [own], port, { performer: everything })).resolves.toMatchObject({
+      status: "approved",
+    });
+    expect(() => checkSourceRules(cmd(secret, "pack"))).toThrow(
+      expect.objectContaining({ code: "STEP_NOT_ALLOWED" }),
+    );
   });
 
   it("lets the run call exactly the shared commands it reached (generated groups)", async () => {

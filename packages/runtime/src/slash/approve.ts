@@ -9,8 +9,11 @@
  * through `runSlashSteps`.
  */
 import {
+  checkSharedCommand,
   DEFAULT_MAX_SLASH_DEPTH,
   planSlashRun,
+  SlashiError,
+  SlashiErrorCode,
   sourceIsShared,
   type ApprovalState,
   type CommandDefinition,
@@ -50,8 +53,17 @@ export interface SlashApprovalRequest<C extends StepCommand> {
   confirmAlways: boolean;
 }
 
-/** The person's answer: run this once, run and remember, or nothing (cancelled, closed, nobody to ask). */
-export type SlashApprovalAnswer = "once" | "always" | undefined;
+/**
+ * The host's answer for the person:
+ * - `once`: run it this time; `always`: run it and remember each command shown;
+ * - `unapproved`: go on without approving the command, so that nothing counts as approved and every step the
+ *   policy asks about is asked about as it runs (a dry run, or a host that confirms every line of the run
+ *   together, as MCP's one form does); nothing is recorded;
+ * - `unavailable`: nobody can be asked here (no terminal, no form): the run is refused, and the host says how the
+ *   person approves it where they can be asked;
+ * - `undefined`: the person said no (cancelled, closed).
+ */
+export type SlashApprovalAnswer = "once" | "always" | "unapproved" | "unavailable" | undefined;
 
 /** What a host does for the approval sequence. */
 export interface SlashApprovalPort<C extends StepCommand> {
@@ -59,7 +71,8 @@ export interface SlashApprovalPort<C extends StepCommand> {
   state(command: C): ApprovalState | Promise<ApprovalState>;
   /**
    * The source checks of one reachable command, before any prompt (a shared command's step limits, its
-   * variables). Throws to refuse the run.
+   * variables). Throws to refuse the run. Without it, {@link checkSourceRules} (the same rules, worded without a
+   * file position).
    */
   check?(command: C): void;
   /** Asks the person. Called only when the one rule says the run needs approval. */
@@ -92,12 +105,40 @@ export type SlashRunApproval<C extends StepCommand> =
        * to the approved template.
        */
       preApproved: boolean;
-      /** `once` or `always` when the person was asked now; `undefined` when the approvals covered the run. */
-      answer: SlashApprovalAnswer;
+      /**
+       * `once` or `always` when the person was asked now, `unapproved` when the host went on without an approval
+       * (then `preApproved` is false); `undefined` when the approvals covered the run.
+       */
+      answer: Exclude<SlashApprovalAnswer, "unavailable">;
       /** For the step port: why `callee` may not run in this run (a shared command the run did not approve). */
       refuseCall(caller: C, callee: C): string | undefined;
     }
-  | { status: "cancelled"; plan: SlashRunPlan; reachable: readonly C[] };
+  | { status: "cancelled"; plan: SlashRunPlan; reachable: readonly C[] }
+  | {
+      /** Nobody could be asked: nothing runs. */
+      status: "unavailable";
+      plan: SlashRunPlan;
+      reachable: readonly C[];
+      /** What the person would have been asked. */
+      request: SlashApprovalRequest<C>;
+    };
+
+/**
+ * The source checks every host applies to a shared command before any prompt: its source's step limits (core
+ * `checkSharedCommand`: protected settings, denied editor commands, open targets, secret variables outside
+ * insert and notify). A person's own command passes.
+ * @throws SlashiError `STEP_NOT_ALLOWED` naming the command and every violation, with `violations` in its data
+ */
+export function checkSourceRules(command: StepCommand): void {
+  if (!sourceIsShared(command.source)) return;
+  const violations = checkSharedCommand(command.definition, command.source);
+  if (violations.length === 0) return;
+  throw new SlashiError(
+    SlashiErrorCode.STEP_NOT_ALLOWED,
+    `/${command.definition.name.replace(/^\//, "")} cannot run: ${violations.map((v) => v.message).join("; ")}`,
+    { violations },
+  );
+}
 
 /**
  * Plans a run of `root`, checks what it can reach, asks when it must and records "Always allow".
@@ -131,14 +172,14 @@ export async function approveSlashRun<C extends StepCommand>(
   );
   const byDefinition = new Map<CommandDefinition, C>([...group, root].map((c) => [c.definition, c]));
   const reachable = plan.reachable.map((def) => byDefinition.get(def)).filter((c): c is C => c !== undefined);
-  for (const c of reachable) port.check?.(c);
+  for (const c of reachable) (port.check ?? checkSourceRules)(c);
 
   const inRun = new Set<C>(reachable);
-  const approved = (answer: SlashApprovalAnswer): SlashRunApproval<C> => ({
+  const approved = (answer: Exclude<SlashApprovalAnswer, "unavailable">): SlashRunApproval<C> => ({
     status: "approved",
     plan,
     reachable,
-    preApproved: shared,
+    preApproved: shared && answer !== "unapproved",
     answer,
     refuseCall: (_caller, callee) =>
       sourceIsShared(callee.source) && !inRun.has(callee) ? "was not approved for this run" : undefined,
@@ -161,6 +202,7 @@ export async function approveSlashRun<C extends StepCommand>(
   };
   const answer = await port.ask(request);
   if (answer === undefined) return { status: "cancelled", plan, reachable };
+  if (answer === "unavailable") return { status: "unavailable", plan, reachable, request };
   if (answer === "always" && request.canRemember) {
     for (const { command } of shown) if (sourceIsShared(command.source)) await port.remember(command);
   }

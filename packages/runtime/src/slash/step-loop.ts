@@ -37,7 +37,7 @@ import {
   type StepPerformer,
 } from "@slashi/core";
 import { redactSecrets } from "../audit/redact.js";
-import { terminalStepCwd } from "./step-cwd.js";
+import { workspaceCwd } from "../config/workspace-cwd.js";
 
 /** A command the loop walks: its definition, its source and where it was defined (for error locations). */
 export interface StepCommand {
@@ -239,14 +239,14 @@ async function stepContext<C extends StepCommand>(
   return out;
 }
 
-/** {@link terminalStepCwd} with the step named in its refusal. */
+/** {@link workspaceCwd} with the step named in its refusal (by its text as written: no expanded value). */
 function stepCwd<C extends StepCommand>(
   workspace: string | undefined,
   step: Extract<Step, { type: "terminal" }>,
   at: StepAt<C>,
 ): string | undefined {
   try {
-    return terminalStepCwd(workspace, step.cwd, (at.raw as typeof step).cwd);
+    return workspaceCwd(workspace, step.cwd, { shown: (at.raw as typeof step).cwd ?? "" });
   } catch (error) {
     if (error instanceof SlashiError) {
       throw new SlashiError(
