@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { tempDir } from "@slashi/test-utils";
+import { catchError, tempDir } from "@slashi/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workspaceCwd } from "./workspace-cwd.js";
@@ -40,24 +40,14 @@ describe("workspaceCwd", () => {
   });
 
   it("refuses a cwd when no workspace is open, naming the step's text and not the expanded value", () => {
-    let error: unknown;
-    try {
-      workspaceCwd(undefined, "/home/ada/s3cr3t", { shown: "${env:DIR}" });
-    } catch (e) {
-      error = e;
-    }
+    const error = catchError(() => workspaceCwd(undefined, "/home/ada/s3cr3t", { shown: "${env:DIR}" }));
     expect(error).toMatchObject({ code: "STEP_NOT_ALLOWED" });
     expect(String((error as Error).message)).toContain("${env:DIR}");
     expect(String((error as Error).message)).not.toContain("s3cr3t");
   });
 
   it("names neither the expanded cwd nor where it leads when the text shown is the step's", () => {
-    let error: unknown;
-    try {
-      workspaceCwd(root, "../s3cr3t", { shown: "${env:DIR}" });
-    } catch (e) {
-      error = e;
-    }
+    const error = catchError(() => workspaceCwd(root, "../s3cr3t", { shown: "${env:DIR}" }));
     expect(error).toMatchObject({ code: "STEP_NOT_ALLOWED" });
     expect(
       JSON.stringify({ message: (error as Error).message, data: (error as { data: unknown }).data }),
