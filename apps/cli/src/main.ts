@@ -24,6 +24,7 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   untrust: async () => (await import("./commands/trust.js")).untrustCommand,
   "trust status": async () => (await import("./commands/trust.js")).trustStatusCommand,
   "approvals add": async () => (await import("./commands/approvals.js")).approvalsAdd,
+  "approvals add-command": async () => (await import("./commands/run.js")).approveCommand,
   "approvals list": async () => (await import("./commands/approvals.js")).approvalsList,
   "approvals revoke": async () => (await import("./commands/approvals.js")).approvalsRevoke,
   "approvals reset": async () => (await import("./commands/approvals.js")).approvalsReset,

@@ -34,6 +34,18 @@ const CWD_FLAG: FlagSpec = {
   value: "DIR",
   description: "decide as if run in DIR (default: the current directory)",
 };
+
+/** How `run` and `approvals add-command` narrow the lookup of a slash command's name. */
+const LOOKUP_FLAGS: readonly FlagSpec[] = [
+  {
+    name: "source",
+    type: "string",
+    value: "S",
+    choices: ["user", "team", "pack"],
+    description: "look for the name only in this source (default: user, then team, then packs)",
+  },
+  { name: "pack", type: "string", value: "NAME", description: "look for the name only in this pack" },
+];
 const WORKSPACE_FLAG: FlagSpec = {
   name: "workspace-root",
   type: "string",
@@ -125,14 +137,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       POLICY_FLAG,
       CWD_FLAG,
       { name: "dry-run", type: "boolean", description: "show the steps, run nothing" },
-      {
-        name: "source",
-        type: "string",
-        value: "S",
-        choices: ["user", "team", "pack"],
-        description: "look for the name only in this source (default: user, then team, then packs)",
-      },
-      { name: "pack", type: "string", value: "NAME", description: "look for the name only in this pack" },
+      ...LOOKUP_FLAGS,
     ],
     operands: "words",
     examples: [
@@ -197,6 +202,17 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ["slashi approvals add --cwd ~/src/app -- 'make test'"],
     details:
       "Exit status: 0 approved (or already allowed), 3 cannot be remembered, 120 denied by policy, 121 no terminal, 122 cancelled.",
+  },
+  {
+    path: ["approvals", "add-command"],
+    summary:
+      "always allow a team or pack slash command and every command it calls, confirmed on this terminal",
+    usage: ["approvals add-command [--cwd D] [--source team|pack] [--pack NAME] /NAME"],
+    flags: [CWD_FLAG, ...LOOKUP_FLAGS],
+    operands: "words",
+    examples: ["slashi approvals add-command --source team /release"],
+    details:
+      "Runs nothing. Exit status: 0 approved (or already approved, or your own command), 3 cannot be remembered, 121 no terminal, 122 cancelled.",
   },
   {
     path: ["approvals", "list"],

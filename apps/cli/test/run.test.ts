@@ -1,5 +1,6 @@
 // slashi run and list, in-process with a scripted terminal: user commands, team commands of a trusted
 // workspace only, fingerprint approval covering slash callees, editor-only steps refused.
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -235,5 +236,61 @@ describe("slashi run: the checks every host makes before anything runs", () => {
     ]);
     expect(await main(["run", "/hello"], io())).toBe(121);
     expect(existsSync(marker("touched"))).toBe(false);
+  });
+});
+
+describe("slashi run: the runtime's approval rule", () => {
+  const writeTeam = (commands: unknown[]): void =>
+    writeFileSync(path.join(ws, ".vscode", "slashi.json"), JSON.stringify({ version: 1, commands }));
+  const auditEvents = (event: string): { command?: string }[] =>
+    readFileSync(path.join(tmp.dir, "state", "audit.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as { event: string; command?: string })
+      .filter((r) => r.event === event);
+
+  it("records only the commands it showed: an approved callee is neither shown nor recorded again", async () => {
+    writeTeam([
+      { name: "outer", steps: [{ type: "slash", command: "inner" }] },
+      { name: "inner", steps: [{ type: "terminal", command: `touch ${marker("inner-ran")}` }] },
+    ]);
+    expect(await main(["run", "/inner"], io("a\n"))).toBe(0);
+    const before = auditEvents("approve").length;
+    const session = io("a\n");
+    expect(await main(["run", "/outer"], session)).toBe(0);
+    const prompt = session.err().split("Run /outer?")[0] ?? "";
+    expect(prompt).toContain("/outer");
+    expect(prompt).not.toContain("inner-ran");
+    expect(
+      auditEvents("approve")
+        .slice(before)
+        .map((r) => r.command),
+    ).toEqual(["/outer"]);
+  });
+
+  it("without a terminal, refuses with the approvals line that approves it there, and that line does", async () => {
+    writeTeam([
+      { name: "ship", steps: [{ type: "slash", command: "pack-it" }] },
+      { name: "pack-it", steps: [{ type: "terminal", command: `touch ${marker("shipped")}` }] },
+    ]);
+    const quiet = io();
+    expect(await main(["run", "/ship"], quiet)).toBe(121);
+    const line = /slashi (approvals add-command [^\n]*?) \(it shows/.exec(quiet.err())?.[1];
+    expect(line).toBeDefined();
+    expect(existsSync(marker("shipped"))).toBe(false);
+    const words = execFileSync("sh", ["-c", `printf '%s\\0' ${line}`], { encoding: "utf8" })
+      .split("\0")
+      .slice(0, -1);
+    expect(words.slice(0, 2)).toEqual(["approvals", "add-command"]);
+    // Nobody at a terminal: nothing is approved.
+    expect(await main(words, io())).toBe(121);
+    const approve = io("a\n");
+    expect(await main(words, approve)).toBe(0);
+    expect(approve.err()).toMatch(/\/ship[\s\S]*\/pack-it/);
+    expect(approve.err()).not.toMatch(/Run once/);
+    expect(existsSync(marker("shipped"))).toBe(false);
+    expect(await main(words, io())).toBe(0);
+    expect(await main(["run", "/ship"], io())).toBe(0);
+    expect(existsSync(marker("shipped"))).toBe(true);
   });
 });

@@ -69,8 +69,8 @@ export type {
 } from "./guard/guarded-batch.js";
 export { Limiter } from "./guard/limiter.js";
 export type { Release } from "./guard/limiter.js";
-export { cordonProof, howToApprove, skippedWarning } from "./guard/without-prompt.js";
-export type { Approvable, CordonProof } from "./guard/without-prompt.js";
+export { cordonProof, howToApprove, howToApproveCommand, skippedWarning } from "./guard/without-prompt.js";
+export type { Approvable, ApprovableCommand, CordonProof } from "./guard/without-prompt.js";
 export type {
   ApprovalAnswer,
   ApprovalQuestion,

@@ -7,28 +7,28 @@
 import path from "node:path";
 import {
   approvalStateOf,
-  checkSharedCommand,
   commandNameKey,
   dialectForShell,
   describeCommandChanges,
   isSlashiError,
   parseTeamFile,
-  planSlashRun,
   renderCommand,
   renderStep,
   sourceCapabilities,
   SlashiErrorCode,
+  type ApprovalRecord,
   type CommandDefinition,
   type CommandIdentity,
   type QuoteDialect,
-  type SlashRunPlan,
   type Step,
   type TerminalStep,
 } from "@slashi/core";
 import {
   ApprovalFileStore,
+  approveSlashRun,
   AuditLog,
   defaultShell,
+  howToApproveCommand,
   readBoundedText,
   redactSecrets,
   runSlashSteps,
@@ -36,6 +36,9 @@ import {
   stepPerformerOf,
   TrustFileStore,
   workspaceIdentity,
+  type SlashApprovalPort,
+  type SlashApprovalRequest,
+  type SlashRunApproval,
   type StepAt,
   type StepCommand,
   type StepHostPort,
@@ -296,19 +299,41 @@ function findDef(list: readonly CommandDefinition[], name: string): CommandDefin
   return list.find((c) => commandNameKey(c.name.replace(/^\//, "")) === key);
 }
 
+/** The commands of one run: each definition of the found command's file or pack as the runtime's step command. */
+interface RunCommands {
+  /** The command that was found. */
+  root: StepCommand;
+  /** Every command its `slash` steps may call (its file or pack), the root among them. */
+  group: readonly StepCommand[];
+}
+
+/** The found command and its file's (or pack's) commands, each once, with where it was defined. */
+function runCommandsOf(found: Found): RunCommands {
+  const group = found.list.map((definition, i): StepCommand => ({
+    definition,
+    source: found.source,
+    where: { file: found.file, jsonPath: `/commands/${i}` },
+  }));
+  const root = group.find((c) => c.definition === found.def) ?? {
+    definition: found.def,
+    source: found.source,
+  };
+  return { root, group };
+}
+
 interface RunState {
   io: Io;
   setup: Setup;
   source: RunSource;
-  list: readonly CommandDefinition[];
-  /** The file the commands came from, for error locations. */
-  file: string;
+  commands: RunCommands;
   shell: string;
   /** Quoting dialect of the shell for `${q:…}`; absent for a shell Slashi cannot quote for (then `${q:…}` fails). */
   dialect?: QuoteDialect;
   dryRun: boolean;
-  /** The approval key that covers this run of a shared command. */
+  /** The approval that covers this run of a shared command (`approveSlashRun`'s answer, or `fingerprint`). */
   approval?: string;
+  /** Why a `slash` step may not call a command in this run (the runtime's approval sequence). */
+  refuseCall?: (caller: StepCommand, callee: StepCommand) => string | undefined;
   /** The pack of a pack command, for the audit log. */
   pack?: LoadedPack;
   /**
@@ -358,17 +383,9 @@ function exitStatus(status: number): StepResult {
  * targets printed, inputs asked on the terminal. It has no editor, so insert, setting and command steps are
  * kinds it does not perform; a dry run performs nothing, so it shows every step.
  */
-function cliStepHost(state: RunState): {
-  port: StepHostPort<StepCommand>;
-  commandOf: (def: CommandDefinition) => StepCommand;
-} {
+function cliStepHost(state: RunState): StepHostPort<StepCommand> {
   const { io, setup } = state;
-  const commands = new Map<CommandDefinition, StepCommand>(
-    state.list.map((definition, i) => [
-      definition,
-      { definition, source: state.source, where: { file: state.file, jsonPath: `/commands/${i}` } },
-    ]),
-  );
+  const { group } = state.commands;
   const label = (def: CommandDefinition): string =>
     `/${def.name}${state.pack ? ` (${packLabel(state.pack)})` : ""}`;
   const editorStep = state.dryRun
@@ -376,7 +393,7 @@ function cliStepHost(state: RunState): {
         println(io.stdout, `needs an editor, skipped: ${renderStep(at.raw)}`);
       }
     : undefined;
-  const port: StepHostPort<StepCommand> = {
+  return {
     name: "slashi run",
     context: (_command, args, inputs) => ({
       source: state.source,
@@ -393,9 +410,13 @@ function cliStepHost(state: RunState): {
       if (raw.type !== "wait") state.progress?.pause();
     },
     callee: (_caller, name) => {
-      const def = findDef(state.list, name);
-      return def === undefined ? undefined : commands.get(def);
+      const def = findDef(
+        group.map((c) => c.definition),
+        name,
+      );
+      return group.find((c) => c.definition === def);
     },
+    ...(state.refuseCall === undefined ? {} : { refuseCall: state.refuseCall }),
     // Terminal steps run in the workspace, or in the cwd they name inside it (the loop's one rule).
     workspace: () => setup.workspace.root,
     async terminal(run) {
@@ -445,9 +466,6 @@ function cliStepHost(state: RunState): {
     },
     ...(editorStep ? { insert: editorStep, setting: editorStep, command: editorStep } : {}),
   };
-  const commandOf = (definition: CommandDefinition): StepCommand =>
-    commands.get(definition) ?? { definition, source: state.source };
-  return { port, commandOf };
 }
 
 /** A step kind `slashi run` cannot perform, as the CLI reports it. */
@@ -462,14 +480,20 @@ function unavailable(error: unknown, name: string): unknown {
   return error;
 }
 
-/** Runs the steps of `def` through the runtime's step loop; the exit status of the run. */
-async function runSteps(def: CommandDefinition, args: string, state: RunState): Promise<number> {
-  const { port, commandOf } = cliStepHost(state);
+/** A refusal of the approval sequence (a step kind, the source rules) as the CLI reports it: nothing ran. */
+function refusedRun(error: unknown, name: string): unknown {
+  if (isSlashiError(error) && error.code === SlashiErrorCode.STEP_NOT_ALLOWED)
+    return new CliError(error.message, ExitCode.RUN_DENIED);
+  return unavailable(error, name);
+}
+
+/** Runs the steps of the root through the runtime's step loop; the exit status of the run. */
+async function runSteps(args: string, state: RunState): Promise<number> {
   let outcome: StepLoopOutcome<StepCommand>;
   try {
-    outcome = await runSlashSteps(commandOf(def), port, { args });
+    outcome = await runSlashSteps(state.commands.root, cliStepHost(state), { args });
   } catch (error) {
-    throw unavailable(error, def.name);
+    throw unavailable(error, state.commands.root.definition.name);
   }
   if (outcome.status === "done") return ExitCode.OK;
   return typeof outcome.data?.status === "number" ? outcome.data.status : ExitCode.RUN_CANCELLED;
@@ -507,11 +531,15 @@ function resolveCommand(
   );
 }
 
-/** `slashi run /name [args…]`. */
-export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
+/** The command `run` and `approvals add-command` name (`--source`, `--pack`, `--cwd`), or the error why none is. */
+async function findNamed(
+  args: ParsedArgs,
+  io: Io,
+  verb: string,
+): Promise<{ found: Found; loaded: LoadedCommands; cwd: string; rest: string[] }> {
   const [rawName, ...rest] = args.operands;
   if (rawName === undefined)
-    throw new UsageError("slashi run needs a command name", "slashi list shows the commands here");
+    throw new UsageError(`slashi ${verb} needs a command name`, "slashi list shows the commands here");
   const cwd = cwdFlag(args, io);
   const sourceFlag = typeof args.flags.source === "string" ? args.flags.source : undefined;
   const packFlag = typeof args.flags.pack === "string" ? args.flags.pack : undefined;
@@ -523,23 +551,141 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
     throw new UsageError(`--pack looks only at packs; it cannot be combined with --source ${sourceFlag}`);
   const loaded = await loadCommands(io, cwd);
   const found = resolveCommand(loaded, rawName, only);
-  if (!found) {
-    if (loaded.packError !== undefined && only.source !== "user" && only.source !== "workspace")
-      throw loaded.packError;
-    if (loaded.untrustedTeamCount > 0 || loaded.untrustedPackCount > 0) {
-      const notLoaded = [
-        ...(loaded.untrustedTeamCount > 0 ? [loaded.teamFile] : []),
-        ...(loaded.untrustedPackCount > 0 ? ["installed packs"] : []),
-      ].join(" and ");
-      throw new CliError(
-        `no command ${rawName} here; ${notLoaded} ${loaded.untrustedTeamCount > 0 && loaded.untrustedPackCount > 0 ? "are" : loaded.untrustedTeamCount > 0 ? "is" : "are"} not loaded because this workspace is not trusted`,
-        ExitCode.USAGE,
-        "run `slashi trust` if you trust this repository",
-      );
-    }
-    throw new UsageError(`no command ${rawName} here`, "slashi list shows the commands here");
+  if (found) return { found, loaded, cwd, rest };
+  if (loaded.packError !== undefined && only.source !== "user" && only.source !== "workspace")
+    throw loaded.packError;
+  if (loaded.untrustedTeamCount > 0 || loaded.untrustedPackCount > 0) {
+    const notLoaded = [
+      ...(loaded.untrustedTeamCount > 0 ? [loaded.teamFile] : []),
+      ...(loaded.untrustedPackCount > 0 ? ["installed packs"] : []),
+    ].join(" and ");
+    throw new CliError(
+      `no command ${rawName} here; ${notLoaded} ${loaded.untrustedTeamCount > 0 && loaded.untrustedPackCount > 0 ? "are" : loaded.untrustedTeamCount > 0 ? "is" : "are"} not loaded because this workspace is not trusted`,
+      ExitCode.USAGE,
+      "run `slashi trust` if you trust this repository",
+    );
   }
-  const { def, source, list } = found;
+  throw new UsageError(`no command ${rawName} here`, "slashi list shows the commands here");
+}
+
+/** What the terminal offers when the runtime's approval sequence asks. */
+type PromptMode = "run" | "dry-run" | "approve";
+
+/**
+ * The CLI as the runtime's approver: the approvals store, the terminal prompt (Run once / Always allow / Cancel,
+ * Always allow only when the one rule lets it be remembered), the audit records of the answer. A dry run goes on
+ * unapproved (it runs nothing); without a terminal nobody can be asked.
+ */
+function terminalApprover(
+  io: Io,
+  found: Found,
+  loaded: LoadedCommands,
+  mode: PromptMode,
+): SlashApprovalPort<StepCommand> {
+  const paths = slashiPaths(io);
+  const store = new ApprovalFileStore({ file: paths.approvals });
+  const audit = new AuditLog({ file: paths.audit });
+  const identity = (def: CommandDefinition): CommandIdentity => identityOf(def, found, loaded.workspace);
+  const label = (def: CommandDefinition): string =>
+    `/${def.name}${found.pack ? ` (${packLabel(found.pack)})` : ""}`;
+  let records: Promise<readonly ApprovalRecord[]> | undefined;
+  return {
+    state: async (c) =>
+      approvalStateOf(c.definition, identity(c.definition), await (records ??= store.list())),
+    async ask(request) {
+      if (mode === "dry-run") {
+        println(
+          io.stdout,
+          `needs approval: ${request.uncovered.map((u) => shown`/${u.name} (${u.reason})`).join(", ")}`,
+        );
+        return "unapproved";
+      }
+      if (!io.interactive || (mode === "approve" && !request.canRemember)) return "unavailable";
+      const from = found.pack ? `the pack ${packLabel(found.pack)}` : found.file;
+      println(io.stderr, paint(io, "yellow", "approval needed") + shown`: a shared command from ${from}`);
+      for (const { command, state } of request.commands) {
+        println(io.stderr, renderCommand(command.definition));
+        if (state.state !== "changed") continue;
+        const heading =
+          state.updatedFrom === undefined
+            ? "changed since you approved it:"
+            : shown`updated from version ${state.updatedFrom}, which you approved; changed since:`;
+        println(io.stderr, paint(io, "yellow", `  ${heading}`));
+        for (const line of describeCommandChanges(state.changes)) println(io.stderr, `    ${line}`);
+      }
+      for (const u of request.uncovered) println(io.stderr, shown`  /${u.name}: ${u.reason}`);
+      for (const name of request.dynamic)
+        println(
+          io.stderr,
+          shown`  /${name} names the command it calls with a variable: that call is refused when it runs, and Always allow is not offered`,
+        );
+      const root = request.root.definition;
+      const answer = await choose(
+        io,
+        mode === "approve" ? shown`Approve /${root.name}?` : shown`Run /${root.name}?`,
+        [
+          ...(mode === "run" ? [{ key: "r", label: "Run once", value: "once" as const }] : []),
+          ...(request.canRemember ? [{ key: "a", label: "Always allow", value: "always" as const }] : []),
+          { key: "c", label: "Cancel", value: "cancel" as const },
+        ],
+      );
+      if (answer !== "cancel") return answer;
+      await audit.append({
+        event: "decision",
+        host: "cli",
+        source: found.source,
+        command: label(root),
+        answer,
+      });
+      return undefined;
+    },
+    async remember(c) {
+      // Pack approvals are global: they hold in every workspace and survive `approvals reset --workspace`.
+      const record = await store.remember(c.definition, identity(c.definition), {
+        host: "cli",
+        clock: { now: () => Date.now() },
+      });
+      await audit.append({
+        event: "approve",
+        host: "cli",
+        source: found.source,
+        command: label(c.definition),
+        fingerprint: record.fingerprint,
+        ...(record.workspaceKey === undefined ? {} : { workspaceKey: record.workspaceKey }),
+      });
+    },
+  };
+}
+
+/** Says that nobody could be asked, with the line a person runs on their terminal to approve the command. */
+function refuseUnasked(
+  io: Io,
+  found: Found,
+  loaded: LoadedCommands,
+  request: SlashApprovalRequest<StepCommand>,
+  what: string,
+): void {
+  const from = found.pack ? `the pack ${packLabel(found.pack)}` : found.file;
+  println(io.stderr, shown`slashi: /${found.def.name} from ${from} ${what}`);
+  for (const u of request.uncovered)
+    println(
+      io.stderr,
+      shown`  /${u.name}: ${u.reason}` +
+        (u.path.length > 1 ? ` (via ${u.path.map((p) => shown`${p}`).join(" › ")})` : ""),
+    );
+  const how = howToApproveCommand({
+    name: found.def.name,
+    source: found.source,
+    ...(found.pack ? { pack: found.pack.id } : {}),
+    cwd: loaded.workspace.root,
+    ...(request.canRemember ? {} : { notRememberable: "a call names the command it calls with a variable" }),
+  });
+  println(io.stderr, shown`${how.text}`);
+}
+
+/** `slashi run /name [args…]`. */
+export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
+  const { found, loaded, cwd, rest } = await findNamed(args, io, "run");
   const dryRun = args.flags["dry-run"] === true;
 
   const parser = ensureParser();
@@ -548,7 +694,6 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
     ...(typeof args.flags.policy === "string" ? { policyFile: args.flags.policy } : {}),
   });
   await parser;
-  const paths = slashiPaths(io);
   const shell = defaultShell(io.env);
   let dialect: QuoteDialect | undefined;
   try {
@@ -561,114 +706,104 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
     ...(dialect !== undefined ? { dialect } : {}),
     io,
     setup,
-    source,
-    list,
-    file: found.file,
+    source: found.source,
+    commands: runCommandsOf(found),
     shell,
     dryRun,
   };
-  let approval: string | undefined;
-  const commandLabel = (d: CommandDefinition): string =>
-    `/${d.name}${found.pack ? ` (${packLabel(found.pack)})` : ""}`;
-  const shared = source !== "user";
-  const store = new ApprovalFileStore({ file: paths.approvals });
-  const records = shared ? await store.list() : [];
-  const stateOf = (d: CommandDefinition) =>
-    approvalStateOf(d, identityOf(d, found, loaded.workspace), records);
-  // Call problems and steps this host cannot perform are refused before any prompt, whatever the source.
-  let plan: SlashRunPlan;
+  // The runtime's approval sequence, as every host runs it: call problems, steps this host cannot perform and
+  // the source rules refused before any prompt; the one rule for whether the person must approve and what
+  // "Always allow" records.
+  let approval: SlashRunApproval<StepCommand>;
   try {
-    plan = planSlashRun(def, list, {
-      shared,
-      approved: (d) => stateOf(d).state,
-      host: stepPerformerOf(cliStepHost(state).port),
-    });
+    approval = await approveSlashRun(
+      state.commands.root,
+      state.commands.group,
+      terminalApprover(io, found, loaded, dryRun ? "dry-run" : "run"),
+      { performer: stepPerformerOf(cliStepHost(state)) },
+    );
   } catch (error) {
-    throw unavailable(error, def.name);
+    throw refusedRun(error, found.def.name);
   }
-  const all = plan.reachable;
-  const coverage = plan.coverage;
+  if (approval.status === "cancelled") {
+    println(io.stderr, "cancelled; nothing ran");
+    return ExitCode.RUN_CANCELLED;
+  }
+  if (approval.status === "unavailable") {
+    refuseUnasked(
+      io,
+      found,
+      loaded,
+      approval.request,
+      "needs approval, and there is no terminal to ask on; nothing ran",
+    );
+    return ExitCode.RUN_NEEDS_APPROVAL;
+  }
+  // A shared command runs pre-approved when the person approved it now or before; one whose reachable steps
+  // run nothing needs no approval and gets none.
+  const covered = approval.answer ?? (approval.plan.coverage.covered ? "fingerprint" : undefined);
+  const run: RunState = {
+    ...state,
+    refuseCall: approval.refuseCall,
+    ...(approval.preApproved && covered !== undefined ? { approval: covered } : {}),
+  };
+  if (!progressAllowed(io.env, io.stderr)) return runSteps(rest.join(" "), run);
+  return withProgress(io, `/${found.def.name}`, (progress) => runSteps(rest.join(" "), { ...run, progress }));
+}
 
-  if (shared) {
-    const from = found.pack ? `the pack ${packLabel(found.pack)}` : found.file;
-    for (const d of all) {
-      const violations = checkSharedCommand(d, source);
-      if (violations.length > 0) {
-        throw new CliError(
-          `/${d.name} cannot run: ${violations.map((v) => v.message).join("; ")}`,
-          ExitCode.RUN_DENIED,
+/**
+ * `slashi approvals add-command /name`: shows a team or pack command and every command it can call, and stores
+ * "Always allow" of each on the person's answer (the runtime's approval sequence, as `run` asks it), without
+ * running anything. It is the line a host that cannot ask shows the person.
+ */
+export async function approveCommand(args: ParsedArgs, io: Io): Promise<number> {
+  const { found, loaded } = await findNamed(args, io, "approvals add-command");
+  if (found.source === "user") {
+    println(io.stdout, shown`/${found.def.name} is your own command: it needs no approval`);
+    return ExitCode.OK;
+  }
+  const commands = runCommandsOf(found);
+  let approval: SlashRunApproval<StepCommand>;
+  try {
+    // Approving runs nothing, so every step kind counts as one this host performs.
+    approval = await approveSlashRun(
+      commands.root,
+      commands.group,
+      terminalApprover(io, found, loaded, "approve"),
+      {
+        performer: { name: "slashi approvals", performs: () => true },
+      },
+    );
+  } catch (error) {
+    throw refusedRun(error, found.def.name);
+  }
+  switch (approval.status) {
+    case "cancelled":
+      println(io.stderr, "cancelled; nothing was approved");
+      return ExitCode.RUN_CANCELLED;
+    case "unavailable":
+      if (!approval.request.canRemember) {
+        refuseUnasked(
+          io,
+          found,
+          loaded,
+          approval.request,
+          "cannot be approved for later; nothing was approved",
         );
+        return ExitCode.INVALID_INPUT;
       }
-    }
-    if (!plan.needsApproval) {
-      // Covered by the person's approvals, or nothing reachable runs anything (one rule in every host).
-      approval = coverage.covered ? "fingerprint" : undefined;
-    } else if (dryRun) {
-      println(
-        io.stdout,
-        `needs approval: ${coverage.uncovered.map((u) => shown`/${u.name} (${u.reason})`).join(", ")}`,
-      );
-    } else if (!io.interactive) {
       println(
         io.stderr,
-        shown`slashi: /${def.name} from ${from} needs approval, and there is no terminal to ask on; nothing ran`,
+        shown`slashi: approving /${found.def.name} needs a person at a terminal; nothing was approved`,
       );
-      for (const u of coverage.uncovered)
-        println(
-          io.stderr,
-          shown`  /${u.name}: ${u.reason}` +
-            (u.path.length > 1 ? ` (via ${u.path.map((p) => shown`${p}`).join(" › ")})` : ""),
-        );
       return ExitCode.RUN_NEEDS_APPROVAL;
-    } else {
-      println(io.stderr, paint(io, "yellow", "approval needed") + shown`: a shared command from ${from}`);
-      for (const d of all) {
-        println(io.stderr, renderCommand(d));
-        const state = stateOf(d);
-        if (state.state === "changed") {
-          const heading =
-            state.updatedFrom === undefined
-              ? "changed since you approved it:"
-              : shown`updated from version ${state.updatedFrom}, which you approved; changed since:`;
-          println(io.stderr, paint(io, "yellow", `  ${heading}`));
-          for (const line of describeCommandChanges(state.changes)) println(io.stderr, `    ${line}`);
-        }
-      }
-      for (const u of coverage.uncovered) println(io.stderr, shown`  /${u.name}: ${u.reason}`);
-      const answer = await choose(io, shown`Run /${def.name}?`, [
-        { key: "r", label: "Run once", value: "once" },
-        { key: "a", label: "Always allow", value: "always" },
-        { key: "c", label: "Cancel", value: "cancel" },
-      ] as const);
-      const audit = new AuditLog({ file: paths.audit });
-      if (answer === "cancel") {
-        await audit.append({ event: "decision", host: "cli", source, command: commandLabel(def), answer });
-        println(io.stderr, "cancelled; nothing ran");
-        return ExitCode.RUN_CANCELLED;
-      }
-      if (answer === "always") {
-        for (const d of all) {
-          // Pack approvals are global: they hold in every workspace and survive `approvals reset --workspace`.
-          const record = await store.remember(d, identityOf(d, found, loaded.workspace), {
-            host: "cli",
-            clock: { now: () => Date.now() },
-          });
-          const workspaceKey = record.workspaceKey === undefined ? {} : { workspaceKey: record.workspaceKey };
-          await audit.append({
-            event: "approve",
-            host: "cli",
-            source,
-            command: commandLabel(d),
-            fingerprint: record.fingerprint,
-            ...workspaceKey,
-          });
-        }
-      }
-      approval = answer;
-    }
+    case "approved":
+      println(
+        io.stdout,
+        approval.answer === undefined
+          ? shown`/${found.def.name} is already approved, with every command it calls`
+          : shown`approved /${found.def.name}: ${approval.reachable.map((c) => shown`/${c.definition.name}`).join(", ")}`,
+      );
+      return ExitCode.OK;
   }
-
-  const run = { ...state, ...(approval !== undefined ? { approval } : {}) };
-  if (!progressAllowed(io.env, io.stderr)) return runSteps(def, rest.join(" "), run);
-  return withProgress(io, `/${def.name}`, (progress) => runSteps(def, rest.join(" "), { ...run, progress }));
 }

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { howToApprove, skippedWarning } from "./without-prompt.js";
+import { howToApprove, howToApproveCommand, skippedWarning } from "./without-prompt.js";
 
 /** The words a POSIX shell reads from the shown command line (its program replaced by printf). */
 function wordsOf(commandLine: string): string[] {
@@ -35,6 +35,42 @@ describe("howToApprove", () => {
           ]);
         },
       ),
+      { numRuns: 50 },
+    );
+  });
+});
+
+describe("howToApproveCommand", () => {
+  it("shows slashi approvals add-command for a command that can be remembered, slashi run otherwise", () => {
+    expect(howToApproveCommand({ name: "release", source: "workspace", cwd: "/w" }).command).toBe(
+      "slashi approvals add-command --cwd '/w' --source team '/release'",
+    );
+    const run = howToApproveCommand({
+      name: "/any",
+      source: "pack",
+      pack: "@acme/tools",
+      cwd: "/w",
+      notRememberable: "a call names its callee with a variable",
+    });
+    expect(run.command).toBe("slashi run --cwd '/w' --pack '@acme/tools' '/any'");
+    expect(run.text).toContain("names its callee with a variable");
+  });
+
+  it("quotes the directory, the pack and the name so a shell hands them over unchanged", () => {
+    const word = fc.string({ minLength: 1, maxLength: 30 }).filter((s) => !s.includes("\0"));
+    fc.assert(
+      fc.property(word, word, word, (cwd, pack, name) => {
+        const bare = name.replace(/^\//, "");
+        expect(wordsOf(howToApproveCommand({ name, source: "pack", pack, cwd }).command)).toEqual([
+          "approvals",
+          "add-command",
+          "--cwd",
+          cwd,
+          "--pack",
+          pack,
+          `/${bare}`,
+        ]);
+      }),
       { numRuns: 50 },
     );
   });

@@ -5,7 +5,7 @@
  * record, the host's answer). Otherwise the refusal says how a person can approve the line themselves, as a
  * command line they run in their own terminal.
  */
-import { quote } from "@slashi/core";
+import { quote, type CommandSource } from "@slashi/core";
 import { proveCordon } from "../cordon/proof.js";
 
 /** Whether the cordon confines commands on this host, and why not when it does not. */
@@ -68,5 +68,50 @@ export function howToApprove(line: Approvable): { command: string; text: string 
   return {
     command,
     text: `It cannot be approved for later (${line.notRememberable}). A person can run it themselves in their terminal with: ${command} (it asks them there), or allow it in their policy (slashi explain shows the rule to add).`,
+  };
+}
+
+/** A slash command to approve: its name, where it comes from and runs, and why it cannot be remembered. */
+export interface ApprovableCommand {
+  /** The command's name, with or without the leading `/`. */
+  name: string;
+  /** Where it comes from: `workspace` (the team file) or `pack`; `user` for the person's own. */
+  source: CommandSource;
+  /** The pack id, for a pack command. */
+  pack?: string;
+  /** The directory the command is looked up and run in (its workspace). */
+  cwd: string;
+  /** Why "Always allow" cannot hold the command (a call names its callee with a variable); undefined when it can. */
+  notRememberable?: string;
+}
+
+/**
+ * How a person approves a slash command nobody could be asked about: `slashi approvals add-command` shows its
+ * steps and those of every command it calls on their terminal and stores "Always allow" of each (the one
+ * approval rule), after which the same command runs; one that cannot be remembered is run by the person with
+ * `slashi run`, which asks on their terminal. The lookup flags name the same command (`--pack`, or `--source
+ * team`). It stores nothing itself.
+ */
+export function howToApproveCommand(command: ApprovableCommand): { command: string; text: string } {
+  const lookup =
+    command.pack !== undefined
+      ? ` --pack ${sh(command.pack)}`
+      : command.source === "workspace"
+        ? " --source team"
+        : command.source === "user"
+          ? " --source user"
+          : "";
+  const words = `--cwd ${sh(command.cwd)}${lookup} ${sh(`/${command.name.replace(/^\//, "")}`)}`;
+  if (command.notRememberable === undefined) {
+    const line = `slashi approvals add-command ${words}`;
+    return {
+      command: line,
+      text: `A person can approve it in their own terminal with: ${line} (it shows every step and asks them there); then run it again.`,
+    };
+  }
+  const line = `slashi run ${words}`;
+  return {
+    command: line,
+    text: `It cannot be approved for later (${command.notRememberable}). A person can run it themselves in their terminal with: ${line} (it asks them there).`,
   };
 }
