@@ -124,13 +124,12 @@ export type SlashRunApproval<C extends StepCommand> =
     };
 
 /**
- * The source checks every host applies to a shared command before any prompt: its source's step limits (core
+ * The source checks every host applies to a command before any prompt: its source's step limits (core
  * `checkSharedCommand`: protected settings, denied editor commands, open targets, secret variables outside
- * insert and notify). A person's own command passes.
+ * insert and notify), for a team, pack or agent command. A person's own command has none and passes.
  * @throws SlashiError `STEP_NOT_ALLOWED` naming the command and every violation, with `violations` in its data
  */
 export function checkSourceRules(command: StepCommand): void {
-  if (!sourceIsShared(command.source)) return;
   const violations = checkSharedCommand(command.definition, command.source);
   if (violations.length === 0) return;
   throw new SlashiError(
