@@ -41,6 +41,7 @@ import {
   ApprovalFileStore,
   approveSlashRun,
   guardedBatch,
+  howToApproveCommand,
   readBoundedText,
   redactValue,
   runSlashSteps,
@@ -541,7 +542,21 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
         return refusalResult(
           services,
           ctx,
-          outcome,
+          // Nobody to ask about a team command the person has not approved: the way out is approving the command
+          // itself on their terminal (then each line asks only as the policy says).
+          unapproved && outcome.answer === "unavailable" && outcome.why === undefined
+            ? {
+                ...outcome,
+                approveWith: [
+                  howToApproveCommand({
+                    name: command.definition.name,
+                    source: command.source,
+                    cwd: services.config.workspace.root,
+                  }),
+                  ...outcome.approveWith,
+                ],
+              }
+            : outcome,
           outcome.verdicts.flatMap((v) => (v.verdict === "ask" ? v.reasons : [])),
         );
       case "approved":

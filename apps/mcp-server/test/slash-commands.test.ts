@@ -239,6 +239,17 @@ describe("run_command", () => {
     expect(server.forms[0]).toContain("not approved yet");
   });
 
+  it("without forms, refuses an unapproved team command with the line that approves it on a terminal", async () => {
+    await trustWorkspace();
+    server = await connect(sandbox, { elicitation: false });
+    const result = await server.client.callTool({ name: "run_command", arguments: { name: "team-hi" } });
+    const refused = structured(result) as { code: string; approveWith?: string[] };
+    expect(refused.code).toBe("APPROVAL_UNAVAILABLE");
+    expect(refused.approveWith?.[0]).toBe(
+      `slashi approvals add-command --cwd '${sandbox.workspace}' --source team '/team-hi'`,
+    );
+  });
+
   it("runs an approved team command without asking when the policy allows its steps", async () => {
     await trustWorkspace();
     const record = makeApprovalRecord(
