@@ -255,7 +255,7 @@ function componentsOf(pattern: string, context: SafetyContext): string[] {
 }
 
 /** Characters that make a segment more than a plain name: escapes, globs, backslashes. */
-const SPECIAL = /[\u0000*?[\\]/;
+const SPECIAL = new RegExp(`[${ESC}*?[\\\\]`);
 
 /** Adds one `/`-free segment of a pattern to the components resolved so far. */
 function addComponent(out: string[], segment: string): void {

@@ -536,7 +536,8 @@ function exceptCovers(entry: Compiled, glob: string, globRe: RegExp | null): boo
 /** {@link secretMatch} of the path a glob-free pattern names (its components lower case, escapes kept). */
 function literalMatch(parts: readonly string[], home: string): SecretMatch {
   const names = parts.map(unescapeGlob);
-  if (names.some((name) => name === "" || name.includes("/"))) return secretMatch(`/${names.join("/")}`, home);
+  if (names.some((name) => name === "" || name.includes("/")))
+    return secretMatch(`/${names.join("/")}`, home);
   return partsMatch(
     names.map((name) => name.toLowerCase()),
     home,
