@@ -14,6 +14,21 @@ const box = tempHome("slashi-vscode-policy-");
 const root = box.dir;
 afterAll(box.remove);
 
+/** The policy of a folder as the extension loads it on the temporary home, VS Code trusting it or not. */
+async function loadPolicy(folder: string, trusted: boolean) {
+  const policy = new ExtensionPolicy({
+    env: { HOME: box.home, SLASHI_CONFIG_DIR: box.configDir, SLASHI_STATE_DIR: box.stateDir },
+    home: box.home,
+    managedPolicyPath: path.join(root, "no-managed.json"),
+    files: nodePolicyFiles,
+    trusted: () => trusted,
+    policyFile: () => "",
+  });
+  const loaded = await policy.load(folder);
+  if (!loaded.ok) throw loaded.error;
+  return loaded;
+}
+
 describe.runIf(typeof process.getuid === "function")("a terminal step's decision", () => {
   it("asks for a read through a workspace link to a secret, which the words alone allow", async () => {
     const key = path.join(box.home, ".ssh", "id_ed25519");
@@ -21,16 +36,7 @@ describe.runIf(typeof process.getuid === "function")("a terminal step's decision
     writeFileSync(key, "canary\n");
     const notes = path.join(box.workspace, "notes.txt");
     writeFileSync(notes, "notes\n");
-    const policy = new ExtensionPolicy({
-      env: { HOME: box.home, SLASHI_CONFIG_DIR: box.configDir, SLASHI_STATE_DIR: box.stateDir },
-      home: box.home,
-      managedPolicyPath: path.join(root, "no-managed.json"),
-      files: nodePolicyFiles,
-      trusted: () => true,
-      policyFile: () => "",
-    });
-    const loaded = await policy.load(box.workspace);
-    if (!loaded.ok) throw loaded.error;
+    const loaded = await loadPolicy(box.workspace, true);
     const step = { command: "cat notes.txt", shell: "/bin/bash", cwd: box.workspace, env: {} };
     expect((await decideTerminalStep(loaded, step)).verdict).toBe("allow");
     rmSync(notes);
@@ -64,19 +70,7 @@ describe("pendingTrustLines: what trusting would still add, from the core's trus
       }),
     );
   });
-  const load = async (trusted: boolean) => {
-    const policy = new ExtensionPolicy({
-      env: { HOME: box.home, SLASHI_CONFIG_DIR: box.configDir, SLASHI_STATE_DIR: box.stateDir },
-      home: box.home,
-      managedPolicyPath: path.join(root, "no-managed.json"),
-      files: nodePolicyFiles,
-      trusted: () => trusted,
-      policyFile: () => "",
-    });
-    const loaded = await policy.load(work);
-    if (!loaded.ok) throw loaded.error;
-    return loaded;
-  };
+  const load = (trusted: boolean) => loadPolicy(work, trusted);
 
   it("lists the file's allow rules and the trusted-only rules in an untrusted workspace, never a deny", async () => {
     const lines = pendingTrustLines((await load(false)).snapshot);
