@@ -32,7 +32,9 @@ const COMMAND = "./deploy.sh";
 /** Two variables of the list (a prefix entry gets a name under it) with a value, different each run. */
 const loading = fc.sample(
   fc.record({
-    name: fc.constantFrom(...CODE_LOADING_VARIABLES.map((entry) => entry.name)).map((n) => (n.endsWith("*") ? `${n.slice(0, -1)}X` : n)),
+    name: fc
+      .constantFrom(...CODE_LOADING_VARIABLES.map((entry) => entry.name))
+      .map((n) => (n.endsWith("*") ? `${n.slice(0, -1)}X` : n)),
     value: fc.stringMatching(/^[a-zA-Z0-9/._-]{1,12}$/),
   }),
   2,
