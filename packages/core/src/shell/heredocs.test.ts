@@ -56,7 +56,7 @@ describe("readHeredocs", () => {
   });
 
   it("starts the bodies after the newline that ends the line, not one inside quotes or $(…)", () => {
-    expect(bodies("cat <<A \"x\ny\"; echo $(a\nb)\nbody\nA\n")).toEqual([["body\n", false]]);
+    expect(bodies('cat <<A "x\ny"; echo $(a\nb)\nbody\nA\n')).toEqual([["body\n", false]]);
   });
 
   it("reads a heredoc inside $(…) and leaves shifts and here-strings alone", () => {
@@ -117,14 +117,24 @@ interface Doc {
   quoting: "none" | "single" | "double" | "backslash" | "partSingle" | "partDouble" | "partBackslash";
   strip: boolean;
   tabs: boolean;
-  lines: ("expand" | "backtick" | "param" | "live" | "plain" | "trailing" | "leading" | "tab" | "suffix" | "cont")[];
+  lines: (
+    "expand" | "backtick" | "param" | "live" | "plain" | "trailing" | "leading" | "tab" | "suffix" | "cont"
+  )[];
   /** How the heredoc joins the one before it. */
   sep: ";" | "&&" | "|" | "\n" | "same";
 }
 
 const docArb: fc.Arbitrary<Doc> = fc.record({
   name: fc.constantFrom("EOF", "A", "END"),
-  quoting: fc.constantFrom("none", "single", "double", "backslash", "partSingle", "partDouble", "partBackslash"),
+  quoting: fc.constantFrom(
+    "none",
+    "single",
+    "double",
+    "backslash",
+    "partSingle",
+    "partDouble",
+    "partBackslash",
+  ),
   strip: fc.boolean(),
   tabs: fc.boolean(),
   lines: fc.array(

@@ -423,7 +423,7 @@ class Reader {
           next = following + 1;
         }
       }
-      const tabs = read.strip ? /^\t*/.exec(line)?.[0].length ?? 0 : 0;
+      const tabs = read.strip ? (/^\t*/.exec(line)?.[0].length ?? 0) : 0;
       if (line.slice(tabs) === read.delimiter) {
         this.i = Math.min(next, src.length);
         return {
@@ -449,7 +449,8 @@ class Reader {
 export function maskHeredocs(src: string, reads: readonly HeredocRead[]): string {
   const chars = src.split("");
   for (const read of reads) {
-    for (let k = read.opStart; k < read.opEnd; k++) chars[k] = k - read.opStart < 3 ? ("<&0"[k - read.opStart] as string) : " ";
+    for (let k = read.opStart; k < read.opEnd; k++)
+      chars[k] = k - read.opStart < 3 ? ("<&0"[k - read.opStart] as string) : " ";
     for (let k = read.bodyStart; k < read.lineEnd; k++) if (chars[k] !== "\n") chars[k] = " ";
   }
   return chars.join("");

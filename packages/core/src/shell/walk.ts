@@ -140,7 +140,8 @@ export class Analysis {
     }
     // The grammar never reads a heredoc body: the shell's bodies are read ahead of it (heredocs.ts), each opener
     // becomes a plain redirect and each body blank space, and the redirects get their bodies back when read.
-    const heredocs = reading?.heredocs !== undefined && reading.heredocs.length > 0 ? reading.heredocs : undefined;
+    const heredocs =
+      reading?.heredocs !== undefined && reading.heredocs.length > 0 ? reading.heredocs : undefined;
     const text = heredocs ? maskHeredocs(src, heredocs) : src;
     let tree: Tree | null = null;
     try {
@@ -657,7 +658,8 @@ export class Analysis {
   private redirectNested(info: RedirectInfo, scope: Scope, context: readonly CommandContext[]): void {
     if (info.redirect.op === "<<" || info.redirect.op === "<<-") {
       if (info.body && !info.quoted) {
-        const bodyScope = info.bodySrc === undefined ? scope : { ...scope, src: info.bodySrc, heredocs: undefined };
+        const bodyScope =
+          info.bodySrc === undefined ? scope : { ...scope, src: info.bodySrc, heredocs: undefined };
         this.heredocBody(info.body, bodyScope, joinContext(context, "heredoc"));
       }
       return;
