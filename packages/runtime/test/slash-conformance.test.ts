@@ -21,7 +21,6 @@
 //        `args` in `dialect` from the workspace, each expanded step rendered. A `slash` step whose callee the
 //        file lacks calls an empty command (the recording host records the call; the plan's own refusal of a
 //        missing callee is tested in approve.test.ts).
-import { readFileSync } from "node:fs";
 import {
   isSlashiError,
   parseTeamFile,
@@ -286,7 +285,7 @@ async function refusedFor(step: Step, source: CommandSource): Promise<{ rule: st
     await approveSlashRun(
       command,
       [command],
-      { state: () => ({ state: "approved" }), ask: async () => "once", remember: async () => undefined },
+      { state: () => ({ state: "new" }), ask: async () => "once", remember: async () => undefined },
       { performer: everything },
     );
     return [];
