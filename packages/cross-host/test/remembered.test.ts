@@ -7,11 +7,11 @@
 import { chmodSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { nodePolicyFiles, readAudit, slashiPaths, type AuditRecord } from "@slashi/runtime";
+import { readAudit, slashiPaths, type AuditRecord } from "@slashi/runtime";
 import { hostEnv, tempHome } from "@slashi/test-utils";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decideTerminalStep, ExtensionPolicy } from "../../../apps/vscode/src/policy.js";
+import { extensionTerminalStep } from "./extension.js";
 import { AGENTS, hookPayload, hookVerdict } from "./agents.js";
 import { withMcp } from "./mcp.js";
 
@@ -78,16 +78,12 @@ describe.runIf(SCRIPT !== undefined)("one remembered approval, honoured alike by
     )) as { structuredContent?: { decision?: string; reasons?: { code: string }[] } };
     const s = mcp.structuredContent ?? {};
     out["mcp check_command"] = `${s.decision} [${(s.reasons ?? []).map((r) => r.code).join(" ")}]`;
-    const policy = new ExtensionPolicy({
+    const step = await extensionTerminalStep(env, temp.home, ws, {
+      command: LINE,
+      shell: "/bin/bash",
+      cwd: ws,
       env,
-      home: temp.home,
-      files: nodePolicyFiles,
-      trusted: () => true,
-      policyFile: () => "",
     });
-    const loaded = await policy.load(ws);
-    if (!loaded.ok) throw loaded.error;
-    const step = await decideTerminalStep(loaded, { command: LINE, shell: "/bin/bash", cwd: ws, env });
     out["vscode terminal step"] = `${step.verdict} [${step.reasons.map((r) => r.code).join(" ")}]`;
     return out;
   }
