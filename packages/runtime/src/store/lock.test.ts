@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { hostname } from "node:os";
 import path from "node:path";
 import { tempDir } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
