@@ -637,6 +637,26 @@ export const REPOSITORY_CONFIG_PRINTS: [string, string][] = [
   ["tar-git", "tar cf - .git | tar xOf - 2>/dev/null"],
   ["find-git-cat", "find .git -name config -exec cat {} +"],
   ["cp-git", "cp .git/config c.txt && cat c.txt"],
+  // what the repository keeps of the URLs it fetched and pulled: FETCH_HEAD, the reflogs
+  ["fetch-head", "cat .git/FETCH_HEAD"],
+  ["fetch-head-sed", "sed -n p .git/FETCH_HEAD"],
+  ["fetch-head-glob", "head .git/FETCH_HEA?"],
+  ["fetch-head-dir-glob", "cat .g*/FETCH_HEAD"],
+  ["fetch-head-cd", "cd .git && cat FETCH_HEAD"],
+  ["fetch-head-cp", "cp .git/FETCH_HEAD f.txt && cat f.txt"],
+  ["reflog-file", "cat .git/logs/HEAD"],
+  ["reflog-file-awk", "awk 1 .git/logs/HEAD"],
+  ["reflog-remote-file", "tail .git/logs/refs/remotes/origin/main"],
+  ["reflog-glob", "cat .git/log*/HEAD"],
+  ["reflog-grep-r", "grep -rh access_token .git/logs"],
+  ["reflog-find", "find .git/logs -type f -exec cat {} +"],
+  ["reflog-cd", "cd .git/logs && cat HEAD"],
+  ["reflog", "git reflog"],
+  ["reflog-show", "git reflog show origin/main"],
+  ["log-g", "git log -g --format=%gs"],
+  ["log-walk-reflogs", "git log --walk-reflogs -1"],
+  ["no-pager-reflog", "git --no-pager reflog"],
+  ["log-fetch-head", "git log --oneline -1 FETCH_HEAD"],
 ];
 
 const printRepositoryConfig: fc.Arbitrary<Main> = fc
