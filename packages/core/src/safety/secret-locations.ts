@@ -403,7 +403,11 @@ function literalPlaceView(parts: readonly string[]): RepositoryPlaceView {
  * @param home - the normalised home directory, for `home` entries
  */
 export function secretMatch(path: string, home: string): SecretMatch {
-  const parts = lowerParts(path);
+  return partsMatch(lowerParts(path), home);
+}
+
+/** {@link secretMatch} of a path given as its lower-case components (none empty, none with a `/`). */
+function partsMatch(parts: readonly string[], home: string): SecretMatch {
   if (parts.length > 0 && PUBLIC_KEY.test(parts[parts.length - 1]!)) {
     // a public key is never secret, but a folder of that name is still reached through
     return undefined;
@@ -575,6 +579,17 @@ function exceptCovers(entry: Compiled, glob: string, globRe: RegExp | null): boo
   return (entry.entry.except ?? []).some((e) => e.startsWith("*") && tail.endsWith(e.slice(1)));
 }
 
+/** {@link secretMatch} of the path a glob-free pattern names (its components lower case, escapes kept). */
+function literalMatch(parts: readonly string[], home: string): SecretMatch {
+  const names = parts.map(unescapeGlob);
+  if (names.some((name) => name === "" || name.includes("/")))
+    return secretMatch(`/${names.join("/")}`, home);
+  return partsMatch(
+    names.map((name) => name.toLowerCase()),
+    home,
+  );
+}
+
 /**
  * The repository-place view of glob components (lower case, with their expressions): a glob component may be a
  * name it can match, and a git directory when some name it matches can end in `.git`.
@@ -605,8 +620,8 @@ function globPlaceView(parts: readonly string[], res: readonly (RegExp | null)[]
  */
 export function mayMatchSecret(components: readonly string[], home: string): SecretMatch {
   const parts = components.map((c) => c.toLowerCase());
+  if (parts.every((c) => firstWildcard(c) < 0)) return literalMatch(parts, home);
   const res = parts.map(globComponentRegExp);
-  if (res.every((r) => r === null)) return secretMatch(`/${parts.map(unescapeGlob).join("/")}`, home);
   const last = parts.length - 1;
   if (last >= 0 && res[last] === null && PUBLIC_KEY.test(unescapeGlob(parts[last]!))) return undefined;
   const repository = repositoryPlace(globPlaceView(parts, res));
