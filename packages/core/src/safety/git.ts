@@ -748,7 +748,8 @@ export function gitConfigPrint(invocation: Invocation): { word: string; what: st
     case "show":
     case "whatchanged": {
       const walk = parsed.find(
-        (p) => (p.kind === "short" && p.name === "g") || (p.kind === "long" && longIs(p.name, "walk-reflogs")),
+        (p) =>
+          (p.kind === "short" && p.name === "g") || (p.kind === "long" && longIs(p.name, "walk-reflogs")),
       );
       return walk === undefined
         ? undefined

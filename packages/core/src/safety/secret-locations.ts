@@ -328,7 +328,12 @@ const PUBLIC_KEY = /\.pub$/;
  * Files directly in a git directory that can hold a token or a credentialed URL: the config, a worktree's
  * config, `FETCH_HEAD` (the URL of every fetch) and `packed-refs` (ref names a remote chose). Lower case.
  */
-const GIT_DIRECTORY_FILES: ReadonlySet<string> = new Set(["config", "config.worktree", "fetch_head", "packed-refs"]);
+const GIT_DIRECTORY_FILES: ReadonlySet<string> = new Set([
+  "config",
+  "config.worktree",
+  "fetch_head",
+  "packed-refs",
+]);
 /**
  * Folders of a git directory whose every file can hold a credentialed URL: the reflogs (`git pull <url>` and
  * `git fetch <url>` keep the URL in the message) and the old remote definitions (`remotes/`, `branches/`).
