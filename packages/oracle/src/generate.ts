@@ -477,6 +477,10 @@ const WRITERS: [string, string][] = [
   ["exec-fd", "exec 3> T; echo x >&3"],
   ["mkdir", "mkdir T"],
   ["git-config", "git config core.pager cat"],
+  ["flock", "flock T true"],
+  ["flock-options", "flock -n -w 5 T ls"],
+  ["flock-c", "flock T -c true"],
+  ["flock-runner", "timeout 5 flock T true"],
 ];
 
 const write: fc.Arbitrary<Main> = fc
