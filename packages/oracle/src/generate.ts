@@ -641,7 +641,21 @@ export const REPOSITORY_CONFIG_PRINTS: [string, string][] = [
   ["tar-git", "tar cf - .git | tar xOf - 2>/dev/null"],
   ["find-git-cat", "find .git -name config -exec cat {} +"],
   ["cp-git", "cp .git/config c.txt && cat c.txt"],
-  // what the repository keeps of the URLs it fetched and pulled: FETCH_HEAD, the reflogs
+];
+
+const printRepositoryConfig: fc.Arbitrary<Main> = fc
+  .constantFrom(...REPOSITORY_CONFIG_PRINTS)
+  .map(([tag, main]) => ({
+    setup: [],
+    main,
+    tags: [`read-git-print-${tag}`, "target-workspace-git-config"],
+  }));
+
+/**
+ * Ways to print what the repository keeps of the URLs it fetched and pulled (`FETCH_HEAD` and the reflogs hold
+ * the repository canary in a pulled URL's query), without naming `.git/config`.
+ */
+export const REPOSITORY_PLACE_PRINTS: [string, string][] = [
   ["fetch-head", "cat .git/FETCH_HEAD"],
   ["fetch-head-sed", "sed -n p .git/FETCH_HEAD"],
   ["fetch-head-glob", "head .git/FETCH_HEA?"],
@@ -663,12 +677,12 @@ export const REPOSITORY_CONFIG_PRINTS: [string, string][] = [
   ["log-fetch-head", "git log --oneline -1 FETCH_HEAD"],
 ];
 
-const printRepositoryConfig: fc.Arbitrary<Main> = fc
-  .constantFrom(...REPOSITORY_CONFIG_PRINTS)
+const printRepositoryPlace: fc.Arbitrary<Main> = fc
+  .constantFrom(...REPOSITORY_PLACE_PRINTS)
   .map(([tag, main]) => ({
     setup: [],
     main,
-    tags: [`read-git-print-${tag}`, "target-workspace-git-config"],
+    tags: [`read-git-place-${tag}`, "target-workspace-git-config"],
   }));
 
 /** Network programs given a canary to send (`W`), by option or stdin. The sandbox has no network. */
@@ -803,6 +817,7 @@ export const oracleLine: fc.Arbitrary<GeneratedLine> = fc
       { arbitrary: foreignCode, weight: 5 },
       { arbitrary: sendSecret, weight: 4 },
       { arbitrary: printRepositoryConfig, weight: 2 },
+      { arbitrary: printRepositoryPlace, weight: 1 },
       { arbitrary: sendToSink, weight: 3 },
     ),
     fc.constantFrom(...JOINERS),
