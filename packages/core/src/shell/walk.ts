@@ -71,6 +71,7 @@ export class Analysis {
   script(src: string, context: readonly CommandContext[], depth: number, grammar?: ShellGrammar): void {
     const outer = this.grammar;
     if (grammar !== undefined) this.grammar = grammar;
+    this.variables.readBy(this.grammar);
     try {
       this.scriptIn(src, context, depth);
     } finally {
