@@ -46,12 +46,6 @@ export function slashiPaths(io: Pick<Io, "env">): Paths {
   return runtimePaths({ env: io.env });
 }
 
-/** `sha256:` + hex of text (node:crypto is loaded on first use: most decisions never need it). */
-export async function digestOf(text: string | Buffer): Promise<string> {
-  const { createHash } = await import("node:crypto");
-  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
-}
-
 /** Options shared by the deciding commands. */
 export interface SetupOptions {
   /** Working directory (relative to the process cwd). */

@@ -7,11 +7,12 @@
 // for cases without one) before its cases run: the server re-reads a changed policy file on the next call.
 //
 // Cases with several layers (`input.layers`) are written where the server reads each layer, one server for all of
-// them: the user layer as the user policy (extending the packs the case lists), the workspace layer as a real
-// workspace's `.vscode/slashi-policy.json` (approved, when the case says so, by the record `slashi trust` writes),
-// a pack layer as an installed pack (approved by the record `slashi pack approve` writes). A managed layer's path
-// is fixed (`/etc/slashi/policy.json`) and must be root-owned, so the cases with one run through a second server
-// started under bubblewrap, with a folder of the test bound read-only at `/etc/slashi` (see `underBubblewrap`).
+// them: the user layer as the user policy (its `extends` as the case writes it, so a pack nobody extends is
+// installed, perhaps approved, and never read), the workspace layer as a real workspace's
+// `.vscode/slashi-policy.json` (approved, when the case says so, by the record `slashi trust` writes), a pack layer
+// as an installed pack (approved by the record `slashi pack approve` writes). A managed layer's path is fixed
+// (`/etc/slashi/policy.json`) and must be root-owned, so the cases with one run through a second server started
+// under bubblewrap, with a folder of the test bound read-only at `/etc/slashi` (see `underBubblewrap`).
 // Cases the core's own harness lists as failing fail here too.
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -192,7 +193,7 @@ function packOf(source: string): { name: string; version: string } {
 
 /**
  * Writes a case's layers where the server reads them: the managed policy (when the server runs with
- * `managedDir` as `/etc/slashi`), the user policy (extending the case's packs), the workspace policy and its
+ * `managedDir` as `/etc/slashi`), the user policy as the case writes it, the workspace policy and its
  * approval, the installed packs (lockfile last) and their approvals.
  */
 async function writeLayers(box: Sandbox, layers: readonly CaseLayer[], managedDir?: string): Promise<void> {
@@ -212,11 +213,7 @@ async function writeLayers(box: Sandbox, layers: readonly CaseLayer[], managedDi
   const user = layers.find((l) => l.kind === "user");
   const userFile = join(box.configDir, "policy.json");
   if (user === undefined) rmSync(userFile, { force: true });
-  else {
-    const extended = user.document.extends ?? [];
-    const extendsList = [...extended, ...packs.map((p) => p.name).filter((n) => !extended.includes(n))];
-    replaceFile(userFile, JSON.stringify({ ...user.document, extends: extendsList }));
-  }
+  else replaceFile(userFile, JSON.stringify(user.document));
   const workspace = layers.find((l) => l.kind === "workspace");
   const workspaceFile = join(box.workspace, ".vscode", "slashi-policy.json");
   if (workspace === undefined) rmSync(workspaceFile, { force: true });

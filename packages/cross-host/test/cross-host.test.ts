@@ -9,17 +9,7 @@
 // must get the same verdicts too, `enkaidu.needs-shell` included. A third run sets `ENKAIDU_*` variables with no
 // Enkaidu config: every host must answer alike, and no verdict may be looser than without them.
 import { spawn, type ChildProcess } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
@@ -36,8 +26,10 @@ import {
   type AuditRecord,
 } from "@slashi/runtime";
 import {
+  hostEnv,
   startRegistry,
   stopRegistry,
+  tempHome,
   verdaccioBin,
   verdaccioUnavailable,
   type RunningRegistry,
@@ -68,25 +60,15 @@ const show = (a: Answer | undefined): string =>
 
 // ---- the one setup ----
 
-const root = mkdtempSync(path.join(tmpdir(), "slashi-cross-host-"));
-const home = path.join(root, "home");
-const configDir = path.join(root, "config");
-const stateDir = path.join(root, "state");
+const temp = tempHome("slashi-cross-host-");
+const { home, configDir, stateDir } = temp;
 const workspace = path.join(home, "project");
 /** The second workspace: its trusted policy extends an Enkaidu config with `execute_through_shell: false`. */
 const enkaiduWorkspace = path.join(home, "enkaidu-project");
 const PACK = "@crosshost/policy";
 
 /** The environment of every host process: the temp HOME and dirs, bash, and the decision service off. */
-const env: Record<string, string> = {
-  PATH: process.env.PATH ?? "/usr/bin:/bin",
-  HOME: home,
-  SLASHI_CONFIG_DIR: configDir,
-  SLASHI_STATE_DIR: stateDir,
-  SHELL: "/bin/bash",
-  LANG: "C.UTF-8",
-  SLASHI_SERVICE: "off",
-};
+const env: Record<string, string> = hostEnv(temp);
 
 /** Lines only this setup decides, each with the verdict and the code the setup gives it. */
 const SETUP_LINES: { command: string; verdict: string; code: string; why: string }[] = [
@@ -153,7 +135,7 @@ async function slashi(
   options: { input?: string; extraEnv?: Record<string, string>; cwd?: string } = {},
 ) {
   const result = await execa(process.execPath, [SLASHI, ...args], {
-    env: { ...hostEnv, ...options.extraEnv },
+    env: { ...runEnv, ...options.extraEnv },
     extendEnv: false,
     cwd: options.cwd ?? workspace,
     reject: false,
@@ -172,14 +154,14 @@ async function setUp(): Promise<void> {
   for (const ws of [workspace, enkaiduWorkspace])
     for (const dir of [configDir, stateDir, path.join(ws, ".git"), path.join(ws, ".vscode")])
       mkdirSync(dir, { recursive: true });
-  registry = await startRegistry({ bin: verdaccioBin, dir: path.join(root, "registry"), tls: false });
+  registry = await startRegistry({ bin: verdaccioBin, dir: path.join(temp.dir, "registry"), tls: false });
   const token = { PACK_TOKEN: registry.token };
   writeFileSync(
     path.join(configDir, "registries.json"),
     JSON.stringify({ version: 1, registries: [{ url: registry.url, token: { env: "PACK_TOKEN" } }] }),
   );
   // The pack: a policy that denies one command and allows another (its allow counts once approved).
-  const packDir = path.join(root, "pack-src");
+  const packDir = path.join(temp.dir, "pack-src");
   mkdirSync(packDir, { recursive: true });
   writeFileSync(
     path.join(packDir, "package.json"),
@@ -264,14 +246,14 @@ const ENKAIDU_VARIABLES: Record<string, string> = {
 };
 
 /** The environment the hosts run in: the setup's, or with the `ENKAIDU_*` variables. */
-let hostEnv: Record<string, string> = env;
+let runEnv: Record<string, string> = env;
 
 /**
  * A host's name for its answers in a workspace (the first workspace's answers carry no suffix), and under the
  * `ENKAIDU_*` variables.
  */
 const hostIn = (host: string, ws: string): string =>
-  `${ws === workspace ? host : `${host} @enkaidu`}${hostEnv === env ? "" : " @env"}`;
+  `${ws === workspace ? host : `${host} @enkaidu`}${runEnv === env ? "" : " @env"}`;
 
 async function viaCheck(lines: readonly string[] = LINES, ws = workspace): Promise<void> {
   const input = lines.map((command) => JSON.stringify({ command, shell: "bash" })).join("\n");
@@ -384,7 +366,7 @@ async function viaHookInProcess(
       stdout,
       stderr,
       stdin: Readable.from([payload(agent, command, ws)]),
-      env: hostEnv,
+      env: runEnv,
       cwd: ws,
       interactive: false,
       color: false,
@@ -403,7 +385,7 @@ async function viaHookInProcess(
 }
 
 async function viaMcp(lines: readonly string[] = LINES, ws = workspace): Promise<void> {
-  await withMcp(ws, hostEnv, async (client) => {
+  await withMcp(ws, runEnv, async (client) => {
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < lines.length) {
@@ -430,7 +412,7 @@ async function viaExtension(lines: readonly string[] = LINES, ws = workspace): P
   // As extension.ts builds it: its own file reader (here Node's), VS Code's Workspace Trust (granted), the
   // `slashi.policyFile` setting (empty: the default file) and the installed packs.
   const policy = new ExtensionPolicy({
-    env: hostEnv,
+    env: runEnv,
     home,
     files: nodePolicyFiles,
     trusted: () => true,
@@ -445,7 +427,7 @@ async function viaExtension(lines: readonly string[] = LINES, ws = workspace): P
         command,
         shell: "/bin/bash",
         cwd: ws,
-        env: hostEnv,
+        env: runEnv,
       });
       record(hostIn("vscode terminal step", ws), command, {
         verdict: verdict.verdict,
@@ -510,7 +492,7 @@ describe.skipIf(!installed)("one policy, every host, the same verdicts", () => {
     for (const child of children)
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
     if (registry) await stopRegistry(registry);
-    rmSync(root, { recursive: true, force: true });
+    temp.remove();
   });
 
   it("the setup decides its own lines: pack deny, approved pack allow, user and workspace rules, remembered", () => {
@@ -627,7 +609,7 @@ describe.skipIf(!installed)("one policy, every host, the same verdicts", () => {
   }, 600_000);
 
   it("with ENKAIDU_* variables and no Enkaidu config every host answers the same, and they only restrict", async () => {
-    hostEnv = { ...env, ...ENKAIDU_VARIABLES };
+    runEnv = { ...env, ...ENKAIDU_VARIABLES };
     try {
       const lines = [
         ...new Set([
@@ -667,7 +649,7 @@ describe.skipIf(!installed)("one policy, every host, the same verdicts", () => {
           differences([hostIn(`hook ${agent}`, workspace)], hookLines(agent, lines), base).slice(0, 20),
         ).toEqual([]);
     } finally {
-      hostEnv = env;
+      runEnv = env;
     }
   }, 600_000);
 });

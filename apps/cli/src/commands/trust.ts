@@ -9,12 +9,13 @@ import {
   AuditLog,
   CommandApprovalFileStore,
   readBoundedText,
+  textDigest,
   TrustFileStore,
   workspaceIdentity,
   workspacePolicyApprovalKey,
   type Workspace,
 } from "@slashi/runtime";
-import { digestOf, ensureParser, openSession, resolveWorkspace, slashiPaths } from "../context.js";
+import { ensureParser, openSession, resolveWorkspace, slashiPaths } from "../context.js";
 import { ExitCode, formatError, invalidPolicyLine, toExitCode } from "../errors.js";
 import { jsonText, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
@@ -73,7 +74,7 @@ export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (policyText !== undefined) {
     await approvals.put({
       key: workspacePolicyApprovalKey(workspace.key),
-      digest: await digestOf(policyText),
+      digest: textDigest(policyText),
       approvedAt: new Date().toISOString(),
       workspaceKey: workspace.key,
       file: workspace.policyFile,
@@ -248,7 +249,7 @@ export async function trustStatusCommand(args: ParsedArgs, io: Io): Promise<numb
       trusted &&
       (await new CommandApprovalFileStore({ file: paths.commandApprovals }).isApproved(
         workspacePolicyApprovalKey(workspace.key),
-        await digestOf(policyText),
+        textDigest(policyText),
       ));
   }
   if (args.flags.json === true) {

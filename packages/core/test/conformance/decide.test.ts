@@ -148,6 +148,29 @@ describe("decide conformance (shell and policy cases)", () => {
     });
   }
 
+  // A case with a managed layer must owe its decision to that layer: the same case with the managed layer dropped
+  // must decide otherwise, or a host that never reads the managed policy passes it. Dropping a layer that only
+  // allows can only tighten, so a case showing that a lower layer's deny beats a managed allow cannot meet this;
+  // such a case guards precedence, is listed here with that reason, and the list may only shrink.
+  const managedCases = cases.filter((c) => (c.input.layers ?? []).some((l) => l.kind === "managed"));
+  const precedenceOnly: Record<string, string> = {
+    "policy-layers-managed-allow-user-deny":
+      "a user deny over a managed allow: without the managed layer the deny stands alone (policy-layers-managed-allow-rest needs the managed allow)",
+  };
+
+  it("has at least 13 managed-layer cases, and lists only managed cases as precedence-only", () => {
+    expect(managedCases.length).toBeGreaterThanOrEqual(13);
+    expect(Object.keys(precedenceOnly).filter((id) => !managedCases.some((c) => c.id === id))).toEqual([]);
+  });
+
+  for (const c of managedCases.filter((m) => precedenceOnly[m.id] === undefined)) {
+    it(`${c.id}: decides otherwise once its managed layer is dropped`, () => {
+      const layers = c.input.layers!.filter((l) => l.kind !== "managed");
+      const { decision, detail } = run({ ...c.input, layers });
+      expect({ decision, detail }).not.toMatchObject({ decision: c.expected.decision });
+    });
+  }
+
   for (const c of cases) {
     it(`${c.id}: ${c.description}`, () => {
       const { decision, detail } = run(c.input);

@@ -1,11 +1,18 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
-import { findWorkspace, workspaceKeyOf, workspaceOf, workspacePolicyApprovalKey } from "./workspace.js";
+import {
+  findWorkspace,
+  workspaceAt,
+  workspaceKeyOf,
+  workspaceOf,
+  workspacePolicyApprovalKey,
+} from "./workspace.js";
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-ws-")));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const temp = tempDir("slashi-ws-");
+const root = temp.dir;
+afterAll(temp.remove);
 
 describe("findWorkspace", () => {
   it("walks up to the directory holding .git", async () => {
@@ -60,6 +67,14 @@ describe("workspaceOf: the one rule every host keys a workspace by", () => {
     expect(workspaceOf(plain)).toMatchObject({ root: plain, key: plain, isGitRoot: false });
     const missing = path.join(root, "no-such", "folder");
     expect(workspaceOf(missing)).toMatchObject({ root: missing, key: missing, isGitRoot: false });
+  });
+
+  it("gives a linked sub-folder the same workspace as its resolved root read directly", () => {
+    const viaLink = workspaceOf(path.join(root, "link-to-repo", "src", "deep"));
+    expect(viaLink).toEqual(workspaceAt(path.join(root, "repo")));
+    expect(viaLink.key).toBe(workspaceKeyOf(path.join(root, "link-to-repo")));
+    const plain = path.join(root, "plain", "dir");
+    expect(workspaceOf(plain)).toEqual(workspaceAt(plain));
   });
 });
 

@@ -49,12 +49,24 @@ export function workspaceOf(dir: string): Workspace {
   } catch {
     return workspaceAt(start);
   }
+  // `start` is resolved, so each of its ancestors is too: the root is keyed without resolving it again.
   for (let current = start; ;) {
-    if (existsSync(path.join(current, ".git"))) return workspaceAt(current);
+    if (existsSync(path.join(current, ".git"))) return resolvedWorkspace(current, true);
     const parent = path.dirname(current);
-    if (parent === current) return workspaceAt(start);
+    if (parent === current) return resolvedWorkspace(start, false);
     current = parent;
   }
+}
+
+/** The workspace at a root that is already absolute and symlink-resolved, whose `.git` was already looked for. */
+function resolvedWorkspace(root: string, isGitRoot: boolean): Workspace {
+  return {
+    root,
+    key: canonicalWorkspaceKey(root),
+    isGitRoot,
+    teamFile: path.join(root, SLASHI_FILES.teamFile),
+    policyFile: path.join(root, SLASHI_FILES.workspacePolicy),
+  };
 }
 
 /**
@@ -72,11 +84,8 @@ export async function findWorkspace(cwd: string = process.cwd()): Promise<Worksp
 export function workspaceAt(root: string): Workspace {
   const absolute = path.resolve(root);
   return {
-    root: absolute,
+    ...resolvedWorkspace(absolute, existsSync(path.join(absolute, ".git"))),
     key: workspaceKeyOf(absolute),
-    isGitRoot: existsSync(path.join(absolute, ".git")),
-    teamFile: path.join(absolute, SLASHI_FILES.teamFile),
-    policyFile: path.join(absolute, SLASHI_FILES.workspacePolicy),
   };
 }
 
