@@ -136,10 +136,9 @@ export { COMMAND_APPROVALS_VERSION, CommandApprovalFileStore } from "./store/com
 export type { CommandApprovalRecord } from "./store/command-approvals.js";
 
 // audit
-export { AUDIT_TEXT_LIMIT, AuditLog, readAudit } from "./audit/audit-log.js";
+export { AUDIT_TEXT_LIMIT, AuditLog, readAudit, redactAuditEntry } from "./audit/audit-log.js";
 export { holdAuditWrites, type HeldAudit } from "./audit/held.js";
 export {
-  redactAuditEntry,
   redactLongSecrets,
   redactSecrets,
   redactValue,

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { redactAuditEntry } from "./audit-log.js";
 import {
-  redactAuditEntry,
   redactLongSecrets,
   redactSecrets,
   redactValue,

@@ -6,7 +6,6 @@
  * unrelated words ({@link SUBSTRING_REDACTION_MIN}), and a free text that still holds a shorter one is withheld.
  */
 import { createHash } from "node:crypto";
-import type { AuditEntry } from "./audit-log.js";
 
 /** What replaces a secret value in an audit record. */
 export const SECRET_MARKER = "⟪secret⟫";
@@ -70,7 +69,7 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
  * string holding a short secret value is withheld whole. The strings under a key of `ownWords` (at any depth: a
  * status, a code, a verdict, a line built with placeholders) go through {@link redactLongSecrets} only, so a
  * one-character value does not withhold the words a program reads the value by. For an audit entry use
- * {@link redactAuditEntry}.
+ * `redactAuditEntry`.
  * @param value - strings, numbers, booleans, null, arrays and plain objects
  * @param secrets - the values to hide
  * @param ownWords - keys whose strings hold no value from outside but the line's placeholders
@@ -91,37 +90,4 @@ export function redactValue<T>(
     return v;
   };
   return walk(value, false) as T;
-}
-
-function mapStrings<T>(value: T, map: (text: string) => string): T {
-  if (typeof value === "string") return map(value) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => mapStrings(v, map)) as T;
-  if (typeof value === "object" && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = mapStrings(v, map);
-    return out as T;
-  }
-  return value;
-}
-
-/**
- * An audit entry without a secret value, keeping what is known by position: its free text (each reason's
- * message, the warning) goes through {@link redactSecrets}, so a message that may quote a short value is
- * withheld; every other string (the unexpanded text, the argv whose secret words are already markers, the
- * directory) goes through {@link redactLongSecrets} only. Reason codes and severities are Slashi's own words.
- * @param entry - the entry as the host built it
- * @param secrets - the values to hide
- */
-export function redactAuditEntry<E extends Omit<AuditEntry, "secrets">>(
-  entry: E,
-  secrets: readonly string[],
-): E {
-  const { reasons, warning, ...rest } = entry;
-  return {
-    ...mapStrings(rest, (text) => redactLongSecrets(text, secrets)),
-    ...(reasons === undefined
-      ? {}
-      : { reasons: reasons.map((r) => ({ ...r, message: redactSecrets(r.message, secrets) })) }),
-    ...(warning === undefined ? {} : { warning: redactSecrets(warning, secrets) }),
-  } as E;
 }

@@ -16,14 +16,8 @@ import {
   type Verdict,
 } from "@slashi/core";
 import type { ReadText } from "../approval/binding.js";
-import type { AuditEntry, AuditReason } from "../audit/audit-log.js";
-import {
-  redactAuditEntry,
-  redactLongSecrets,
-  redactSecrets,
-  textDigest,
-  WITHHELD_TEXT,
-} from "../audit/redact.js";
+import { redactAuditEntry, type AuditEntry, type AuditReason } from "../audit/audit-log.js";
+import { redactLongSecrets, redactSecrets, textDigest, WITHHELD_TEXT } from "../audit/redact.js";
 import { decideLine, plainArgv } from "../runner/plain-argv.js";
 import type { PolicySnapshot } from "../session/policy-session.js";
 import type { SlashiHost } from "../store/approvals.js";
