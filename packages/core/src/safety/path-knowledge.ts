@@ -166,6 +166,7 @@ function expandBraces(raw: string, budget = { left: MAX_ALTERNATIVES }): string[
 
 /** Escapes literal text for a pattern. */
 function literal(text: string): string {
+  if (!GLOB_CHARS.test(text)) return text;
   let out = "";
   for (const c of text) out += c === "*" || c === "?" || c === "[" ? ESC + c : c;
   return out;
@@ -243,21 +244,50 @@ function patternOf(raw: string, context: SafetyContext): string | { why: string 
 
 /** Splits a pattern into absolute components: relative to `cwd`, `.` and `..` removed, escapes removed. */
 function componentsOf(pattern: string, context: SafetyContext): string[] {
-  const unescaped = (part: string): string => part.split(ESC).join("");
-  const parts = pattern.split("/");
   const absolute = pattern.startsWith("/");
-  const base = absolute ? [] : normalize(context.cwd, context).split("/");
-  const out: string[] = [];
-  for (const segment of [...base, ...parts]) {
-    // an escaped glob character stays literal: keep it as a glob-free component
-    const plain = unescaped(segment);
-    const isGlob = GLOB_CHARS.test(segment.replace(ESCAPED_GLOB, ""));
-    if (plain === "" || plain === ".") continue;
-    // `..` after a link the kernel resolves (`/proc/self/cwd/..`) leaves the link's target, not its folder
-    if (plain === ".." && !isGlob && !isOpaquePattern(out)) out.pop();
-    else out.push(isGlob ? globText(segment) : plain.replace(/[\\*?[]/g, "\\$&"));
+  const out = absolute ? [] : [...cwdComponents(context)];
+  let start = absolute ? 1 : 0;
+  for (let end = pattern.indexOf("/", start); ; end = pattern.indexOf("/", start)) {
+    addComponent(out, pattern.slice(start, end < 0 ? pattern.length : end));
+    if (end < 0) return out;
+    start = end + 1;
   }
-  return out;
+}
+
+/** Characters that make a segment more than a plain name: escapes, globs, backslashes. */
+const SPECIAL = new RegExp(`[${ESC}*?[\\\\]`);
+
+/** Adds one `/`-free segment of a pattern to the components resolved so far. */
+function addComponent(out: string[], segment: string): void {
+  if (!SPECIAL.test(segment)) {
+    // a plain name: nothing to unescape, no glob
+    if (segment === "" || segment === ".") return;
+    if (segment === ".." && !isOpaquePattern(out)) out.pop();
+    else out.push(segment);
+    return;
+  }
+  // an escaped glob character stays literal: keep it as a glob-free component
+  const plain = segment.split(ESC).join("");
+  const isGlob = GLOB_CHARS.test(segment.replace(ESCAPED_GLOB, ""));
+  if (plain === "" || plain === ".") return;
+  // `..` after a link the kernel resolves (`/proc/self/cwd/..`) leaves the link's target, not its folder
+  if (plain === ".." && !isGlob && !isOpaquePattern(out)) out.pop();
+  else out.push(isGlob ? globText(segment) : plain.replace(/[\\*?[]/g, "\\$&"));
+}
+
+/** The working directory's components as {@link componentsOf} reads them; a few recent ones are kept. */
+const cwdMemo = new Map<string, readonly string[]>();
+
+function cwdComponents(context: SafetyContext): readonly string[] {
+  const key = `${context.platform ?? ""}\u0000${context.cwd}`;
+  let found = cwdMemo.get(key);
+  if (found === undefined) {
+    const out: string[] = [];
+    for (const segment of normalize(context.cwd, context).split("/")) addComponent(out, segment);
+    if (cwdMemo.size >= 16) cwdMemo.clear();
+    cwdMemo.set(key, (found = out));
+  }
+  return found;
 }
 
 /** A glob component with its literal characters marked by a backslash (`a\\*` stays a literal star). */
@@ -333,6 +363,11 @@ const OPAQUE =
  * working directory, descriptors, memory or command line (`/proc/1/root/…`, `/proc/self/fd/3`, `/dev/fd/3`).
  */
 export function isOpaquePattern(components: readonly string[]): boolean {
+  // every opaque path starts with `/proc/` or `/dev/`
+  const first = components[0];
+  if (first === undefined) return false;
+  const head = unescapeGlob(first).toLowerCase();
+  if (!head.startsWith("proc") && !head.startsWith("dev")) return false;
   const joined = `/${components.map(unescapeGlob).join("/").toLowerCase()}`;
   if (joined === "/dev/stdin") return false;
   return OPAQUE.test(joined);

@@ -354,7 +354,11 @@ function gitDirectoryBelow(parts: readonly string[], end: number): boolean {
  * @param home - the normalised home directory, for `home` entries
  */
 export function secretMatch(path: string, home: string): SecretMatch {
-  const parts = lowerParts(path);
+  return partsMatch(lowerParts(path), home);
+}
+
+/** {@link secretMatch} of a path given as its lower-case components (none empty, none with a `/`). */
+function partsMatch(parts: readonly string[], home: string): SecretMatch {
   if (parts.length > 0 && PUBLIC_KEY.test(parts[parts.length - 1]!)) {
     // a public key is never secret, but a folder of that name is still reached through
     return undefined;
@@ -529,6 +533,17 @@ function exceptCovers(entry: Compiled, glob: string, globRe: RegExp | null): boo
   return (entry.entry.except ?? []).some((e) => e.startsWith("*") && tail.endsWith(e.slice(1)));
 }
 
+/** {@link secretMatch} of the path a glob-free pattern names (its components lower case, escapes kept). */
+function literalMatch(parts: readonly string[], home: string): SecretMatch {
+  const names = parts.map(unescapeGlob);
+  if (names.some((name) => name === "" || name.includes("/")))
+    return secretMatch(`/${names.join("/")}`, home);
+  return partsMatch(
+    names.map((name) => name.toLowerCase()),
+    home,
+  );
+}
+
 /**
  * Whether a path pattern may name a secret place: every component is a literal or a glob component
  * (`*`, `?`, `[…]`), already resolved to an absolute path. Over-approximates where two wildcards meet, so a
@@ -538,8 +553,8 @@ function exceptCovers(entry: Compiled, glob: string, globRe: RegExp | null): boo
  */
 export function mayMatchSecret(components: readonly string[], home: string): SecretMatch {
   const parts = components.map((c) => c.toLowerCase());
+  if (parts.every((c) => firstWildcard(c) < 0)) return literalMatch(parts, home);
   const res = parts.map(globComponentRegExp);
-  if (res.every((r) => r === null)) return secretMatch(`/${parts.map(unescapeGlob).join("/")}`, home);
   const last = parts.length - 1;
   if (last >= 0 && res[last] === null && PUBLIC_KEY.test(unescapeGlob(parts[last]!))) return undefined;
   const homeList = homeComponents(home);

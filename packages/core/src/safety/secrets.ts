@@ -79,6 +79,18 @@ export function classifySecrets(
 ): Finding[] {
   const out: Finding[] = [];
   const seen = new Set<string>();
+  // a word the program reads is often judged twice (as an argument, then as a read): once is enough
+  const judged = new Map<string, ReturnType<typeof judge>>();
+  const judgeWord = (text: string, dynamic: boolean, recursive: boolean, base?: string) => {
+    if (base !== undefined) return judge(knowWord(text, dynamic, context, base), context, recursive);
+    const key = `${dynamic ? "d" : "s"}${recursive ? "r" : "-"}${text}`;
+    let found = judged.get(key);
+    if (found === undefined) {
+      found = judge(knowPath(text, dynamic, context), context, recursive);
+      judged.set(key, found);
+    }
+    return found;
+  };
   const report = ({ verdict, target }: ReturnType<typeof judge>, word: string, via: string): void => {
     if (verdict === undefined || seen.has(word)) return;
     seen.add(word);
@@ -137,10 +149,9 @@ export function classifySecrets(
       const dynamic = invocation.dynamic.has(i);
       for (const candidate of pathCandidates(word)) {
         if (candidate === "") continue;
-        const knowledge = knowPath(candidate, dynamic, context);
-        const judged = judge(knowledge, context, false);
-        if (judged.verdict === "secret" || judged.verdict === "opaque") {
-          report(judged, word, name);
+        const found = judgeWord(candidate, dynamic, false);
+        if (found.verdict === "secret" || found.verdict === "opaque") {
+          report(found, word, name);
           break;
         }
       }
@@ -165,8 +176,7 @@ export function classifySecrets(
         ),
       );
     }
-    const knowledge = knowWord(read.text, read.dynamic, context, read.base);
-    report(judge(knowledge, context, read.recursive), read.text, via);
+    report(judgeWord(read.text, read.dynamic, read.recursive, read.base), read.text, via);
   }
   for (const r of command.redirects) {
     if (!READ_OPS.has(r.op) || (r.op === "<&" && /^(\d+|-)$/.test(r.target ?? ""))) continue;
