@@ -88,7 +88,9 @@ describe("a secret of any length: what the extension shows and records does not 
       modals: h.host.terminalPrompts.map((p) => formatTerminalPrompt(p)),
       notifications: h.host.effects.filter((e) => e.kind === "notify"),
       logs: h.host.logs,
-      audit: h.audit.map(({ expandedDigest: _digest, time: _time, pid: _pid, durationMs: _ms, ...rest }) => rest),
+      audit: h.audit.map(
+        ({ expandedDigest: _digest, time: _time, pid: _pid, durationMs: _ms, ...rest }) => rest,
+      ),
     };
   };
 
