@@ -6,8 +6,8 @@
  * carries over from one decision to the next, and a caller outside a decision always gets a fresh answer.
  */
 
-/** The answers of the decision under way, by key object and then by what was asked; none outside one. */
-let answers: WeakMap<object, Map<unknown, unknown>> | undefined;
+/** The answers of the decision under way, by what was asked and then by key object; none outside one. */
+let answers: Map<unknown, Map<object, unknown>> | undefined;
 
 /**
  * Runs one decision with its own memo. The commands, invocations and contexts it makes must not change while
@@ -16,7 +16,7 @@ let answers: WeakMap<object, Map<unknown, unknown>> | undefined;
  */
 export function oneDecision<T>(decide: () => T): T {
   const outer = answers;
-  answers = new WeakMap();
+  answers = new Map();
   try {
     return decide();
   } finally {
@@ -26,14 +26,14 @@ export function oneDecision<T>(decide: () => T): T {
 
 /**
  * `compute(key)`, once per key object and question within the decision under way; every time outside one.
- * @param question - what is asked of the key (the function itself, or an object standing for it and its inputs)
+ * @param question - what is asked of the key (the function itself, or an object standing for it and its other inputs)
  */
 export function once<K extends object, V>(key: K, question: unknown, compute: (key: K) => V): V {
   if (answers === undefined) return compute(key);
-  let asked = answers.get(key);
-  if (asked === undefined) answers.set(key, (asked = new Map()));
-  else if (asked.has(question)) return asked.get(question) as V;
+  let known = answers.get(question);
+  if (known === undefined) answers.set(question, (known = new Map()));
+  else if (known.has(key)) return known.get(key) as V;
   const value = compute(key);
-  asked.set(question, value);
+  known.set(key, value);
   return value;
 }

@@ -81,7 +81,7 @@ export function classifySecrets(
   // the whole-line checks ask again for the commands of a line that sends data
   if (invocation !== undefined && invocation.command !== command)
     return secretFindings(invocation, command, context);
-  return once(context, invocation ?? command, () => secretFindings(invocation, command, context));
+  return once(invocation ?? command, context, () => secretFindings(invocation, command, context));
 }
 
 function secretFindings(
