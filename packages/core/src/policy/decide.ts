@@ -5,7 +5,7 @@
 import { isSlashiError, SlashiErrorCode } from "../errors.js";
 import { grammarForShell, type ShellGrammar } from "../quoting/dialect.js";
 import type { ExtractedCommand, ShellAnalysis, ShellLanguage } from "../shell/types.js";
-import { analyze, classify, classifyLine, classifyScript, languageForShell, oneDecision } from "./deps.js";
+import { analyze, classify, classifyLine, classifyScript, languageForShell } from "./deps.js";
 import { checkEnkaidu } from "./enkaidu.js";
 import { evaluateAnalysis, PolicyReasonCode, stricter } from "./evaluate.js";
 import { dynamicEffective, startsWithWords } from "./pattern.js";
@@ -82,9 +82,7 @@ export function decide(command: string, policy: ResolvedPolicy, context: DecideC
   }
   const analysis = analyzeOrIncomplete(command, language, grammarForShell(context.shell ?? "bash") ?? "bash");
   return withEnkaidu(
-    oneDecision(() =>
-      evaluateAnalysis(command, analysis, policy, { context, classify, classifyScript, classifyLine }),
-    ),
+    evaluateAnalysis(command, analysis, policy, { context, classify, classifyScript, classifyLine }),
     policy,
   );
 }
@@ -120,9 +118,7 @@ export function decideCommands(
     findings: [],
     incomplete: false,
   };
-  return oneDecision(() =>
-    evaluateAnalysis(commands.map((c) => c.text).join("; "), analysis, policy, { context, classify }),
-  );
+  return evaluateAnalysis(commands.map((c) => c.text).join("; "), analysis, policy, { context, classify });
 }
 
 /**

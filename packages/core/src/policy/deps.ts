@@ -5,7 +5,6 @@
 import { dialectForShell, type ShellGrammar } from "../quoting/dialect.js";
 import { classifyCommand } from "../safety/classify.js";
 import { detectForkBomb } from "../safety/destroy.js";
-import { oneDecision } from "../safety/decision-memo.js";
 import { commandContexts, inTrustedRoot } from "../safety/directory.js";
 import { classifyLine as classifyWholeLine } from "../safety/line.js";
 import type { Finding, SafetyContext } from "../safety/types.js";
@@ -14,9 +13,6 @@ import type { ExtractedCommand, ShellAnalysis, ShellLanguage } from "../shell/ty
 
 /** The safety contexts of the directories a command may run in, and whether one lies in the workspace. */
 export { commandContexts, inTrustedRoot };
-
-/** Runs one decision with the classifiers' memo of work it would repeat (see `decision-memo.ts`). */
-export { oneDecision };
 
 /** Analyses a script into commands, for the shell grammar that will run it. */
 export type AnalyzeFn = (script: string, language?: ShellLanguage, grammar?: ShellGrammar) => ShellAnalysis;

@@ -1,6 +1,5 @@
 import { isOption, type ParsedArg } from "../shell/options.js";
 import { unwrapRunners } from "../shell/runners.js";
-import { once } from "./decision-memo.js";
 
 export { longMatches, parseOptions, type OptionSpec, type ParsedArg } from "../shell/options.js";
 import type { ExtractedCommand } from "../shell/types.js";
@@ -38,10 +37,6 @@ const DYNAMIC_TEXT = /[$`*?[{]/;
  * `undefined` when nothing runs (an assignment-only command).
  */
 export function invocationOf(command: ExtractedCommand): Invocation | undefined {
-  return once(command, readInvocation, readInvocation);
-}
-
-function readInvocation(command: ExtractedCommand): Invocation | undefined {
   const effective = command.effective.length > 0 ? command.effective : command.argv;
   if (effective.length === 0) return undefined;
   if (

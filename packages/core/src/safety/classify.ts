@@ -1,7 +1,6 @@
 import type { ExtractedCommand, ShellAnalysis } from "../shell/types.js";
 import { invocationOf } from "./argv.js";
 import { classifyContainers } from "./containers.js";
-import { oneDecision } from "./decision-memo.js";
 import { classifyDestroyers, detectForkBomb } from "./destroy.js";
 import { classifyDirectoryCode, classifyUnknownDirectory, commandContexts } from "./directory.js";
 import { classifyEnvironment } from "./environment.js";
@@ -96,10 +95,6 @@ export function classifyAnalysis(
   context: SafetyContext,
   script?: string,
 ): Finding[] {
-  return oneDecision(() => classifyScriptCommands(analysis, context, script));
-}
-
-function classifyScriptCommands(analysis: ShellAnalysis, context: SafetyContext, script?: string): Finding[] {
   const findings = analysis.commands.flatMap((command) => classifyCommand(command, context));
   if (script !== undefined) {
     const bomb = detectForkBomb(script);

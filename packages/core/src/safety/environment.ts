@@ -5,7 +5,6 @@
 import { ENV_OPTIONS } from "../shell/tool-options.js";
 import { operands, parseOptions, type Invocation } from "./argv.js";
 import { finding, lineFinding } from "./codes.js";
-import { once } from "./decision-memo.js";
 import type { Finding } from "./types.js";
 
 /**
@@ -65,10 +64,6 @@ const JQ_ENV = /(^|[^A-Za-z0-9_.$])env\b|\$ENV\b|\$__prog_env/;
  * `jq` programs using `env`/`$ENV`, awk programs using `ENVIRON`, `ps e`.
  */
 export function classifyEnvironment(invocation: Invocation): Finding[] {
-  return once(invocation, environmentFindings, environmentFindings);
-}
-
-function environmentFindings(invocation: Invocation): Finding[] {
   const { name, args, command } = invocation;
   const dump = (what: string): Finding[] => [finding("secret.environment", what, command, name)];
   const names = args.filter((a) => !a.startsWith("-"));

@@ -1,6 +1,5 @@
 import { hasOption, operands, optionsNamed, parseOptions, type Invocation, type ParsedArg } from "./argv.js";
 import { finding } from "./codes.js";
-import { once } from "./decision-memo.js";
 import { resolvePath } from "./paths.js";
 import { inWorkspace } from "./targets.js";
 import type { Finding, SafetyContext } from "./types.js";
@@ -37,10 +36,6 @@ const GLOBAL_VALUE = new Set([
 
 /** Finds git's subcommand: global options (`-C dir`, `-c k=v`, `--git-dir=…`, `-p`…) are skipped. */
 export function parseGit(args: readonly string[]): GitCall {
-  return once(args, readGitCall, readGitCall);
-}
-
-function readGitCall(args: readonly string[]): GitCall {
   const call: GitCall = {
     subcommand: undefined,
     args: [],

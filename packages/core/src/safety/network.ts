@@ -1,6 +1,5 @@
 import type { Invocation } from "./argv.js";
 import { finding } from "./codes.js";
-import { once } from "./decision-memo.js";
 import type { Finding } from "./types.js";
 
 const CLIENTS = new Set([
@@ -345,10 +344,6 @@ function others(invocation: Invocation): Finding[] {
 
 /** Network clients and supply-chain actions (installs, one-off package runs, publishing). */
 export function classifyNetwork(invocation: Invocation): Finding[] {
-  return once(invocation, networkFindings, networkFindings);
-}
-
-function networkFindings(invocation: Invocation): Finding[] {
   const { name, args, command } = invocation;
   const out: Finding[] = [];
   if (CLIENTS.has(name)) out.push(finding("net.client", `${name} connects to other machines`, command, name));

@@ -18,7 +18,6 @@ import {
   TAR_OPTIONS,
   UNIQ_OPTIONS,
 } from "../shell/tool-options.js";
-import { once } from "./decision-memo.js";
 import { gitNoIndexReads } from "./git.js";
 import { sedCall } from "./tools.js";
 
@@ -475,10 +474,6 @@ function jqReads(invocation: Invocation): ReadWord[] {
  * Programs not described count every operand and every option value (`--x=$y`) as read.
  */
 export function readWords(invocation: Invocation): ReadWord[] | undefined {
-  return once(invocation, listReadWords, listReadWords);
-}
-
-function listReadWords(invocation: Invocation): ReadWord[] | undefined {
   const name = invocation.name;
   if (NO_FILES.has(name)) return undefined;
   if (METADATA_ONLY.has(name) && !READERS.has(name)) return undefined;

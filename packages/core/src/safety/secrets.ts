@@ -1,6 +1,5 @@
 import type { Invocation } from "./argv.js";
 import { finding } from "./codes.js";
-import { once } from "./decision-memo.js";
 import { gitConfigPrint } from "./git.js";
 import {
   isOpaquePattern,
@@ -74,17 +73,6 @@ function knowWord(text: string, dynamic: boolean, context: SafetyContext, base?:
  * recursively and contains secret places (`secret.recursive-read`).
  */
 export function classifySecrets(
-  invocation: Invocation | undefined,
-  command: ExtractedCommand,
-  context: SafetyContext,
-): Finding[] {
-  // the whole-line checks ask again for the commands of a line that sends data
-  if (invocation !== undefined && invocation.command !== command)
-    return secretFindings(invocation, command, context);
-  return once(invocation ?? command, context, () => secretFindings(invocation, command, context));
-}
-
-function secretFindings(
   invocation: Invocation | undefined,
   command: ExtractedCommand,
   context: SafetyContext,
