@@ -2,7 +2,7 @@
  * Dispatch: finds the command named on the command line, parses its flags and runs it. Returns the exit
  * status; throws what a command throws (bin.ts turns it into a message and a status).
  */
-import { closestName } from "@slashi/core";
+import { closestName } from "@slashi/core/internal";
 import { PACK_HANDLERS } from "./commands/pack-spec.js";
 import { CliError, ExitCode, formatError, toExitCode, UsageError } from "./errors.js";
 import { println, visibleIo, type Io } from "./io.js";

@@ -2,7 +2,7 @@
  * The command line as data: every command, its flags, what it takes after them, and its help text. The
  * parser is small and strict: an unknown flag or command is an error with a suggestion, never ignored.
  */
-import { closestName } from "@slashi/core";
+import { closestName } from "@slashi/core/internal";
 import { PACK_COMMANDS } from "./commands/pack-spec.js";
 import type { CommandSpec, FlagSpec, ParsedArgs } from "./command-spec.js";
 import { UsageError } from "./errors.js";

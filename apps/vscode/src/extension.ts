@@ -12,7 +12,7 @@ import { editorWorkspaceKey, moveEditorApprovals, SharedApprovals } from "./appr
 import { buildCatalog, sourceLabel, type Catalog, type PackCommandInput } from "./catalog.js";
 import { parseRunArgument, parseTyped, type Invocation } from "./invocation.js";
 import { packManager, registerPackCommands, windowPackDialogs, type PackDialogs } from "./packs.js";
-import { ExtensionPolicy, type LoadedPolicy } from "./policy.js";
+import { ExtensionPolicy, pendingTrustLines, type LoadedPolicy } from "./policy.js";
 import { Runner, type RunOutcome } from "./runner.js";
 import { readSecuritySettings, type Inspection, type SecuritySettings } from "./settings.js";
 import { VscodeHost, modalPrompter, type Prompter } from "./vscode-host.js";
@@ -214,9 +214,17 @@ export function activate(context: vscode.ExtensionContext): SlashiTestApi | unde
       bashWasm: context.asAbsolutePath("dist/tree-sitter-bash.wasm"),
     },
   });
+  // What trusting would still add is logged once per loaded state of a folder's policy.
+  const gainsShown = new Map<string, string>();
   const policy = async (root: string | undefined): Promise<LoadedPolicy> => {
     const loaded = await policySessions.load(root);
-    if (loaded.ok) for (const w of loaded.snapshot.warnings) output.appendLine(`policy: ${w}`);
+    if (loaded.ok) {
+      for (const w of loaded.snapshot.warnings) output.appendLine(`policy: ${w}`);
+      if (gainsShown.get(root ?? "") !== loaded.snapshot.signature) {
+        gainsShown.set(root ?? "", loaded.snapshot.signature);
+        for (const line of pendingTrustLines(loaded.snapshot)) output.appendLine(`policy: ${line}`);
+      }
+    }
     return loaded;
   };
 

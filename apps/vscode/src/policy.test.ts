@@ -1,19 +1,33 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { nodePolicyFiles } from "@slashi/runtime";
-import { afterAll, describe, expect, it } from "vitest";
-import { decideTerminalStep, ExtensionPolicy } from "./policy.js";
+import {
+  CommandApprovalFileStore,
+  nodePolicyFiles,
+  textDigest,
+  workspacePolicyApprovalKey,
+} from "@slashi/runtime";
+import { tempHome } from "@slashi/test-utils";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decideTerminalStep, ExtensionPolicy, pendingTrustLines } from "./policy.js";
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-vscode-policy-")));
-const box = {
-  home: path.join(root, "home"),
-  configDir: path.join(root, "config"),
-  stateDir: path.join(root, "state"),
-  workspace: path.join(root, "work"),
-};
-mkdirSync(path.join(box.workspace, ".git"), { recursive: true });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const box = tempHome("slashi-vscode-policy-");
+const root = box.dir;
+afterAll(box.remove);
+
+/** The policy of a folder as the extension loads it on the temporary home, VS Code trusting it or not. */
+async function loadPolicy(folder: string, trusted: boolean) {
+  const policy = new ExtensionPolicy({
+    env: { HOME: box.home, SLASHI_CONFIG_DIR: box.configDir, SLASHI_STATE_DIR: box.stateDir },
+    home: box.home,
+    managedPolicyPath: path.join(root, "no-managed.json"),
+    files: nodePolicyFiles,
+    trusted: () => trusted,
+    policyFile: () => "",
+  });
+  const loaded = await policy.load(folder);
+  if (!loaded.ok) throw loaded.error;
+  return loaded;
+}
 
 describe.runIf(typeof process.getuid === "function")("a terminal step's decision", () => {
   it("asks for a read through a workspace link to a secret, which the words alone allow", async () => {
@@ -22,16 +36,7 @@ describe.runIf(typeof process.getuid === "function")("a terminal step's decision
     writeFileSync(key, "canary\n");
     const notes = path.join(box.workspace, "notes.txt");
     writeFileSync(notes, "notes\n");
-    const policy = new ExtensionPolicy({
-      env: { HOME: box.home, SLASHI_CONFIG_DIR: box.configDir, SLASHI_STATE_DIR: box.stateDir },
-      home: box.home,
-      managedPolicyPath: path.join(root, "no-managed.json"),
-      files: nodePolicyFiles,
-      trusted: () => true,
-      policyFile: () => "",
-    });
-    const loaded = await policy.load(box.workspace);
-    if (!loaded.ok) throw loaded.error;
+    const loaded = await loadPolicy(box.workspace, true);
     const step = { command: "cat notes.txt", shell: "/bin/bash", cwd: box.workspace, env: {} };
     expect((await decideTerminalStep(loaded, step)).verdict).toBe("allow");
     rmSync(notes);
@@ -39,5 +44,61 @@ describe.runIf(typeof process.getuid === "function")("a terminal step's decision
     const linked = await decideTerminalStep(loaded, step);
     expect(linked.verdict).toBe("ask");
     expect(linked.reasons.map((r) => r.code)).toContain("secret.read");
+  });
+});
+
+describe("pendingTrustLines: what trusting would still add, from the core's trustGains", () => {
+  const work = path.join(root, "gains");
+  const policyFile = path.join(work, ".vscode", "slashi-policy.json");
+  const text = JSON.stringify({
+    version: 1,
+    rules: [
+      { match: ["just", "test"], decision: "allow", reason: "the test recipe" },
+      { match: ["curl"], decision: "deny" },
+    ],
+  });
+  beforeAll(() => {
+    mkdirSync(path.dirname(policyFile), { recursive: true });
+    mkdirSync(path.join(work, ".git"), { recursive: true });
+    writeFileSync(policyFile, text);
+    writeFileSync(
+      path.join(box.configDir, "policy.json"),
+      JSON.stringify({
+        version: 1,
+        extends: ["recommended"],
+        rules: [{ match: ["make", "deploy"], decision: "allow", trustedWorkspaceOnly: true }],
+      }),
+    );
+  });
+  const load = (trusted: boolean) => loadPolicy(work, trusted);
+
+  it("lists the file's allow rules and the trusted-only rules in an untrusted workspace, never a deny", async () => {
+    const lines = pendingTrustLines((await load(false)).snapshot);
+    expect(lines[0]).toContain("trusting this workspace in VS Code and approving");
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(
+        /^ {2}allow just test {2}\(the test recipe\) {2}\[.*slashi-policy\.json \/rules\/0\]$/,
+      ),
+      expect.stringMatching(
+        /^ {2}1 allow rule\(s\) of user .*policy\.json marked trustedWorkspaceOnly: make deploy$/,
+      ),
+      expect.stringMatching(
+        /^ {2}\d+ allow rule\(s\) of builtin preset:recommended marked trustedWorkspaceOnly: git /,
+      ),
+    ]);
+    expect(lines.join("\n")).not.toContain("curl");
+  });
+
+  it("lists only the file's rules once VS Code trusts the workspace, and nothing once the file is approved", async () => {
+    const trusted = await load(true);
+    const lines = pendingTrustLines(trusted.snapshot);
+    expect(lines[0]).toMatch(/^approving .* \(slashi trust\) would make these count here:$/);
+    expect(lines.slice(1)).toEqual([expect.stringMatching(/^ {2}allow just test /)]);
+    await new CommandApprovalFileStore({ file: path.join(box.stateDir, "command-approvals.json") }).put({
+      key: workspacePolicyApprovalKey(trusted.workspaceKey!),
+      digest: textDigest(text),
+      approvedAt: new Date().toISOString(),
+    });
+    expect(pendingTrustLines((await load(true)).snapshot)).toEqual([]);
   });
 });

@@ -5,7 +5,13 @@
  * `slashi.policyFile` user setting and VS Code's Workspace Trust. Any error loads no policy at all, and terminal
  * steps are then refused (fail closed). Nothing here imports `vscode`.
  */
-import { isSlashiError, SlashiError, SlashiErrorCode, type ShellParserOptions } from "@slashi/core";
+import {
+  isSlashiError,
+  SlashiError,
+  SlashiErrorCode,
+  trustGains,
+  type ShellParserOptions,
+} from "@slashi/core";
 import {
   CommandApprovalFileStore,
   decideVerdict,
@@ -141,4 +147,48 @@ export function decideTerminalStep(
   step: TerminalStepCall,
 ): Promise<GuardedVerdict> {
   return decideVerdict(terminalStepRequest(loaded, step), loaded.snapshot, loaded.approvals);
+}
+
+/**
+ * What trusting would still make count in a folder's workspace, as lines for the output channel, all from the
+ * core's `trustGains` over the loaded layers (the extension decides nothing here): the allow rules and loosening
+ * settings of the workspace policy file and of what it extends while the file is not approved (approving it is
+ * `slashi trust`; VS Code's Workspace Trust alone does not), and `trustedWorkspaceOnly` rules while VS Code does
+ * not trust the workspace. Empty when everything trusting adds is already in effect. It does not cover commands
+ * (team file, packs), which the catalog lists.
+ */
+export function pendingTrustLines(snapshot: Pick<PolicySnapshot, "layers" | "trusted">): string[] {
+  const workspace = snapshot.layers.find((l) => l.kind === "workspace");
+  const fileApproved = workspace?.approved === true;
+  const gains = trustGains(snapshot.layers);
+  const rules = gains.rules.filter((r) => (r.because === "approved" ? !fileApproved : !snapshot.trusted));
+  const settings = fileApproved ? [] : gains.settings;
+  if (rules.length === 0 && settings.length === 0) return [];
+  const how = [
+    ...(snapshot.trusted ? [] : ["trusting this workspace in VS Code"]),
+    ...(workspace !== undefined && !fileApproved ? [`approving ${workspace.source} (slashi trust)`] : []),
+  ].join(" and ");
+  // The workspace file's own rules one by one; what a preset, pack or the person's policy brings, one line each.
+  const own = rules.filter((r) => r.layer === "workspace");
+  const bySource = new Map<string, typeof rules>();
+  for (const r of rules.filter((r) => r.layer !== "workspace"))
+    bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
+  return [
+    `${how} would make these count here:`,
+    ...own.map(
+      (r) =>
+        `  allow ${r.match}${r.reason === undefined ? "" : `  (${r.reason})`}  [${r.source} ${r.jsonPath}]`,
+    ),
+    ...[...bySource].map(([source, group]) => {
+      const first = group.slice(0, 3).map((r) => r.match);
+      const only = group.every((r) => r.because === "trusted-workspace")
+        ? " marked trustedWorkspaceOnly"
+        : "";
+      return `  ${group.length} allow rule(s) of ${group[0]!.layer} ${source}${only}: ${first.join(", ")}${group.length > 3 ? ", …" : ""}`;
+    }),
+    ...settings.map(
+      (g) =>
+        `  ${g.key}: ${Array.isArray(g.value) ? g.value.join(", ") : String(g.value)}  [${g.sources.join(", ")}]`,
+    ),
+  ];
 }

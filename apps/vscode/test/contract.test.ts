@@ -20,12 +20,12 @@ import {
 } from "@slashi/conformance";
 import {
   DEFAULT_MAX_SLASH_DEPTH,
-  DEFAULT_RENDER_MAX_LENGTH,
   makeApprovalRecord,
   renderStep,
   type CommandDefinition,
   type Step,
 } from "@slashi/core";
+import { DEFAULT_RENDER_MAX_LENGTH } from "@slashi/core/internal";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PackCommandInput } from "../src/catalog.js";
 import type { RunOutcome } from "../src/runner.js";

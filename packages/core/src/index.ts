@@ -31,16 +31,14 @@ export type {
   WaitStep,
 } from "./steps/types.js";
 export { stepNeedsApproval } from "./steps/kinds.js";
-export { DEFAULT_RENDER_MAX_LENGTH, renderCommand, renderStep } from "./steps/render.js";
+export { renderCommand, renderStep } from "./steps/render.js";
 export type { RenderOptions } from "./steps/render.js";
 export { showControls, makeVisible } from "./steps/visible.js";
 export type { MakeVisibleOptions } from "./steps/visible.js";
 // @section steps
 // sources
-export { isDeniedEditorCommand } from "./sources/denied-commands.js";
 export { checkExpandedOpenTarget, checkOpenTarget } from "./sources/open-target.js";
 export type { OpenTargetCheck } from "./sources/open-target.js";
-export { isProtectedSettingKey } from "./sources/protected-settings.js";
 export {
   checkSharedCommand,
   checkSharedStep,
@@ -164,12 +162,11 @@ export {
 } from "./policy/enkaidu.js";
 export type { EnkaiduImport, EnkaiduOs, EnkaiduShellSettings, EnkaiduSources } from "./policy/enkaidu.js";
 export { PolicyReasonCode } from "./policy/evaluate.js";
-export { closestName, isExtendsPath, unknownExtendsError } from "./policy/extends.js";
+export { isExtendsPath, unknownExtendsError } from "./policy/extends.js";
 export { explain, explainDecision, explanationOf } from "./policy/explain.js";
 export type { ExplainedCommand, Explanation } from "./policy/explain.js";
 export { parsePolicy, policySchema, validatePolicyDocument } from "./policy/parse.js";
 export type { ParsePolicyOptions } from "./policy/parse.js";
-export { formatPattern } from "./policy/pattern.js";
 export { PRESETS, RECOMMENDED_POLICY, RECOMMENDED_PRESET_NAME } from "./policy/recommended.js";
 export { reloadPolicy, resolvePolicy } from "./policy/resolve.js";
 export type { PolicyInput, ReloadResult, ResolvePolicyOptions } from "./policy/resolve.js";

@@ -5,6 +5,7 @@
 
 // steps
 export { APPROVAL_STEP_KINDS, HARMLESS_STEP_KINDS, STEP_KINDS, isStepKind } from "./steps/kinds.js";
+export { DEFAULT_RENDER_MAX_LENGTH } from "./steps/render.js";
 export {
   SPACE_RUN_THRESHOLD,
   hasInvisibleCharacters,
@@ -13,9 +14,17 @@ export {
 } from "./steps/visible.js";
 // @section steps
 // sources
-export { DENIED_EDITOR_COMMANDS, DENIED_EDITOR_COMMAND_PREFIXES } from "./sources/denied-commands.js";
+export {
+  DENIED_EDITOR_COMMANDS,
+  DENIED_EDITOR_COMMAND_PREFIXES,
+  isDeniedEditorCommand,
+} from "./sources/denied-commands.js";
 export { SHARED_OPEN_SCHEMES } from "./sources/open-target.js";
-export { PROTECTED_SETTING_PREFIXES, protectedSettingWrites } from "./sources/protected-settings.js";
+export {
+  PROTECTED_SETTING_PREFIXES,
+  isProtectedSettingKey,
+  protectedSettingWrites,
+} from "./sources/protected-settings.js";
 export type { ProtectedSettingWrite } from "./sources/protected-settings.js";
 export {
   COMMAND_SOURCES,
@@ -88,6 +97,7 @@ export {
   checkEnkaidu,
 } from "./policy/enkaidu.js";
 export { stricter } from "./policy/evaluate.js";
+export { closestName } from "./policy/extends.js";
 export { explainStructured } from "./policy/explain.js";
-export { ANY_TOKEN, END_TOKEN } from "./policy/pattern.js";
+export { ANY_TOKEN, END_TOKEN, formatPattern } from "./policy/pattern.js";
 export { DEFAULT_RESTRICTED_TERMS, LAYER_ORDER } from "./policy/resolve.js";

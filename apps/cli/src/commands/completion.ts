@@ -1,5 +1,5 @@
 /** `slashi completion bash|zsh|fish`: prints the completion script for that shell. */
-import { closestName } from "@slashi/core";
+import { closestName } from "@slashi/core/internal";
 import { completionScript, COMPLETION_SHELLS, type CompletionShell } from "../completion.js";
 import { UsageError } from "../errors.js";
 import { ownControl, type Io } from "../io.js";

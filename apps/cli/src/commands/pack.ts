@@ -10,7 +10,8 @@ import {
   type PackDescription,
   type UpdatePlan,
 } from "@slashi/registry-client";
-import { formatLocation, formatPattern, type SourceLocation } from "@slashi/core";
+import { formatLocation, type SourceLocation } from "@slashi/core";
+import { formatPattern } from "@slashi/core/internal";
 import { CommandApprovalFileStore, extendsLocations, packPolicyApprovalKey } from "@slashi/runtime";
 import { CliError, ExitCode, UsageError } from "../errors.js";
 import { jsonText, paint, println, shown, type Io } from "../io.js";

@@ -4,7 +4,6 @@ import path from "node:path";
 import {
   decide,
   isSlashiError,
-  formatPattern,
   parsePolicy,
   PRESETS,
   RECOMMENDED_POLICY,
@@ -12,6 +11,7 @@ import {
   type PolicyDocument,
   type Verdict,
 } from "@slashi/core";
+import { formatPattern } from "@slashi/core/internal";
 import {
   checkManagedPolicy,
   defaultManagedPolicyPath,

@@ -2,6 +2,8 @@ import { RECOMMENDED_POLICY } from "./recommended.js";
 import type { PolicyDocument, PolicyLayer, Verdict } from "./types.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ruleCounts } from "./evaluate.js";
+import { resolvePolicy } from "./resolve.js";
 import { trustGains } from "./trust-gains.js";
 
 const WS = "/repo/.vscode/slashi-policy.json";
@@ -126,6 +128,42 @@ describe("trustGains", () => {
         const gains = trustGains([strictUser, workspace({ rules: unique })]);
         const allowed = unique.flatMap((r, i) => (r.decision === "allow" ? [`/rules/${i}`] : []));
         expect(gains.rules.map((r) => r.jsonPath)).toEqual(allowed);
+      }),
+    );
+  });
+
+  it("lists an allow rule exactly when ruleCounts says it counts once trusted and did not before", () => {
+    const rule = fc.record({
+      match: fc.array(fc.constantFrom("a", "b", "*"), { minLength: 1, maxLength: 2 }),
+      decision: fc.constantFrom<Verdict>("allow", "ask", "deny"),
+      trustedWorkspaceOnly: fc.boolean(),
+    });
+    const rules = (prefix: string) =>
+      fc
+        .array(rule, { maxLength: 4 })
+        .map((list) => list.map((r, i) => ({ ...r, match: [`${prefix}${i}`, ...r.match] })));
+    fc.assert(
+      fc.property(rules("u"), rules("w"), rules("p"), fc.boolean(), (own, file, packed, packApproved) => {
+        const layers = [
+          user({ rules: own }),
+          workspace({ extends: ["@acme/pack"], rules: file }),
+          pack("@acme/pack", packApproved, { rules: packed }),
+        ];
+        const key = (r: { source: string; jsonPath: string }) => `${r.source} ${r.jsonPath}`;
+        const before = resolvePolicy(
+          layers.map((l) => ({ ...l, approved: l.kind === "pack" && packApproved })),
+        );
+        const after = resolvePolicy(
+          layers.map((l) => (l.kind === "workspace" ? { ...l, approved: true } : l)),
+        );
+        const countedBefore = new Set(
+          before.rules.filter((r) => ruleCounts(r, { workspaceTrusted: false })).map(key),
+        );
+        const gained = after.rules.filter(
+          (r) =>
+            r.decision === "allow" && ruleCounts(r, { workspaceTrusted: true }) && !countedBefore.has(key(r)),
+        );
+        expect(trustGains(layers).rules.map(key)).toEqual(gained.map(key));
       }),
     );
   });

@@ -3,6 +3,7 @@
  * twice from the same layers, once with the workspace policy file unapproved and once approved (as trusting
  * leaves it), and the difference. Pure: it reads nothing.
  */
+import { ruleCounts, ruleInactiveHere } from "./evaluate.js";
 import { formatPattern } from "./pattern.js";
 import { PRESETS } from "./recommended.js";
 import { resolvePolicy } from "./resolve.js";
@@ -101,21 +102,24 @@ function waitingFor(rule: CompiledRule): string {
 export function trustGains(layers: readonly PolicyLayer[]): TrustGains {
   const before = resolvePolicy(withWorkspaceApproved(layers, false));
   const after = resolvePolicy(withWorkspaceApproved(layers, true));
-  const inactiveBefore = new Set(before.rules.filter((r) => r.inactive !== undefined).map(ruleKey));
+  // Whether a rule counts is ruleCounts' answer, as everywhere: before, in an untrusted workspace with the file
+  // unapproved; after, in a trusted one with the file approved.
+  const untrusted = { workspaceTrusted: false };
+  const trusted = { workspaceTrusted: true };
+  const whyNotBefore = new Map(before.rules.map((r) => [ruleKey(r), ruleInactiveHere(r, untrusted)]));
   const rules: GainedRule[] = [];
   const waiting: WaitingRule[] = [];
   for (const rule of after.rules) {
     if (rule.decision !== "allow") continue;
     const at = { layer: rule.layer, source: rule.source, jsonPath: rule.jsonPath, match: shownMatch(rule) };
-    if (rule.inactive !== undefined) {
+    if (!ruleCounts(rule, trusted)) {
       waiting.push({ ...at, needs: waitingFor(rule) });
       continue;
     }
-    const because = inactiveBefore.has(ruleKey(rule))
-      ? "approved"
-      : rule.trustedWorkspaceOnly
-        ? "trusted-workspace"
-        : undefined;
+    // A rule the unapproved file does not even load counts only because of the approval.
+    const whyNot = whyNotBefore.has(ruleKey(rule)) ? whyNotBefore.get(ruleKey(rule)) : "unapproved";
+    const because =
+      whyNot === "untrusted-workspace" ? "trusted-workspace" : whyNot === undefined ? undefined : "approved";
     const reason = rule.jsonPath.startsWith(APPROVED_COMMANDS) ? undefined : rule.reason;
     if (because) rules.push({ ...at, ...(reason === undefined ? {} : { reason }), because });
   }
