@@ -1,5 +1,5 @@
 // `slashi approvals add`: a person approves on their own terminal a command an agent could not get confirmed.
-// It stores the same binding "Always allow" does (argv, directory, content), so the command then runs without a
+// It stores the same binding "Always allow" does (argv, directory, repository, content), so the command then runs without a
 // prompt; without a terminal nothing is approved. Runs `main` in-process with a scripted terminal.
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -49,11 +49,12 @@ describe("slashi approvals add", () => {
     expect(again.out()).toMatch(/^already approved/);
   });
 
-  it("offers no approval while the environment sets a variable that makes the script load other code", async () => {
+  it("offers no approval while the environment sets a variable whose code cannot be pinned", async () => {
     for (const [name, value] of [
-      ["BASH_ENV", path.join(ws, "planted.sh")],
       ["NODE_OPTIONS", "--require ./planted.js"],
-      ["LD_PRELOAD", "./planted.so"],
+      ["LD_PRELOAD", "planted.so"],
+      ["LD_LIBRARY_PATH", path.join(ws, "lib")],
+      ["PYTHONWARNINGS", "ignore::planted.Warning"],
     ]) {
       const call = scriptedIo(isolatedEnv(tmp.dir, { [name as string]: value as string }), ws, "a\n");
       expect(await main(["approvals", "add", "--", "./build.sh"], call)).toBe(3);
@@ -62,6 +63,18 @@ describe("slashi approvals add", () => {
       expect(await main(["exec", "--", "./build.sh"], exec)).toBe(122);
       expect(exec.err()).toContain(`Always allow is not offered: the environment sets ${name}`);
     }
+  });
+
+  it("binds a variable that names a file by that file: approved with it, asked again when the file changes", async () => {
+    const planted = path.join(ws, "planted.sh");
+    writeFileSync(planted, "true\n");
+    const env = isolatedEnv(tmp.dir, { BASH_ENV: planted });
+    const call = scriptedIo(env, ws, "a\n");
+    expect(await main(["approvals", "add", "--", "./build.sh"], call)).toBe(0);
+    expect(await main(["exec", "--", "./build.sh"], scriptedIo(env, ws, undefined))).toBe(0);
+    writeFileSync(planted, `touch "${marker}-planted"\n`);
+    expect(await main(["exec", "--", "./build.sh"], scriptedIo(env, ws, undefined))).toBe(121);
+    expect(existsSync(`${marker}-planted`)).toBe(false);
   });
 
   it("refuses a line that cannot be remembered, a denied line, and says an allowed one needs nothing", async () => {

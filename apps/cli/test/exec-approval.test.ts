@@ -53,23 +53,26 @@ describe("exec: Always allow", () => {
     rmSync(marker);
   });
 
+  /** The Claude Code hook's answer for `./build.sh` in the workspace. */
+  const claude = async (env?: Record<string, string>): Promise<unknown> => {
+    const call = io(undefined);
+    if (env) call.env = { ...call.env, ...env };
+    call.stdin = Readable.from([
+      JSON.stringify({
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "./build.sh" },
+        cwd: ws,
+      }),
+    ]);
+    let out = "";
+    (call.stdout as PassThrough).on("data", (chunk: Buffer) => (out += chunk.toString()));
+    expect(await main(["hook", "claude"], call)).toBe(0);
+    return (JSON.parse(out) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput
+      .permissionDecision;
+  };
+
   it("lets an agent's hook run the remembered command, and asks again once what it runs changes", async () => {
-    const claude = async (): Promise<unknown> => {
-      const call = io(undefined);
-      call.stdin = Readable.from([
-        JSON.stringify({
-          hook_event_name: "PreToolUse",
-          tool_name: "Bash",
-          tool_input: { command: "./build.sh" },
-          cwd: ws,
-        }),
-      ]);
-      let out = "";
-      (call.stdout as PassThrough).on("data", (chunk: Buffer) => (out += chunk.toString()));
-      expect(await main(["hook", "claude"], call)).toBe(0);
-      return (JSON.parse(out) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput
-        .permissionDecision;
-    };
     expect(await claude()).toBe("allow");
     writeScript(`touch "${marker}"; echo edited by the agent`);
     expect(await claude()).toBe("ask");
@@ -106,5 +109,30 @@ describe("exec: Always allow", () => {
     expect(session.err()).toMatch(/Always allow is not offered: .*bash -c/);
     expect(session.err()).toMatch(/please type r, c/);
     expect(existsSync(`${marker}-inline`)).toBe(true);
+  });
+
+  it("binds a code-loading variable of the environment by its value: offered, and asked again when it changes", async () => {
+    writeScript(`touch "${marker}"`);
+    const lib = { LD_LIBRARY_PATH: "/usr/local/lib:/opt/lib" };
+    const first = io("a\n");
+    first.env = { ...first.env, ...lib };
+    expect(await main(["exec", "--", "./build.sh"], first)).toBe(0);
+    expect(first.err()).toMatch(/\[a\] Always allow/);
+    expect(await claude(lib)).toBe("allow");
+    expect(await claude({ LD_LIBRARY_PATH: "/usr/local/lib" })).toBe("ask");
+    expect(await claude({ LD_LIBRARY_PATH: path.join(ws, "lib") })).toBe("ask");
+  });
+
+  it("asks again in another repository at the same path, in exec and in the hook", async () => {
+    writeScript(`touch "${marker}"`);
+    expect(await main(["exec", "--", "./build.sh"], io("a\n"))).toBe(0);
+    expect(await claude()).toBe("allow");
+    // Another repository there: same path, same script, a new .git.
+    rmSync(path.join(ws, ".git"), { recursive: true, force: true });
+    mkdirSync(path.join(ws, ".git"));
+    expect(await claude()).toBe("ask");
+    const again = io(undefined);
+    expect(await main(["exec", "--", "./build.sh"], again)).toBe(121);
+    expect(again.err()).toMatch(/needs approval/);
   });
 });

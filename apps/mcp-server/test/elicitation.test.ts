@@ -3,7 +3,7 @@
 // have created: nothing may run unless the person ticked the box.
 import { existsSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { CommandApprovalFileStore, commandBinding, readTextOrUndefined } from "@slashi/runtime";
+import { bindingSite, CommandApprovalFileStore, commandBinding, readTextOrUndefined } from "@slashi/runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connect, makeSandbox, structured, type Connected, type Sandbox } from "./helpers.js";
 
@@ -101,7 +101,7 @@ describe("push elicitation (2025 sessions)", () => {
 
   it("runs an ask command the person chose Always allow for (same argv, directory, content), without a form", async () => {
     const cwd = realpathSync(sandbox.workspace);
-    const binding = commandBinding(["touch", "remembered"], cwd, readTextOrUndefined);
+    const binding = commandBinding(["touch", "remembered"], await bindingSite(cwd, {}), readTextOrUndefined);
     if (!binding.ok) throw new Error(binding.reason);
     await new CommandApprovalFileStore({ file: path.join(sandbox.stateDir, "command-approvals.json") }).put({
       key: binding.key,

@@ -234,7 +234,11 @@ describe("run_command, each step guarded as it runs", () => {
     const store = new CommandApprovalFileStore({
       file: path.join(sandbox.stateDir, "command-approvals.json"),
     });
-    const remembered = await rememberedApproval(decide("./build.sh", resolvePolicy([])), ws, store);
+    const remembered = await rememberedApproval(
+      decide("./build.sh", resolvePolicy([])),
+      { cwd: ws, env: {} },
+      store,
+    );
     if (!remembered.binding.ok) throw new Error(remembered.binding.reason);
     await rememberApproval(store, remembered.binding, workspaceKeyOf(ws));
     server = await connect(sandbox);

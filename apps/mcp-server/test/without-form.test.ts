@@ -65,7 +65,11 @@ describe("an ask for a client without elicitation", () => {
     const store = new CommandApprovalFileStore({
       file: path.join(sandbox.stateDir, "command-approvals.json"),
     });
-    const remembered = await rememberedApproval(decide("./build.sh", resolvePolicy([])), ws, store);
+    const remembered = await rememberedApproval(
+      decide("./build.sh", resolvePolicy([])),
+      { cwd: ws, env: {} },
+      store,
+    );
     expect(remembered.binding.ok).toBe(true);
     if (remembered.binding.ok) await rememberApproval(store, remembered.binding, workspaceKeyOf(ws));
 

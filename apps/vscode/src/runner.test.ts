@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { resolvePolicy, SlashiErrorCategory, type DecideContext } from "@slashi/core";
-import { CommandApprovalFileStore, commandBinding, decideVerdict, textDigest } from "@slashi/runtime";
+import {
+  bindingSite,
+  CommandApprovalFileStore,
+  commandBinding,
+  decideVerdict,
+  textDigest,
+} from "@slashi/runtime";
 import { describe, expect, it } from "vitest";
 import { FOLDER, FOLDER_KEY, harness, teamFile } from "../test/fake-host.js";
 import { OUTCOME_BY_CATEGORY, Runner } from "./runner.js";
@@ -319,7 +325,11 @@ describe("Runner: terminal steps under the policy", () => {
       h.host.values = { workspaceFolder: FOLDER };
       h.host.terminalAnswer = undefined;
       expect(await h.runner.run({ name: "fetch", args: "" })).toMatchObject({ status: "cancelled" });
-      const binding = commandBinding(["curl", "https://example.com"], FOLDER, () => undefined);
+      const binding = commandBinding(
+        ["curl", "https://example.com"],
+        await bindingSite(FOLDER, {}),
+        () => undefined,
+      );
       if (!binding.ok) throw new Error(binding.reason);
       await new CommandApprovalFileStore({ file: path.join(state, "command-approvals.json") }).put({
         key: binding.key,
@@ -362,7 +372,11 @@ describe("Runner: terminal steps under the policy", () => {
       ]);
       // What another host reads from the same store: the remembered approval answers the policy's ask.
       const store = new CommandApprovalFileStore({ file: path.join(state, "command-approvals.json") });
-      const binding = commandBinding(["curl", "https://example.com"], FOLDER, () => undefined);
+      const binding = commandBinding(
+        ["curl", "https://example.com"],
+        await bindingSite(FOLDER, {}),
+        () => undefined,
+      );
       if (!binding.ok) throw new Error(binding.reason);
       expect(await store.get(binding.key)).toMatchObject({ workspaceKey: FOLDER_KEY });
       const snapshot = {

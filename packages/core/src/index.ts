@@ -141,6 +141,8 @@ export type { ShellParserOptions } from "./shell/index.js";
 export type { DirectoryStep, WorkingDirectory } from "./shell/directory.js";
 export { interpreterLaunch, makeLaunch } from "./shell/launch.js";
 export type { InterpreterLaunch, MakeLaunch } from "./shell/launch.js";
+export { CODE_LOADING_VARIABLES, codeLoadingVariable } from "./shell/code-loading-variables.js";
+export type { CodeLoadingValue, CodeLoadingVariable } from "./shell/code-loading-variables.js";
 // @section shell
 // safety
 export type { Finding } from "./safety/types.js";

@@ -1,12 +1,12 @@
 // The environment in the binding, in every host: an "Always allow" of `./deploy.sh` answers its ask in
 // `slashi check`, the Claude Code hook, MCP `check_command` and the extension's terminal step, and none of them
 // honours it while the environment the command will run with sets a variable that makes the bound script load
-// other code (generated from the runtime's list). Before, only `slashi exec` and `approvals add` looked.
+// other code (generated from core's list). Before, only `slashi exec` and `approvals add` looked.
 import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-  CODE_LOADING_VARIABLES,
+  bindingSite,
   CommandApprovalFileStore,
   commandBinding,
   nodePolicyFiles,
@@ -16,7 +16,7 @@ import {
   workspaceKeyOf,
 } from "@slashi/runtime";
 import { hostEnv, tempHome } from "@slashi/test-utils";
-import { loadShellParser } from "@slashi/core";
+import { CODE_LOADING_VARIABLES, loadShellParser } from "@slashi/core";
 import { execa } from "execa";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,7 +32,9 @@ const COMMAND = "./deploy.sh";
 /** Two variables of the list (a prefix entry gets a name under it) with a value, different each run. */
 const loading = fc.sample(
   fc.record({
-    name: fc.constantFrom(...CODE_LOADING_VARIABLES).map((n) => (n.endsWith("*") ? `${n.slice(0, -1)}X` : n)),
+    name: fc
+      .constantFrom(...CODE_LOADING_VARIABLES.map((entry) => entry.name))
+      .map((n) => (n.endsWith("*") ? `${n.slice(0, -1)}X` : n)),
     value: fc.stringMatching(/^[a-zA-Z0-9/._-]{1,12}$/),
   }),
   2,
@@ -55,7 +57,7 @@ describe.each(cases)("Always allow of a script, $label", ({ extra, verdict }) =>
     writeFileSync(path.join(workspace, "deploy.sh"), "#!/bin/sh\necho deployed\n");
     chmodSync(path.join(workspace, "deploy.sh"), 0o755);
     await loadShellParser();
-    const binding = commandBinding([COMMAND], workspace, readBindingFile, {});
+    const binding = commandBinding([COMMAND], await bindingSite(workspace, {}), readBindingFile);
     if (!binding.ok) throw new Error(binding.reason);
     await rememberApproval(
       new CommandApprovalFileStore({ file: slashiPaths({ env }).commandApprovals }),

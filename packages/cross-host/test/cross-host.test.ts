@@ -18,6 +18,7 @@ import { loadShellParser } from "@slashi/core";
 import { loadInstalledPackLayers } from "@slashi/registry-client";
 import {
   CommandApprovalFileStore,
+  bindingSite,
   commandBinding,
   nodePolicyFiles,
   readAudit,
@@ -221,7 +222,11 @@ async function setUp(): Promise<void> {
   chmodSync(path.join(workspace, "tools", "release.sh"), 0o755);
   // The binding reads a shell script for what it sources with the shell parser, as a host does after deciding.
   await loadShellParser();
-  const binding = commandBinding(["./tools/release.sh", "--check"], workspace, readTextOrUndefined);
+  const binding = commandBinding(
+    ["./tools/release.sh", "--check"],
+    await bindingSite(workspace, {}),
+    readTextOrUndefined,
+  );
   if (!binding.ok) throw new Error(`the remembered command cannot be bound: ${binding.reason}`);
   await new CommandApprovalFileStore({ file: slashiPaths({ env }).commandApprovals }).put({
     key: binding.key,

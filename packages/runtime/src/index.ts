@@ -34,15 +34,12 @@ export { protectedPaths, WORKSPACE_PROTECTED_ENTRIES } from "./config/protected-
 export type { ProtectedPath, ProtectedPathOwner, ProtectedPathsOptions } from "./config/protected-paths.js";
 
 // approval
+export { commandBinding, executedContent, MAX_SHOWN_CONTENT } from "./approval/binding.js";
+export type { Binding, BindingSite, ExecutedContent } from "./approval/binding.js";
+export { codeLoadingVariables, environmentBinding } from "./approval/env-binding.js";
+export type { BindingEnv, BoundVariable, EnvSite, ReadText } from "./approval/env-binding.js";
 export {
-  CODE_LOADING_VARIABLES,
-  codeLoadingVariables,
-  commandBinding,
-  executedContent,
-  MAX_SHOWN_CONTENT,
-} from "./approval/binding.js";
-export type { Binding, BindingEnv, ExecutedContent, ReadText } from "./approval/binding.js";
-export {
+  bindingSite,
   readBindingFile,
   readTextOrUndefined,
   rememberApproval,

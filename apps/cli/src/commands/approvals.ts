@@ -137,7 +137,7 @@ export async function approvalsAdd(args: ParsedArgs, io: Io): Promise<number> {
   }
   const cwd = setup.context.cwd as string;
   const store = new CommandApprovalFileStore({ file: setup.paths.commandApprovals });
-  const remembered = await rememberedApproval(decision, cwd, store, undefined, io.env);
+  const remembered = await rememberedApproval(decision, { cwd, env: io.env }, store);
   const { binding } = remembered;
   if (!binding.ok) {
     println(io.stderr, shown`slashi: "${command}" cannot be approved for later: ${binding.reason}`);

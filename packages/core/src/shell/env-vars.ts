@@ -1,8 +1,12 @@
 /**
  * Environment and shell variables whose value decides which program runs, what code a program loads, or how
  * the shell splits words. Setting one of them is state poisoning: a later, harmless-looking command runs
- * something else.
+ * something else. The variables that make a program load code are the one list of `code-loading-variables.ts`;
+ * this module adds the rest.
  */
+import { codeLoadingVariable } from "./code-loading-variables.js";
+
+/** Dangerous variables that are not in the code-loading list: they pick the program, paths, or word splitting. */
 
 const DANGEROUS_NAMES: ReadonlySet<string> = new Set([
   "PATH",
@@ -17,17 +21,11 @@ const DANGEROUS_NAMES: ReadonlySet<string> = new Set([
   "VISUAL",
   "BROWSER",
   "SHELL",
-  "BASH_ENV",
-  "ENV",
-  "ZDOTDIR",
   "PROMPT_COMMAND",
   "PS0",
   "PS1",
   "PS2",
-  "PS4",
   "IFS",
-  "SHELLOPTS",
-  "BASHOPTS",
   "GLOBIGNORE",
   "BASH_LOADABLES_PATH",
   "BASH_XTRACEFD",
@@ -39,20 +37,7 @@ const DANGEROUS_NAMES: ReadonlySet<string> = new Set([
   "SSH_AUTH_SOCK",
   "SUDO_ASKPASS",
   "DISPLAY",
-  "NODE_OPTIONS",
-  "NODE_PATH",
   "NODE_EXTRA_CA_CERTS",
-  "PYTHONSTARTUP",
-  "PYTHONPATH",
-  "PYTHONHOME",
-  "PYTHONINSPECT",
-  "PYTHONUSERBASE",
-  "PERL5OPT",
-  "PERL5LIB",
-  "PERLLIB",
-  "PERL5DB",
-  "RUBYOPT",
-  "RUBYLIB",
   "GEM_HOME",
   "GEM_PATH",
   "JAVA_TOOL_OPTIONS",
@@ -69,9 +54,7 @@ const DANGEROUS_NAMES: ReadonlySet<string> = new Set([
   "CC",
   "CXX",
   "LD",
-  "MAKEFLAGS",
   "MAKE",
-  "NPM_CONFIG_USERCONFIG",
   "NPM_CONFIG_PREFIX",
   "PIP_INDEX_URL",
   "PIP_EXTRA_INDEX_URL",
@@ -126,12 +109,10 @@ export function zshTiedScalar(name: string): string | undefined {
 const DANGEROUS_PREFIXES: readonly string[] = [
   "GIT_",
   "LD_",
-  "DYLD_",
   "npm_config_",
   "NPM_CONFIG_",
   "YARN_",
   "PNPM_",
-  "BASH_FUNC_",
   "MALLOC_",
   "GLIBC_TUNABLES",
 ];
@@ -142,7 +123,7 @@ const DANGEROUS_PREFIXES: readonly string[] = [
  * @param name - variable name without `$`
  */
 export function isDangerousVariable(name: string): boolean {
-  if (DANGEROUS_NAMES.has(name)) return true;
+  if (DANGEROUS_NAMES.has(name) || codeLoadingVariable(name) !== undefined) return true;
   for (const prefix of DANGEROUS_PREFIXES) if (name.startsWith(prefix)) return true;
   return false;
 }

@@ -2,6 +2,7 @@
  * Reading redirects from the syntax tree: `>`, `<`, here-strings and heredocs, with the extra words and list
  * suffixes tree-sitter-bash attaches to them.
  */
+import { type HeredocRead, parseHeredocBody } from "./heredocs.js";
 import type { SNode } from "./snode.js";
 import type { Redirect } from "./types.js";
 import { evaluateWord, hasWordSeparator } from "./words.js";
@@ -17,6 +18,8 @@ export interface RedirectInfo {
   targets: SNode[];
   /** For heredocs: the body node and whether the delimiter was quoted (body is data). */
   body?: SNode;
+  /** The text `body` was parsed from, when it is not the script's (a body read ahead of the grammar). */
+  bodySrc?: string;
   quoted?: boolean;
   /** The heredoc body is walked by the enclosing statement, after the rest of the opener line. */
   deferred?: boolean;
@@ -196,6 +199,48 @@ function readHeredoc(node: SNode, src: string, out: RedirectSink, onError: (node
   if (body) info.body = body;
   out.redirects.push(info, ...nested.redirects);
   for (const group of groupWords(args, src)) out.extraArgs.push(group);
+}
+
+/**
+ * The redirect a heredoc opener was masked into (`<&0`, see `maskHeredocs`), given back the heredoc the shell
+ * reads: its operator, its body as the target, and for an unquoted body the tree of its substitutions.
+ * @returns whether the body of an unquoted heredoc failed to parse (its substitutions may be missed)
+ */
+export function readHeredocAhead(node: SNode, src: string, read: HeredocRead, out: RedirectSink): boolean {
+  let fd: number | undefined;
+  const words: SNode[] = [];
+  for (const child of node.children) {
+    if (child.type === "file_descriptor") fd = Number(child.text);
+    else if (child.isNamed) words.push(child);
+  }
+  // the first word is the masked `0`; tree-sitter hangs the command's later words on the redirect
+  for (const group of groupWords(words, src).slice(1)) out.extraArgs.push(group);
+  const redirect: Redirect = {
+    op: read.strip ? "<<-" : "<<",
+    target: read.body,
+    text: src.slice(node.startIndex, read.opEnd),
+  };
+  if (fd !== undefined) redirect.fd = fd;
+  const info: RedirectInfo = { redirect, start: node.startIndex, node, targets: [], quoted: read.quoted };
+  out.redirects.push(info);
+  if (read.quoted) return false;
+  const parsed = parseHeredocBody(read.body);
+  if (parsed.body) {
+    info.body = parsed.body;
+    info.bodySrc = parsed.src;
+  }
+  if (/[$`]/.test(read.body)) redirect.target = null;
+  return parsed.error;
+}
+
+/** The heredoc a redirect node stands for, when the script was masked ahead of the grammar. */
+export function heredocReadAt(
+  node: SNode,
+  reads: ReadonlyMap<number, HeredocRead> | undefined,
+): HeredocRead | undefined {
+  if (reads === undefined || node.type !== "file_redirect") return undefined;
+  const op = node.children.find((c) => !c.isNamed);
+  return op && reads.get(op.startIndex);
 }
 
 /** Groups adjacent nodes into the words bash sees: nodes not separated by space, tab or newline form one word. */

@@ -16,9 +16,12 @@ import type { Word } from "./options.js";
 import { bashParserOrThrow } from "./parser.js";
 import { anyDownloader, backticksIn, checkPipeToShell, programSemantics } from "./payloads.js";
 import { readPlainScript } from "./plain-script.js";
+import { maskHeredocs, readHeredocs, type HeredocRead } from "./heredocs.js";
 import {
   groupWords,
+  heredocReadAt,
   NO_REDIRECTS,
+  readHeredocAhead,
   readRedirect,
   REDIRECT_TYPES,
   type RedirectInfo,
@@ -58,6 +61,8 @@ interface Scope {
   src: string;
   depth: number;
   language: ShellLanguage;
+  /** Heredocs read ahead of the grammar, by the offset of their `<<` (the tree was parsed with them masked). */
+  heredocs?: ReadonlyMap<number, HeredocRead>;
 }
 
 /** Collects the analysis of one script, including nested payloads. */
@@ -124,13 +129,30 @@ export class Analysis {
     }
     if (this.plain(src, context, depth)) return;
     const parser = bashParserOrThrow();
+    const reading = src.includes("<<") ? readHeredocs(src) : undefined;
+    if (reading?.unsure !== undefined) {
+      this.list.add(
+        ShellFindingCode.parseError,
+        `a heredoc cannot be read with certainty (${reading.unsure}); it may hide commands`,
+        undefined,
+        true,
+      );
+    }
+    // The grammar never reads a heredoc body: the shell's bodies are read ahead of it (heredocs.ts), each opener
+    // becomes a plain redirect and each body blank space, and the redirects get their bodies back when read.
+    const heredocs =
+      reading?.heredocs !== undefined && reading.heredocs.length > 0 ? reading.heredocs : undefined;
+    const text = heredocs ? maskHeredocs(src, heredocs) : src;
     let tree: Tree | null = null;
     try {
-      tree = parser.parse(src);
+      tree = parser.parse(text);
       if (!tree) {
         this.list.add(ShellFindingCode.parseError, "the shell parser returned no tree", undefined, true);
         return;
       }
+      const root = SNode.copy(tree, text, parser.language as Language);
+      const scope: Scope = { src, depth, language: "bash" };
+      if (heredocs) scope.heredocs = new Map(heredocs.map((h) => [h.opStart, h]));
       const rawRoot = tree.rootNode;
       if (rawRoot.hasError) {
         this.list.add(
@@ -152,8 +174,6 @@ export class Analysis {
           "a command starts with brace expansion ({a,b}), which bash turns into a different command",
         );
       }
-      const scope: Scope = { src, depth, language: "bash" };
-      const root = SNode.copy(tree, src, parser.language as Language);
       if (hasSkippedText(root)) {
         this.list.add(
           ShellFindingCode.parseError,
@@ -616,6 +636,18 @@ export class Analysis {
     extraArgs: SNode[][],
     suffixes: Suffix[],
   ): void {
+    const ahead = heredocReadAt(node, scope.heredocs);
+    if (ahead) {
+      if (readHeredocAhead(node, scope.src, ahead, { redirects, extraArgs, suffixes })) {
+        this.list.add(
+          ShellFindingCode.parseError,
+          "a heredoc body does not parse as bash; it may hide commands",
+          undefined,
+          true,
+        );
+      }
+      return;
+    }
     readRedirect(node, scope.src, { redirects, extraArgs, suffixes }, (error) => {
       this.list.incomplete = true;
       this.walk(error, scope, [], NO_REDIRECTS, undefined);
@@ -625,7 +657,11 @@ export class Analysis {
   /** Walks a redirect for nested commands: `$(…)` in targets and live heredoc bodies. */
   private redirectNested(info: RedirectInfo, scope: Scope, context: readonly CommandContext[]): void {
     if (info.redirect.op === "<<" || info.redirect.op === "<<-") {
-      if (info.body && !info.quoted) this.heredocBody(info.body, scope, joinContext(context, "heredoc"));
+      if (info.body && !info.quoted) {
+        const bodyScope =
+          info.bodySrc === undefined ? scope : { ...scope, src: info.bodySrc, heredocs: undefined };
+        this.heredocBody(info.body, bodyScope, joinContext(context, "heredoc"));
+      }
       return;
     }
     for (const target of info.targets) this.nested(target, scope, context);
@@ -1019,7 +1055,7 @@ export class Analysis {
     }
     const redirects = [...inherited, ...own, ...(tail ? tail.redirects : [])];
     const cmd: ExtractedCommand = {
-      text: node.text,
+      text: src.slice(node.startIndex, node.endIndex),
       argv,
       dynamic,
       assignments,

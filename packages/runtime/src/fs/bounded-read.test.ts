@@ -165,9 +165,10 @@ describe.runIf(posix)("readBoundedFileSync and the binding's reader", () => {
       execFileSync("mkfifo", [path.join(cwd, "build.sh")]);
       symlinkSync("/dev/zero", path.join(cwd, "zero.sh"));
       writeFileSync(path.join(cwd, "ok.sh"), "echo ok\n");
-      expect(commandBinding(["bash", "build.sh"], cwd, readTextOrUndefined).ok).toBe(false);
-      expect(commandBinding(["./zero.sh"], cwd, readTextOrUndefined).ok).toBe(false);
-      expect(commandBinding(["bash", "ok.sh"], cwd, readTextOrUndefined).ok).toBe(true);
+      const site = { cwd, env: {}, root: cwd, identity: "x" };
+      expect(commandBinding(["bash", "build.sh"], site, readTextOrUndefined).ok).toBe(false);
+      expect(commandBinding(["./zero.sh"], site, readTextOrUndefined).ok).toBe(false);
+      expect(commandBinding(["bash", "ok.sh"], site, readTextOrUndefined).ok).toBe(true);
     },
   );
 });

@@ -8,7 +8,8 @@
  * audit sequence of its own.
  */
 import { decide, findingsBeyondTemplate, networkAllowed, type Reason, type Verdict } from "@slashi/core";
-import type { ReadText } from "../approval/binding.js";
+import type { ReadText } from "../approval/env-binding.js";
+import { rememberApproval } from "../approval/remembered.js";
 import type { AuditEntry, AuditReason } from "../audit/audit-log.js";
 import { redactValue, textDigest } from "../audit/redact.js";
 import type { PolicySnapshot } from "../session/policy-session.js";
@@ -460,18 +461,7 @@ export async function guardedRun<R extends ExecutionFacts, P = never>(
   let how = settled.how[0] as AskAnswered;
   const binding = verdict.remembered.binding;
   if (settled.chosen === "always" && binding.ok) {
-    await ports.approvals.put({
-      key: binding.key,
-      digest: binding.digest,
-      argv: binding.argv,
-      cwd: binding.cwd,
-      approvedAt: (ports.now?.() ?? new Date()).toISOString(),
-      ...(ports.workspaceKey === undefined ? {} : { workspaceKey: ports.workspaceKey }),
-      content: binding.content.kind,
-      ...(binding.content.file ? { file: binding.content.file } : {}),
-      // What it ran, bounded, so a change can be shown as a diff at the next prompt.
-      ...(binding.content.text === undefined ? {} : { shown: binding.content.text }),
-    });
+    await rememberApproval(ports.approvals, binding, ports.workspaceKey, ports.now?.() ?? new Date());
     await audit.record({
       event: "approve",
       host: request.host,

@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contextAt, CWD } from "../../test/guard-fixtures.js";
 import { commandBinding } from "../approval/binding.js";
+import { bindingSite } from "../approval/remembered.js";
 import { CommandApprovalFileStore } from "../store/command-approvals.js";
 import { countedReasons, decideVerdict, REMEMBERED_REASON } from "./verdict.js";
 
@@ -32,7 +33,7 @@ beforeAll(async () => {
   await loadShellParser();
   dir = mkdtempSync(path.join(tmpdir(), "slashi-verdict-"));
   store = new CommandApprovalFileStore({ file: path.join(dir, "command-approvals.json") });
-  const binding = commandBinding(["./deploy.sh", "--prod"], CWD, files(SCRIPT));
+  const binding = commandBinding(["./deploy.sh", "--prod"], await bindingSite(CWD, {}), files(SCRIPT));
   if (!binding.ok) throw new Error(binding.reason);
   await store.put({ key: binding.key, digest: binding.digest, approvedAt: new Date().toISOString() });
 });

@@ -6,7 +6,7 @@
  */
 import type { Decision, Reason, Verdict } from "@slashi/core";
 import { readBindingFile, rememberedApproval, type RememberedApproval } from "../approval/remembered.js";
-import type { BindingEnv, ReadText } from "../approval/binding.js";
+import type { BindingEnv, ReadText } from "../approval/env-binding.js";
 import { decideLine } from "../runner/plain-argv.js";
 import type { DecideAt, PolicySnapshot } from "../session/policy-session.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
@@ -89,7 +89,7 @@ export async function decideVerdict(
 ): Promise<GuardedVerdict> {
   const at: DecideAt = { cwd: request.cwd, ...(request.shell === undefined ? {} : { shell: request.shell }) };
   const decision = decideLine(request.command, snapshot.policy, snapshot.context(at));
-  const remembered = await rememberedApproval(decision, request.cwd, approvals, read, request.env);
+  const remembered = await rememberedApproval(decision, request, approvals, read);
   const rememberedKey = remembered.approved && remembered.binding.ok ? remembered.binding.key : undefined;
   return {
     decision,
