@@ -1,10 +1,10 @@
 // Each reader of a file a person or repository controls answers at once when a FIFO or a link to /dev/zero sits
 // in the file's place. The test timeout is the hang guard: a plain read of either never returns.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSlashiError } from "@slashi/core";
 import { doctorChecks } from "./commands/doctor.js";
@@ -17,8 +17,9 @@ import type { Io } from "./io.js";
 import type { CommandSpec, ParsedArgs } from "./options.js";
 
 const posix = process.platform !== "win32";
-const root = mkdtempSync(path.join(tmpdir(), "slashi-cli-files-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const rootTemp = tempDir("slashi-cli-files-");
+const root = rootTemp.dir;
+afterAll(rootTemp.remove);
 
 let count = 0;
 /** A fresh project, home and config directory. */

@@ -11,6 +11,7 @@ import { decide, loadShellParser, resolvePolicy } from "../src/index.js";
 import type { DecideContext } from "../src/index.js";
 
 const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
+const DASH = ["/bin/dash", "/usr/bin/dash"].find((p) => existsSync(p));
 const scratch = tempDir("slashi-evaluated-");
 const dir = scratch.dir;
 const policy = resolvePolicy([]);
@@ -94,9 +95,14 @@ function build(template: string, form: string, marker: string): string {
 
 /** Runs the line under bash in the temporary directory; true when it created the marker. */
 function bashCreates(line: string, marker: string): boolean {
+  return shellCreates(BASH as string, ["--norc", "--noprofile"], line, marker);
+}
+
+/** Runs the line under a shell in the temporary directory; true when it created the marker. */
+function shellCreates(shell: string, options: readonly string[], line: string, marker: string): boolean {
   const path = join(dir, marker);
   rmSync(path, { force: true });
-  spawnSync(BASH as string, ["--norc", "--noprofile", "-c", line], {
+  spawnSync(shell, [...options, "-c", line], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C" },
     timeout: 5000,
@@ -167,6 +173,27 @@ describe.skipIf(!BASH)("words bash evaluates", () => {
       "for f in *.ts; do echo $f; done",
     ]) {
       expect(decide(line, policy, context).decision, line).toBe("allow");
+    }
+  });
+
+  it("reads the data variables of bash's own syntax per dialect: a POSIX shell never fills them", () => {
+    const sh = { ...context, shell: "/bin/sh" };
+    for (const name of ["BASH_REMATCH", "COPROC", "COMPREPLY", "COMP_WORDS", "READLINE_LINE"]) {
+      const line = `echo $(( ${name} ))`;
+      expect(decide(line, policy, context).decision, line).toBe("ask");
+      expect(decide(line, policy, { ...context, shell: "zsh" }).decision, line).toBe("ask");
+      expect(decide(line, policy, sh).decision, line).toBe("allow");
+    }
+    // what a POSIX shell can fill still asks there
+    for (const name of ["_", "REPLY", "OPTARG"])
+      expect(decide(`echo $(( ${name} ))`, policy, sh).decision, name).toBe("ask");
+    for (const form of FORMS) {
+      // bash fills the capture and runs the payload; under a POSIX shell the `[[` itself asks
+      const line = build("[[ W =~ (.*) ]]; echo $(( BASH_REMATCH ))", form, "marker");
+      expect(bashCreates(line, "marker"), line).toBe(true);
+      expect(decide(line, policy, sh).decision, line).not.toBe("allow");
+      if (DASH !== undefined)
+        expect(shellCreates(DASH, [], `echo $(( BASH_REMATCH )); ${line}`, "marker"), line).toBe(false);
     }
   });
 

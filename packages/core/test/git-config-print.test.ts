@@ -2,8 +2,12 @@
 // can carry one, `url.<base>.insteadOf` names one). Generated git calls are run by real git under bash in a
 // temporary repository whose config holds a canary token in those places; the property: when the call prints
 // the token, `decide` is not `allow`. A fixed list of calls that do print it keeps the test able to fail.
+// Besides its config, a git directory keeps the URLs it fetched and pulled (`FETCH_HEAD`, the reflogs), may
+// have any name (`git clone --bare … store`, recognised through the file-system port by what it holds), and
+// git prints tracked files by object name (`git show HEAD:id_rsa`): the repository pulls from a source whose
+// path holds the token and tracks secret files holding it.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +19,7 @@ import {
   RECOMMENDED_PRESET_NAME,
   resolvePolicy,
   type DecideContext,
+  type FileSystemPort,
   type ResolvedPolicy,
 } from "../src/index.js";
 
@@ -25,6 +30,7 @@ const base = scratch.dir;
 const home = join(base, "home");
 const workspace = join(home, "project");
 const TOKEN = "CANARYGITTOKEN0123456789";
+const source = join(base, `mirror-${TOKEN}`);
 
 const ENV = {
   PATH: "/usr/local/bin:/usr/bin:/bin",
@@ -36,9 +42,31 @@ const ENV = {
 };
 
 function git(...args: string[]): void {
-  const r = spawnSync("git", args, { cwd: workspace, env: ENV, encoding: "utf8" });
+  gitIn(workspace, ...args);
+}
+
+function gitIn(cwd: string, ...args: string[]): void {
+  const r = spawnSync("git", args, { cwd, env: ENV, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
 }
+
+/** The Node file system as a port (the runtime's does the same, with more care for missing parts). */
+const fsPort: FileSystemPort = {
+  realpath: (path) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return undefined;
+    }
+  },
+  readdir: (path) => {
+    try {
+      return readdirSync(path);
+    } catch {
+      return undefined;
+    }
+  },
+};
 
 let policy: ResolvedPolicy;
 const context: DecideContext = {
@@ -62,6 +90,19 @@ beforeAll(async () => {
   git("config", "http.https://example.invalid/.extraheader", `AUTHORIZATION: basic ${TOKEN}`);
   git("remote", "add", "origin", `https://x-access-token:${TOKEN}@example.invalid/r.git`);
   git("config", `url.https://${TOKEN}@example.invalid/.insteadOf`, "https://mirror.invalid/");
+  // tracked secret files, and a source whose path (a URL's path or query can hold a token) the reflog keeps
+  mkdirSync(join(source, "keys"), { recursive: true });
+  for (const file of ["id_rsa", ".npmrc", "keys/server.key", ".env"])
+    writeFileSync(join(source, file), `${TOKEN}\n`);
+  const commit = ["-c", "user.name=dev", "-c", "user.email=dev@example.invalid", "commit", "-q"];
+  gitIn(source, "init", "-q", "-b", "main");
+  gitIn(source, "add", "-A");
+  gitIn(source, ...commit, "-m", "one");
+  git("pull", "-q", "--no-rebase", source, "main");
+  gitIn(source, ...commit, "--allow-empty", "-m", "two");
+  git("pull", "-q", "--no-rebase", source, "main");
+  // a bare repository under a name that does not give it away
+  git("clone", "-q", "--bare", source, "store");
 });
 
 afterAll(() => scratch.remove());
@@ -170,6 +211,107 @@ describe.skipIf(BASH === undefined || !GIT)("git calls that print the repository
         expect(printed(line), line).not.toContain(TOKEN);
       }),
       { numRuns: 150 },
+    );
+  });
+});
+
+const READERS = [
+  "cat P",
+  "head -n 20 P",
+  "grep -h . P",
+  "sed -n p P",
+  "awk 1 P",
+  "tail P",
+  "cat < P",
+  "grep -r . P",
+];
+const PLACES = [
+  ".git/FETCH_HEAD",
+  ".git/logs/HEAD",
+  ".git/logs/refs/heads/main",
+  ".git/logs",
+  "./.git/../.git/FETCH_HEAD",
+  ".git/FETCH_HEA?",
+  ".git/log*/HEAD",
+  ".g*/FETCH_HEAD",
+  "store/config",
+  "store/packed-refs",
+  "store",
+  "st*/config",
+  "./store/../store/config",
+];
+
+describe.skipIf(BASH === undefined || !GIT)("what a git directory keeps of the URLs it fetched", () => {
+  it.each([
+    "cat .git/FETCH_HEAD",
+    "cat .git/logs/HEAD",
+    "grep -r mirror .git/logs",
+    "git log -g --format=%gs",
+    "git log --walk-reflogs --oneline",
+    "git reflog",
+    "git reflog show HEAD",
+    "git --no-pager reflog",
+  ])("%s prints the token and is not allowed", (line) => {
+    expect(printed(line)).toContain(TOKEN);
+    expect(decide(line, policy, context).decision).not.toBe("allow");
+  });
+
+  it.each(["cat store/config", "grep -r . store", "cat ./store/config", "cat st*/config"])(
+    "%s prints the token; through the port it is not allowed",
+    (line) => {
+      expect(printed(line)).toContain(TOKEN);
+      expect(decide(line, policy, { ...context, fs: fsPort }).decision).not.toBe("allow");
+    },
+  );
+
+  // one bash and one git process per run: the timeout is a hang guard with room for a loaded machine
+  it(
+    "never allows printing a tracked secret file by object name (`<rev>:<path>`)",
+    { timeout: 300_000 },
+    () => {
+      const call = fc.constantFrom("show", "cat-file -p", "cat-file blob", "-C . show", "--no-pager show");
+      const rev = fc.constantFrom("HEAD", "main", "HEAD~0", "@", "", ":0", "HEAD^{commit}", "FETCH_HEAD");
+      const path = fc.constantFrom(
+        "id_rsa",
+        "./id_rsa",
+        "./keys/../id_rsa",
+        ".npmrc",
+        "keys/server.key",
+        ".env",
+      );
+      fc.assert(
+        fc.property(
+          call,
+          rev,
+          path,
+          fc.constantFrom("", " | head -n 5", " > /dev/null; cat README"),
+          (c, r, p, tail) => {
+            const line = `git ${c} ${r}:${p}${tail}`;
+            if (!tail.includes("/dev/null")) expect(printed(line), line).toContain(TOKEN);
+            expect(decide(line, policy, context).decision, line).not.toBe("allow");
+          },
+        ),
+        { numRuns: 50 },
+      );
+    },
+  );
+
+  it.each(["cat .git/HEAD", "cat store/HEAD", "git log --oneline -1", "ls store", "git status --short"])(
+    "%s stays allowed",
+    (line) => {
+      expect(printed(line)).not.toContain(TOKEN);
+      expect(decide(line, policy, { ...context, fs: fsPort }).decision).toBe("allow");
+    },
+  );
+
+  it("never allows a generated read that prints the token", { timeout: 300_000 }, () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...READERS), fc.constantFrom(...PLACES), (reader, path) => {
+        const line = reader.replace("P", path);
+        if (decide(line, policy, { ...context, fs: fsPort }).decision !== "allow") return;
+        expect(printed(line), line).not.toContain(TOKEN);
+      }),
+      { numRuns: 120 },
     );
   });
 });

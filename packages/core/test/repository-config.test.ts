@@ -42,14 +42,23 @@ const gitDir = fc.oneof(
 );
 /** Where the repository sits: the workspace, below it, above it, in the home directory, absolute. */
 const where = fc.constantFrom("", "vendor/", "../", "~/", "$HOME/src/", "/srv/", "./a/b/");
+/**
+ * A place in a git directory that can hold a token or a credentialed URL: the config, `FETCH_HEAD`,
+ * `packed-refs`, a reflog, an old remote definition (any case).
+ */
+const place = fc.oneof(
+  fc.constantFrom("config", "config.worktree", "FETCH_HEAD", "fetch_head", "packed-refs"),
+  fc.constantFrom("logs/HEAD", "logs/refs/heads/main", "logs/refs/remotes/origin/main", "LOGS/head"),
+  name.map((n) => `remotes/${n}`),
+  name.map((n) => `branches/${n}`),
+);
 /** A repository config below a git directory: its own, a submodule's at any depth, a worktree's. */
 const configBelow = fc.oneof(
-  fc.constant("config"),
-  fc.constant("config.worktree"),
+  place,
   fc
-    .array(name, { minLength: 1, maxLength: 6 })
-    .map((names) => `${names.map((n) => `modules/${n}`).join("/")}/config`),
-  name.map((n) => `worktrees/${n}/config.worktree`),
+    .tuple(fc.array(name, { minLength: 1, maxLength: 6 }), place)
+    .map(([names, p]) => `${names.map((n) => `modules/${n}`).join("/")}/${p}`),
+  fc.tuple(name, place).map(([n, p]) => `worktrees/${n}/${p}`),
 );
 const reader = fc.constantFrom(
   "cat P",
@@ -74,11 +83,17 @@ describe("repository configs at any depth", () => {
 
   it("asks for a recursive read of a git directory or its submodules", () => {
     fc.assert(
-      fc.property(where, gitDir, fc.array(name, { maxLength: 3 }), (at, dir, subs) => {
-        const folder = `${at}${dir}${subs.map((s) => `/modules/${s}`).join("")}`;
-        const line = `grep -r url ${folder}`;
-        expect(decide(line, policy, context).decision, line).not.toBe("allow");
-      }),
+      fc.property(
+        where,
+        gitDir,
+        fc.array(name, { maxLength: 3 }),
+        fc.constantFrom("", "/logs", "/logs/refs", "/remotes"),
+        (at, dir, subs, logs) => {
+          const folder = `${at}${dir}${subs.map((s) => `/modules/${s}`).join("")}${logs}`;
+          const line = `grep -r url ${folder}`;
+          expect(decide(line, policy, context).decision, line).not.toBe("allow");
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -93,6 +108,12 @@ describe("repository configs at any depth", () => {
       "grep -r TODO src",
       "cat .gitmodules .gitignore",
       "git log -p -- README.md",
+      "cat .git/HEAD",
+      "cat .git/description",
+      "cat logs/HEAD",
+      "cat src/packed-refs",
+      "tail -f logs/app.log",
+      "grep -r x .git/objects/info",
     ])
       expect(decide(line, policy, context).decision, line).toBe("allow");
   });

@@ -9,7 +9,6 @@ import {
   bindingSite,
   CommandApprovalFileStore,
   commandBinding,
-  nodePolicyFiles,
   readBindingFile,
   rememberApproval,
   slashiPaths,
@@ -20,7 +19,7 @@ import { CODE_LOADING_VARIABLES, loadShellParser } from "@slashi/core";
 import { execa } from "execa";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decideTerminalStep, ExtensionPolicy } from "../../../apps/vscode/src/policy.js";
+import { extensionTerminalStep } from "./extension.js";
 import { withMcp } from "./mcp.js";
 
 const SLASHI = fileURLToPath(new URL("../../../apps/cli/dist/bin.js", import.meta.url));
@@ -92,17 +91,8 @@ describe.each(cases)("Always allow of a script, $label", ({ extra, verdict }) =>
   });
 
   it("the extension's terminal step (the terminal's environment)", async () => {
-    const policy = new ExtensionPolicy({
-      env,
-      home: temp.home,
-      files: nodePolicyFiles,
-      trusted: () => true,
-      policyFile: () => "",
-    });
-    const loaded = await policy.load(workspace);
-    if (!loaded.ok) throw loaded.error;
     const step = { command: COMMAND, shell: "/bin/bash", cwd: workspace, env: { ...env, ...extra } };
-    expect((await decideTerminalStep(loaded, step)).verdict).toBe(verdict);
+    expect((await extensionTerminalStep(env, temp.home, workspace, step)).verdict).toBe(verdict);
   });
 });
 

@@ -40,15 +40,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Io } from "../../../apps/cli/src/io.js";
 import { main } from "../../../apps/cli/src/main.js";
 import { decideTerminalStep, ExtensionPolicy } from "../../../apps/vscode/src/policy.js";
+import { AGENTS, hookPayload, hookVerdict, type Agent } from "./agents.js";
 import { SLASHI_MCP, withMcp } from "./mcp.js";
 
 const at = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 const SLASHI = at("../../../apps/cli/dist/bin.js");
 const installed = verdaccioUnavailable() === undefined;
 if (!installed && process.env.CI) throw new Error(`verdaccio is not installed: ${verdaccioUnavailable()}`);
-
-type Agent = "claude" | "gemini" | "cursor";
-const AGENTS: readonly Agent[] = ["claude", "gemini", "cursor"];
 
 /** What one host answered for one line: the verdict and the codes of the reasons behind it, in order. */
 interface Answer {
@@ -285,51 +283,8 @@ async function viaCheck(lines: readonly string[] = LINES, ws = workspace): Promi
   });
 }
 
-function payload(agent: Agent, command: string, ws = workspace): string {
-  switch (agent) {
-    case "claude":
-      return JSON.stringify({
-        session_id: "cross-host",
-        transcript_path: path.join(home, ".claude", "t.jsonl"),
-        cwd: ws,
-        permission_mode: "default",
-        hook_event_name: "PreToolUse",
-        tool_name: "Bash",
-        tool_input: { command, description: "cross-host" },
-        tool_use_id: "toolu_cross_host",
-      });
-    case "gemini":
-      return JSON.stringify({
-        session_id: "cross-host",
-        transcript_path: path.join(home, ".gemini", "t.json"),
-        cwd: ws,
-        hook_event_name: "BeforeTool",
-        timestamp: new Date().toISOString(),
-        tool_name: "run_shell_command",
-        tool_input: { command, description: "cross-host" },
-      });
-    case "cursor":
-      return JSON.stringify({
-        conversation_id: "cross-host",
-        generation_id: "cross-host",
-        hook_event_name: "beforeShellExecution",
-        workspace_roots: [ws],
-        command,
-        cwd: ws,
-      });
-  }
-}
-
-/** The verdict in an agent's hook answer. */
-function hookVerdict(agent: Agent, stdout: string, status: number): string {
-  if (status !== 0) return "error";
-  const answer = JSON.parse(stdout) as Record<string, unknown>;
-  if (agent === "claude")
-    return String(
-      (answer.hookSpecificOutput as { permissionDecision?: string } | undefined)?.permissionDecision,
-    );
-  return String(agent === "gemini" ? answer.decision : answer.permission);
-}
+const payload = (agent: Agent, command: string, ws = workspace): string =>
+  hookPayload(agent, command, ws, home);
 
 /** The reason codes of a hook's audit record: the counted ones, or the remembered approval that answered. */
 function auditCodes(r: AuditRecord): string[] {

@@ -19,7 +19,7 @@ import type { Io } from "../../../apps/cli/src/io.js";
 import { main } from "../../../apps/cli/src/main.js";
 import { SharedApprovals } from "../../../apps/vscode/src/approvals.js";
 import { buildCatalog } from "../../../apps/vscode/src/catalog.js";
-import { ExtensionPolicy } from "../../../apps/vscode/src/policy.js";
+import { extensionPolicy } from "./extension.js";
 import { Runner } from "../../../apps/vscode/src/runner.js";
 import { folderInputs } from "../../../apps/vscode/src/workspaces.js";
 import { FakeHost } from "../../../apps/vscode/test/fake-host.js";
@@ -87,13 +87,7 @@ describe.each(LAYOUTS)("one user state, every host started in $layout", ({ start
       new ApprovalFileStore({ file: slashiPaths({ env }).approvals }),
       () => folders.map((f) => f.key),
     );
-    const policy = new ExtensionPolicy({
-      env,
-      home: temp.home,
-      files: nodePolicyFiles,
-      trusted: () => true,
-      policyFile: () => "",
-    });
+    const policy = extensionPolicy(env, temp.home);
     const catalog = buildCatalog({ trusted: true, folders });
     const runner = new Runner({
       host,

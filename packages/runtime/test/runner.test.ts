@@ -1,14 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { rejectionCode as codeOf } from "@slashi/test-utils";
+import { rejectionCode as codeOf, tempDir } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { SlashiErrorCode } from "@slashi/core";
 import { runCommand } from "../src/index.js";
 
 const cwd = tmpdir();
-const scratch = mkdtempSync(path.join(tmpdir(), "slashi-run-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratchTemp = tempDir("slashi-run-");
+const scratch = scratchTemp.dir;
+afterAll(scratchTemp.remove);
 const hasProc = existsSync("/proc/self/stat");
 
 /** True when `pid` is a live process (not gone, not a zombie waiting for its reaper). */

@@ -1,15 +1,16 @@
 // The guarded hook command under the real shells an agent may run it with: every way the program can fail ends
 // in exit 2 (the block status), and a JSON answer passes through unchanged.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { guardedCommand } from "./install.js";
 
-const dir = mkdtempSync(path.join(tmpdir(), "slashi-guard-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dirTemp = tempDir("slashi-guard-");
+const dir = dirTemp.dir;
+afterAll(dirTemp.remove);
 
 // Stands in for slashi (a shell script: starting Node for every case would take minutes): prints FAKE_OUT, then
 // exits with FAKE_STATUS, or is killed by a signal.

@@ -1,8 +1,8 @@
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, symlinkSync } from "node:fs";
 import net from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   checkParents,
@@ -68,8 +68,9 @@ const uid = currentUid();
 const posix = uid !== undefined;
 
 describe.runIf(posix)("on the file system", () => {
-  const root = mkdtempSync(path.join(tmpdir(), "slashi-own-"));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const rootTemp = tempDir("slashi-own-");
+  const root = rootTemp.dir;
+  afterAll(rootTemp.remove);
 
   it("prepareDirectory makes a missing directory 0700 and closes an open one of this user", () => {
     const fresh = path.join(root, "fresh", "service");

@@ -13,7 +13,7 @@ import { classifyRemoval } from "./rm.js";
 import { classifySecrets } from "./secrets.js";
 import { classifyTools } from "./tools.js";
 import type { Finding, SafetyContext } from "./types.js";
-import { argumentWrites, classifyWrites, redirectWrites } from "./writes.js";
+import { argumentWrites, classifyWrites, redirectWrites, runnerWrites } from "./writes.js";
 
 /** Keeps the first finding per code and subject, deny before ask, otherwise in classifier order. */
 function tidy(findings: readonly Finding[]): Finding[] {
@@ -59,6 +59,7 @@ function classifyIn(command: ExtractedCommand, context: SafetyContext): Finding[
   const invocation = invocationOf(command);
   const findings: Finding[] = classifyProgram(invocation, command, context);
   const writes = redirectWrites(command);
+  append(writes, runnerWrites(command));
   if (invocation !== undefined) {
     append(findings, classifyRemoval(invocation, context));
     append(findings, classifyGit(invocation, context));

@@ -280,6 +280,30 @@ export function gitNoIndexReads(
   return out;
 }
 
+/**
+ * The tracked files a git call prints by object name, `<rev>:<path>` (`git show HEAD:.env`, `git cat-file -p
+ * main:id_rsa`, the index's `:0:path`): the text after each `:` of a word after the subcommand, relative to the
+ * folder git runs in. Over-approximates (`--format=%h:%s` gives `%s`, which names nothing secret). What a bare
+ * object id (`git cat-file -p 1a2b…`) holds cannot be told from the line: not judged here.
+ */
+export function gitObjectPathReads(
+  invocation: Invocation,
+): { text: string; dynamic: boolean; recursive: boolean; base?: string }[] {
+  const call = parseGit(invocation.args);
+  if (call.subcommand === undefined) return [];
+  const base = call.locations.findLast((l) => l.option === "-C")?.path;
+  const out: { text: string; dynamic: boolean; recursive: boolean; base?: string }[] = [];
+  call.args.forEach((word, i) => {
+    for (let colon = word.indexOf(":"); colon >= 0; colon = word.indexOf(":", colon + 1)) {
+      const text = word.slice(colon + 1);
+      if (text === "") continue;
+      const dynamic = invocation.dynamic.has(call.argsStart + i);
+      out.push({ text, dynamic, recursive: false, ...(base === undefined ? {} : { base }) });
+    }
+  });
+  return out;
+}
+
 /** Paths a git call overwrites or removes in the working tree (`checkout -- p`, `restore p`, `rm p`, `mv a b`). */
 export function gitWorktreeWrites(invocation: Invocation): { index: number; word: string }[] {
   const call = parseGit(invocation.args);
@@ -715,12 +739,34 @@ export function gitConfigPrint(invocation: Invocation): { word: string; what: st
         : undefined;
     case "request-pull":
       return { word: sub, what: "git request-pull prints the remote's URL" };
+    case "reflog":
+      // every verb but the ones that change or test the reflog shows it (`git reflog`, `show`, `git reflog main`)
+      return first === undefined || !REFLOG_QUIET_VERBS.has(first)
+        ? { word: sub, what: "git reflog prints reflog messages, which keep the URLs fetched and pulled" }
+        : undefined;
+    case "log":
+    case "show":
+    case "whatchanged": {
+      const walk = parsed.find(
+        (p) =>
+          (p.kind === "short" && p.name === "g") || (p.kind === "long" && longIs(p.name, "walk-reflogs")),
+      );
+      return walk === undefined
+        ? undefined
+        : {
+            word: walk.kind === "short" ? "-g" : `--${walk.name}`,
+            what: `git ${sub} ${walk.kind === "short" ? "-g" : `--${walk.name}`} prints reflog messages, which keep the URLs fetched and pulled`,
+          };
+    }
     default:
       return sub === "credential" || sub.startsWith("credential-")
         ? { word: sub, what: `git ${sub} prints stored credentials` }
         : undefined;
   }
 }
+
+/** `git reflog` verbs that print no reflog message. */
+const REFLOG_QUIET_VERBS: ReadonlySet<string> = new Set(["expire", "delete", "drop", "exists"]);
 
 /** Whether a `git config` call writes (the same reading as {@link classifyConfig}). */
 function configWrites(parsed: readonly ParsedArg[], ops: readonly ParsedArg[]): boolean {

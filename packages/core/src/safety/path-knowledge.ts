@@ -9,11 +9,13 @@ import { homeOf, normalize } from "./paths.js";
 import {
   containsSecrets,
   globComponentRegExp,
+  holdsRepositoryConfigs,
   mayMatchSecret,
+  repositoryPlace,
   secretMatch,
   unescapeGlob,
 } from "./secret-locations.js";
-import type { SecretMatch } from "./secret-locations.js";
+import type { RepositoryPlaceView, SecretMatch } from "./secret-locations.js";
 import type { FileSystemPort, SafetyContext } from "./types.js";
 
 /** What a word can name. */
@@ -397,6 +399,30 @@ function realOf(components: readonly string[], fs: FileSystemPort | undefined): 
   return real.split("/").filter((s) => s !== "");
 }
 
+/** Whether a folder is a git directory on disk, whatever its name: it holds `HEAD`, `objects` and `refs`. */
+function gitDirectoryOnDisk(components: readonly string[], fs: FileSystemPort): boolean {
+  let names: readonly string[] | undefined;
+  try {
+    names = fs.readdir(`/${components.join("/")}`);
+  } catch {
+    return false;
+  }
+  return names !== undefined && names.includes("HEAD") && names.includes("objects") && names.includes("refs");
+}
+
+/**
+ * The repository-place view of a real path: a folder is a git directory by its name (`*.git`) or by what the
+ * port finds in it (`git --git-dir=store` makes `store/config` a repository's config).
+ */
+function diskPlaceView(components: readonly string[], fs: FileSystemPort): RepositoryPlaceView {
+  const lower = components.map((c) => c.toLowerCase());
+  return {
+    length: lower.length,
+    isOneOf: (k, names) => names.has(lower[k]!),
+    gitDirectory: (k) => lower[k]!.endsWith(".git") || gitDirectoryOnDisk(components.slice(0, k + 1), fs),
+  };
+}
+
 /** Expands a glob pattern through the port (bounded); the matches as component lists. */
 function expandGlob(components: readonly string[], fs: FileSystemPort): string[][] {
   let found: string[][] = [[]];
@@ -456,10 +482,16 @@ export function secretTarget(
     if (viaLink === "secret") return { match: viaLink, target: `/${through.join("/")}` };
     out ??= viaLink;
   }
-  if (head.length < components.length) {
+  if (head.length === components.length) {
+    const real = realHead ?? head.map(unescapeGlob);
+    const place = repositoryPlace(diskPlaceView(real, fs));
+    if (place === "secret")
+      return { match: place, ...(realHead === undefined ? {} : { target: `/${real.join("/")}` }) };
+    out ??= place;
+  } else {
     for (const match of expandGlob(components, fs)) {
       const real = realOf(match, fs) ?? match;
-      const found = secretMatch(`/${real.join("/")}`, home);
+      const found = secretMatch(`/${real.join("/")}`, home) ?? repositoryPlace(diskPlaceView(real, fs));
       if (found === "secret") return { match: found, target: `/${real.join("/")}` };
       out ??= found;
     }
@@ -477,6 +509,10 @@ export function patternContainsSecrets(components: readonly string[], context: S
   const head = literalHead(components);
   if (containsSecrets(`/${head.map(unescapeGlob).join("/")}`, home)) return true;
   if (mayMatchSecret(components, home) !== undefined) return true;
-  const real = realOf(head, context.fs);
-  return real !== undefined && containsSecrets(`/${real.join("/")}`, home);
+  const fs = context.fs;
+  if (fs === undefined) return false;
+  const real = realOf(head, fs);
+  if (real !== undefined && containsSecrets(`/${real.join("/")}`, home)) return true;
+  const view = diskPlaceView(real ?? head.map(unescapeGlob), fs);
+  return holdsRepositoryConfigs(view) || repositoryPlace(view) !== undefined;
 }

@@ -18,7 +18,7 @@ import {
   TAR_OPTIONS,
   UNIQ_OPTIONS,
 } from "../shell/tool-options.js";
-import { gitNoIndexReads } from "./git.js";
+import { gitNoIndexReads, gitObjectPathReads } from "./git.js";
 import { sedCall } from "./tools.js";
 
 /** A word the program reads as a file. */
@@ -519,7 +519,7 @@ export function readWords(invocation: Invocation): ReadWord[] | undefined {
     });
   if ((name === "rg" || recursive) && files.length === 0 && which === "all")
     out.push({ text: ".", dynamic: false, recursive: true });
-  if (name === "git") out.push(...(gitNoIndexReads(invocation) ?? []));
+  if (name === "git") out.push(...(gitNoIndexReads(invocation) ?? []), ...gitObjectPathReads(invocation));
   const optionFiles = OPTIONS_FILES.get(name);
   if (optionFiles !== undefined) {
     const own = parseOptions(invocation.args, optionFiles.options);

@@ -325,25 +325,79 @@ function homeComponents(home: string): string[] {
 const PUBLIC_KEY = /\.pub$/;
 
 /**
- * True when the components name a repository's own config by its structure, at any depth: `config` or
- * `config.worktree` directly in a git directory (`.git`, a bare `name.git`), or anywhere below a git
- * directory's `modules/` or `worktrees/` (submodules nested to any depth, linked worktrees).
+ * Files directly in a git directory that can hold a token or a credentialed URL: the config, a worktree's
+ * config, `FETCH_HEAD` (the URL of every fetch) and `packed-refs` (ref names a remote chose). Lower case.
  */
-function isRepositoryConfig(parts: readonly string[]): boolean {
-  const n = parts.length;
-  const base = parts[n - 1];
-  if (n < 2 || (base !== "config" && base !== "config.worktree")) return false;
-  if (parts[n - 2]!.endsWith(".git")) return true;
-  return gitDirectoryBelow(parts, n - 2);
+const GIT_DIRECTORY_FILES: ReadonlySet<string> = new Set([
+  "config",
+  "config.worktree",
+  "fetch_head",
+  "packed-refs",
+]);
+/**
+ * Folders of a git directory whose every file can hold a credentialed URL: the reflogs (`git pull <url>` and
+ * `git fetch <url>` keep the URL in the message) and the old remote definitions (`remotes/`, `branches/`).
+ */
+const GIT_DIRECTORY_FOLDERS: ReadonlySet<string> = new Set(["logs", "remotes", "branches"]);
+/** Folders of a git directory that hold more git directories (submodules, linked worktrees). */
+const NESTED_GIT_DIRECTORIES: ReadonlySet<string> = new Set(["modules", "worktrees"]);
+
+/**
+ * How the repository-place rule sees a path's components: whether component `k` may be one of `names` (lower
+ * case), and whether the folder ending at component `k` may be a git directory by its name or by what the
+ * caller knows of it (the file-system port sees `HEAD`, `objects` and `refs` in a folder of any name).
+ */
+export interface RepositoryPlaceView {
+  /** Number of components. */
+  readonly length: number;
+  /** Whether component `k` may be one of `names`. */
+  isOneOf(k: number, names: ReadonlySet<string>): boolean;
+  /** Whether the folder ending at component `k` may be a git directory. */
+  gitDirectory(k: number): boolean;
 }
 
-/** True when some component before `end` is a git directory followed by `modules` or `worktrees`. */
-function gitDirectoryBelow(parts: readonly string[], end: number): boolean {
-  for (let k = 0; k + 1 < end; k++) {
-    if (parts[k]!.endsWith(".git") && (parts[k + 1] === "modules" || parts[k + 1] === "worktrees"))
-      return true;
-  }
+/** True when the folder ending at component `k` is a git directory or lies below one's `modules/`/`worktrees/`. */
+function gitDirectoryAt(view: RepositoryPlaceView, k: number): boolean {
+  if (view.gitDirectory(k)) return true;
+  for (let j = 0; j + 1 < k; j++)
+    if (view.isOneOf(j + 1, NESTED_GIT_DIRECTORIES) && view.gitDirectory(j)) return true;
   return false;
+}
+
+/**
+ * True when the folder the view names is a git directory (or a folder below one's `modules/` or `worktrees/`)
+ * or one of those two folders: reading it recursively reads repository configs.
+ */
+export function holdsRepositoryConfigs(view: RepositoryPlaceView): boolean {
+  const last = view.length - 1;
+  if (last < 0) return false;
+  if (gitDirectoryAt(view, last)) return true;
+  return last >= 1 && view.isOneOf(last, NESTED_GIT_DIRECTORIES) && gitDirectoryAt(view, last - 1);
+}
+
+/**
+ * Relates a path to a repository's secret places by their place in a git directory, at any depth: `config`,
+ * `config.worktree`, `FETCH_HEAD` or `packed-refs` directly in a git directory (`.git`, a bare `name.git`, a
+ * folder below a git directory's `modules/` or `worktrees/`, or any folder the view knows to be one), or
+ * anything in its `logs/`, `remotes/` or `branches/` (`folder` for these folders themselves). Not the objects:
+ * what a blob holds is the tracked file's business.
+ */
+export function repositoryPlace(view: RepositoryPlaceView): SecretMatch {
+  const n = view.length;
+  if (n >= 2 && view.isOneOf(n - 1, GIT_DIRECTORY_FILES) && gitDirectoryAt(view, n - 2)) return "secret";
+  for (let k = 0; k + 1 < n; k++)
+    if (view.isOneOf(k + 1, GIT_DIRECTORY_FOLDERS) && gitDirectoryAt(view, k))
+      return k + 2 === n ? "folder" : "secret";
+  return undefined;
+}
+
+/** The repository-place view of literal lower-case components: a git directory is named `*.git`. */
+function literalPlaceView(parts: readonly string[]): RepositoryPlaceView {
+  return {
+    length: parts.length,
+    isOneOf: (k, names) => names.has(parts[k]!),
+    gitDirectory: (k) => parts[k]!.endsWith(".git"),
+  };
 }
 
 /**
@@ -363,9 +417,10 @@ function partsMatch(parts: readonly string[], home: string): SecretMatch {
     // a public key is never secret, but a folder of that name is still reached through
     return undefined;
   }
-  if (isRepositoryConfig(parts)) return "secret";
+  const repository = repositoryPlace(literalPlaceView(parts));
+  if (repository === "secret") return repository;
   const homeList = homeComponents(home);
-  let out: SecretMatch;
+  let out: SecretMatch = repository;
   const test = (entry: Compiled): SecretMatch => {
     const found = relate(parts, entry, homeList);
     out ??= found;
@@ -374,10 +429,13 @@ function partsMatch(parts: readonly string[], home: string): SecretMatch {
   if (UNANCHORED_BASE === undefined || UNANCHORED_BASE.test(parts[parts.length - 1] ?? ""))
     for (const entry of UNANCHORED) if (test(entry) === "secret") return "secret";
   // every match puts each literal component of an entry on one of the path's components
-  const names = new Set(parts);
-  for (const name of names) {
-    for (const entry of BY_LITERAL.get(name) ?? []) {
-      if (entry.literals.length > 1 && !entry.literals.every((literal) => names.has(literal))) continue;
+  for (let k = 0; k < parts.length; k++) {
+    const name = parts[k]!;
+    const candidates = BY_LITERAL.get(name);
+    // each name once, at its first place
+    if (candidates === undefined || parts.indexOf(name) !== k) continue;
+    for (const entry of candidates) {
+      if (entry.literals.length > 1 && !entry.literals.every((literal) => parts.includes(literal))) continue;
       if (test(entry) === "secret") return "secret";
     }
   }
@@ -422,12 +480,8 @@ export function containsSecrets(path: string, home: string): boolean {
     if (p.startsWith(`${folder}/`) && !p.slice(folder.length + 1).includes("/")) return true;
   }
   const parts = lowerParts(p);
-  // a git directory (`.git`, a bare `x.git`) or a folder inside its submodules holds a repository's config
-  if (
-    parts.length > 0 &&
-    (parts[parts.length - 1]!.endsWith(".git") || gitDirectoryBelow(parts, parts.length))
-  )
-    return true;
+  // a git directory (`.git`, a bare `x.git`, a submodule's) or a folder in one holds a repository's secret places
+  if (holdsRepositoryConfigs(literalPlaceView(parts))) return true;
   for (const entry of COMPILED) {
     if (entry.entry.anchor === "root" && leadsTo(parts, entry.parts)) return true;
     if (
@@ -545,6 +599,27 @@ function literalMatch(parts: readonly string[], home: string): SecretMatch {
 }
 
 /**
+ * The repository-place view of glob components (lower case, with their expressions): a glob component may be a
+ * name it can match, and a git directory when some name it matches can end in `.git`.
+ */
+function globPlaceView(parts: readonly string[], res: readonly (RegExp | null)[]): RepositoryPlaceView {
+  return {
+    length: parts.length,
+    isOneOf: (k, names) => {
+      const re = res[k]!;
+      if (re === null) return names.has(unescapeGlob(parts[k]!));
+      for (const name of names) if (componentsMeet(parts[k]!, { text: name, re: null }, re)) return true;
+      return false;
+    },
+    gitDirectory: (k) => {
+      if (res[k] === null) return unescapeGlob(parts[k]!).endsWith(".git");
+      const { tail } = ends(parts[k]!);
+      return tail.endsWith(".git") || ".git".endsWith(tail);
+    },
+  };
+}
+
+/**
  * Whether a path pattern may name a secret place: every component is a literal or a glob component
  * (`*`, `?`, `[…]`), already resolved to an absolute path. Over-approximates where two wildcards meet, so a
  * `false` answer is proof. Returns `secret` or `folder` like {@link secretMatch}.
@@ -557,6 +632,8 @@ export function mayMatchSecret(components: readonly string[], home: string): Sec
   const res = parts.map(globComponentRegExp);
   const last = parts.length - 1;
   if (last >= 0 && res[last] === null && PUBLIC_KEY.test(unescapeGlob(parts[last]!))) return undefined;
+  const repository = repositoryPlace(globPlaceView(parts, res));
+  if (repository === "secret") return repository;
   const homeList = homeComponents(home);
   const meetAt = (entry: Compiled, start: number): boolean => {
     if (start < 0 || start + entry.parts.length > parts.length) return false;
@@ -564,7 +641,7 @@ export function mayMatchSecret(components: readonly string[], home: string): Sec
       if (!componentsMeet(parts[start + k]!, entry.parts[k]!, res[start + k]!)) return false;
     return true;
   };
-  let out: SecretMatch;
+  let out: SecretMatch = repository;
   for (const entry of entries()) {
     const n = entry.parts.length;
     let starts: number[];

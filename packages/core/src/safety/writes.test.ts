@@ -1,13 +1,22 @@
-import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { tempDir } from "@slashi/test-utils";
 import { cmd, ctx } from "../../test/safety/command.js";
 import { invocationOf } from "./argv.js";
 import type { SafetyContext } from "./types.js";
-import { argumentWrites, classifyWrites, redirectWrites } from "./writes.js";
+import { argumentWrites, classifyWrites, redirectWrites, runnerWrites } from "./writes.js";
 
 function codes(text: string, context: SafetyContext = ctx): string[] {
   const command = cmd(text);
   const invocation = invocationOf(command);
-  const targets = [...redirectWrites(command), ...(invocation ? argumentWrites(invocation, context) : [])];
+  const targets = [
+    ...redirectWrites(command),
+    ...runnerWrites(command),
+    ...(invocation ? argumentWrites(invocation, context) : []),
+  ];
   return classifyWrites(targets, command, context).map((f) => f.code);
 }
 
@@ -223,5 +232,34 @@ describe("redirections and output options", () => {
     expect(codes("Copy-Item a.txt b.txt", win)).toEqual([]);
     expect(codes("Remove-Item -Recurse .cursor", win)).toEqual(["self.protected-write"]);
     expect(codes("New-Item -ItemType File -Path .mcp.json", win)).toEqual(["self.protected-write"]);
+  });
+});
+
+describe("files a runner opens itself", () => {
+  const scratch = tempDir("slashi-flock-");
+  afterAll(() => scratch.remove());
+  const FLOCK = spawnSync("flock", ["--version"]).status === 0;
+  const options = fc.constantFrom("", "-n ", "-s ", "-x ", "-w 5 ", "--timeout=5 ", "-E 3 ", "--nb ", "-on ");
+  const command = fc.constantFrom("true", "ls", "-c true", "--command true", "-c 'ls -la'");
+  const front = fc.constantFrom("", "timeout 5 ", "nice ", "env ");
+
+  it.skipIf(!FLOCK)("counts flock's lock file as a write: real flock creates it", () => {
+    fc.assert(
+      fc.property(front, options, fc.stringMatching(/^[a-z]{1,8}$/), command, (before, opts, name, run) => {
+        const line = `${before}flock ${opts}${name} ${run}`;
+        const lock = join(scratch.dir, name);
+        spawnSync("bash", ["--norc", "--noprofile", "-c", line], { cwd: scratch.dir, stdio: "ignore" });
+        expect(existsSync(lock), line).toBe(true);
+        expect(codes(line), line).toContain("write.file");
+        expect(codes(`${before}flock ${opts}~/.bashrc ${run}`), line).not.toEqual([]);
+        spawnSync("rm", ["-f", lock]);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("opens nothing for a descriptor number", () => {
+    expect(codes("flock 9")).toEqual([]);
+    expect(codes("flock -s 9")).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-import { COPY_OPTIONS, SORT_OPTIONS, UNIQ_OPTIONS } from "../shell/tool-options.js";
+import { basename, scanOptions, type Word } from "../shell/options.js";
+import { COPY_OPTIONS, FLOCK_OPTIONS, SORT_OPTIONS, UNIQ_OPTIONS } from "../shell/tool-options.js";
 import { operands, optionsNamed, parseOptions, type Invocation } from "./argv.js";
 import { finding } from "./codes.js";
 import { isBlockDevice } from "./destroy.js";
@@ -354,6 +355,25 @@ function placesOf(target: WriteTarget, context: SafetyContext): { path: string |
   const slash = prefix.lastIndexOf("/");
   if (slash < 0) return { path: null, below: true };
   return { path: resolvePath(prefix.slice(0, slash + 1), context), below: true };
+}
+
+/**
+ * Files a runner in front of the program opens for writing itself: `flock FILE cmd` (and `flock FILE -c cmd`)
+ * creates its lock file when it is missing, wherever that is. A descriptor number (`flock 9`) opens nothing.
+ * Only the runners the analysis unwrapped (`wrappers`) are looked for, in the words before the program.
+ */
+export function runnerWrites(command: ExtractedCommand): WriteTarget[] {
+  if (!command.wrappers.includes("flock")) return [];
+  const words: Word[] = command.argv.map((text, i) => ({ text, dynamic: command.dynamic.includes(i) }));
+  const end = command.effectiveStart ?? words.length;
+  const out: WriteTarget[] = [];
+  for (let k = 0; k < end; k++) {
+    if (words[k]!.dynamic || basename(words[k]!.text) !== "flock") continue;
+    const file = words[scanOptions(words, k + 1, FLOCK_OPTIONS).next];
+    if (file === undefined || /^\d+$/.test(file.text)) continue;
+    out.push({ word: file.text, dynamic: file.dynamic, via: "flock", kind: "side", metadataOnly: true });
+  }
+  return out;
 }
 
 /** Classifies every write of a command: protected and sensitive paths deny, side writes ask. */

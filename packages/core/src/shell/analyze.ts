@@ -9,7 +9,7 @@ import type { ExtractedCommand, ShellAnalysis, ShellLanguage } from "./types.js"
 import { Analysis } from "./walk.js";
 
 export { ShellFindingCode } from "./findings.js";
-export { MAX_PAYLOAD_DEPTH, MAX_SCRIPT_LENGTH } from "./walk.js";
+export { MAX_PAYLOAD_DEPTH, MAX_SCRIPT_LENGTH } from "./script-checks.js";
 
 /**
  * True when a word of a command starts with an unquoted `~`, which bash replaces with a home directory.

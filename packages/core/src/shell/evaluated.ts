@@ -39,6 +39,21 @@ export const DATA_VARIABLES: ReadonlySet<string> = new Set([
   "COMPREPLY",
 ]);
 
+/**
+ * The {@link DATA_VARIABLES} bash fills only inside constructs outside the POSIX subset: `[[ =~ ]]` captures,
+ * `coproc`, programmable completion and `bind -x`. A POSIX shell never fills them (dash has none of these), and
+ * under a POSIX shell the constructs ask on their own (`shell.dialect-syntax`), so arithmetic reading them there
+ * reads an empty or plain value.
+ */
+export const BASH_SYNTAX_DATA_VARIABLES: ReadonlySet<string> = new Set([
+  "BASH_REMATCH",
+  "COPROC",
+  "READLINE_LINE",
+  "COMP_LINE",
+  "COMP_WORDS",
+  "COMPREPLY",
+]);
+
 /** A variable name bash accepts. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

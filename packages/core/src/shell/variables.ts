@@ -6,6 +6,7 @@
  */
 import {
   addValueNames,
+  BASH_SYNTAX_DATA_VARIABLES,
   DATA_VARIABLES,
   evaluatedArgument,
   isPlainArithmetic,
@@ -15,6 +16,7 @@ import {
   type EvaluatedWords,
 } from "./evaluated.js";
 import { ShellFindingCode, type FindingList } from "./findings.js";
+import type { ShellGrammar } from "../quoting/dialect.js";
 import type { Assignment, ExtractedCommand } from "./types.js";
 
 /** The variable bookkeeping of one analysis (a script and the payloads it runs). */
@@ -23,12 +25,26 @@ export class VariableChecks {
   private readonly evaluatedNames = new Set<string>();
   /** Names read inside arithmetic anywhere in the script: their values are evaluated as arithmetic. */
   private readonly arithmeticNames = new Set<string>();
-  /** Names the script gives a value that is not plain arithmetic (or an unknown value). */
-  private readonly unsafeValues = new Set<string>(DATA_VARIABLES);
+  /**
+   * Names the script gives a value that is not plain arithmetic (or an unknown value), and the names the shell
+   * fills from data: those a POSIX shell may fill to start with, bash's own once a script is read by bash or zsh
+   * ({@link VariableChecks.readBy}).
+   */
+  private readonly unsafeValues = new Set<string>(
+    [...DATA_VARIABLES].filter((name) => !BASH_SYNTAX_DATA_VARIABLES.has(name)),
+  );
   /** For names given plain arithmetic values: the names those values read (evaluated in turn). */
   private readonly valueNames = new Map<string, Set<string>>();
 
   constructor(private readonly list: FindingList) {}
+
+  /**
+   * Notes the grammar of a script (or payload) about to be walked: a script bash or zsh reads may fill the data
+   * variables of bash's own syntax (`BASH_REMATCH`), a POSIX shell's cannot.
+   */
+  readBy(grammar: ShellGrammar): void {
+    if (grammar !== "posix") for (const name of BASH_SYNTAX_DATA_VARIABLES) this.unsafeValues.add(name);
+  }
 
   /** Takes in what the evaluated-word scan of one parsed script found (problems are reported by the caller). */
   scanned(evaluated: EvaluatedWords): void {

@@ -1,40 +1,21 @@
 /**
  * The tree walk of shell analysis: statements, pipelines, compound commands, simple commands and the words
  * inside them, in source order, with the redirects each command inherits. Payloads go to `payloads.ts`, the
- * parser-free reading of plain scripts to `plain-script.ts`, redirect nodes to `redirects.ts`, the bookkeeping
- * of variables bash evaluates to `variables.ts`, facts about parse-tree nodes to `node-facts.ts`.
+ * parser-free reading of plain scripts to `plain-script.ts`, redirect nodes to `redirects.ts` and what runs in
+ * them to `redirect-walk.ts`, heredoc bodies to `heredocs.ts`, assignments to `assignments.ts`, the checks on a
+ * whole script and the words bash evaluates to `script-checks.ts`, the bookkeeping of variables bash evaluates
+ * to `variables.ts`, facts about parse-tree nodes to `node-facts.ts`.
  */
 import type { Language, Tree } from "web-tree-sitter";
-import { joinContext } from "./context.js";
-import { DirectoryTracker } from "./directory.js";
-import { isDangerousVariable, zshTiedScalar } from "./env-vars.js";
-import { evaluatedNodes } from "./evaluated.js";
 import type { ShellGrammar } from "../quoting/dialect.js";
+import { checkSteering, readAssignment } from "./assignments.js";
+import { joinContext, type Scope } from "./context.js";
+import { DirectoryTracker } from "./directory.js";
 import { checkWords, FindingList, ShellFindingCode } from "./findings.js";
-import { nonPosixSyntax, zshOnlySyntax } from "./grammar.js";
-import type { Word } from "./options.js";
-import { bashParserOrThrow } from "./parser.js";
-import { anyDownloader, backticksIn, checkPipeToShell, programSemantics } from "./payloads.js";
-import { readPlainScript } from "./plain-script.js";
-import { maskHeredocs, readHeredocs, type HeredocRead } from "./heredocs.js";
-import {
-  groupWords,
-  heredocReadAt,
-  NO_REDIRECTS,
-  readHeredocAhead,
-  readRedirect,
-  REDIRECT_TYPES,
-  type RedirectInfo,
-  type Suffix,
-  type Tail,
-} from "./redirects.js";
-import { unwrapRunners, type UnwrapResult } from "./runners.js";
-import { hasSkippedText, LEAF_TYPES, SNode } from "./snode.js";
-import type { Assignment, CommandContext, ExtractedCommand, ShellLanguage } from "./types.js";
+import { maskHeredocs, readHeredocs } from "./heredocs.js";
 import {
   assignmentValue,
   changesDirectory,
-  describeError,
   isValidAssignment,
   KNOWN_TYPES,
   LITERAL_TEST_WORD,
@@ -43,27 +24,27 @@ import {
   operatorBefore,
   STATEMENT_TYPES,
 } from "./node-facts.js";
+import type { Word } from "./options.js";
+import { bashParserOrThrow } from "./parser.js";
+import { anyDownloader, checkPipeToShell, programSemantics } from "./payloads.js";
+import { readPlainScript } from "./plain-script.js";
+import { readRedirectOf, walkHeredocBody, walkRedirect, walkTail } from "./redirect-walk.js";
+import {
+  groupWords,
+  NO_REDIRECTS,
+  REDIRECT_TYPES,
+  type RedirectInfo,
+  type Suffix,
+  type Tail,
+} from "./redirects.js";
+import { unwrapRunners, type UnwrapResult } from "./runners.js";
+import { checkHeredocReading, checkParsedScript, checkZshText, scriptFits } from "./script-checks.js";
+import { LEAF_TYPES, SNode } from "./snode.js";
+import type { Assignment, CommandContext, ExtractedCommand } from "./types.js";
 import { VariableChecks } from "./variables.js";
 import { evaluateWord, WordValue } from "./words.js";
 
-/** How deep `bash -c`, `eval` and heredoc payloads may nest before analysis gives up. */
-export const MAX_PAYLOAD_DEPTH = 8;
-
-/** Scripts longer than this are not parsed (analysis is incomplete). */
-export const MAX_SCRIPT_LENGTH = 1_000_000;
-
-/** `{rm,-rf,/}` at the start of a command: tree-sitter reads it as a broken group, bash as brace expansion. */
-const BRACE_COMMAND = /(?:^|[\n;&|(`]|\$\()[ \t]*\{[^\s}]*(?:,|\.\.)/;
-
 const BACKTICK = "`";
-
-interface Scope {
-  src: string;
-  depth: number;
-  language: ShellLanguage;
-  /** Heredocs read ahead of the grammar, by the offset of their `<<` (the tree was parsed with them masked). */
-  heredocs?: ReadonlyMap<number, HeredocRead>;
-}
 
 /** Collects the analysis of one script, including nested payloads. */
 export class Analysis {
@@ -90,6 +71,7 @@ export class Analysis {
   script(src: string, context: readonly CommandContext[], depth: number, grammar?: ShellGrammar): void {
     const outer = this.grammar;
     if (grammar !== undefined) this.grammar = grammar;
+    this.variables.readBy(this.grammar);
     try {
       this.scriptIn(src, context, depth);
     } finally {
@@ -98,19 +80,7 @@ export class Analysis {
   }
 
   private scriptIn(src: string, context: readonly CommandContext[], depth: number): void {
-    if (depth > MAX_PAYLOAD_DEPTH) {
-      this.list.add(
-        ShellFindingCode.nestedTooDeep,
-        `shell payloads nest deeper than ${MAX_PAYLOAD_DEPTH} levels; the innermost are not analysed`,
-        undefined,
-        true,
-      );
-      return;
-    }
-    if (src.length > MAX_SCRIPT_LENGTH) {
-      this.list.add(ShellFindingCode.tooLong, "the script is too long to analyse", undefined, true);
-      return;
-    }
+    if (!scriptFits(this.list, src, depth)) return;
     // A payload (`bash -c`, a heredoc fed to a shell, a backtick in a heredoc) runs in a shell of its own: it
     // starts in the current directory and its `cd`s stay inside it.
     const saved = depth > 0 ? this.directory.save() : undefined;
@@ -123,21 +93,11 @@ export class Analysis {
   }
 
   private parseAndWalk(src: string, context: readonly CommandContext[], depth: number): void {
-    if (this.grammar === "zsh") {
-      const zsh = zshOnlySyntax(src);
-      if (zsh !== undefined) this.list.add(ShellFindingCode.dialectSyntax, zsh);
-    }
+    checkZshText(this.list, src, this.grammar);
     if (this.plain(src, context, depth)) return;
     const parser = bashParserOrThrow();
     const reading = src.includes("<<") ? readHeredocs(src) : undefined;
-    if (reading?.unsure !== undefined) {
-      this.list.add(
-        ShellFindingCode.parseError,
-        `a heredoc cannot be read with certainty (${reading.unsure}); it may hide commands`,
-        undefined,
-        true,
-      );
-    }
+    checkHeredocReading(this.list, reading);
     // The grammar never reads a heredoc body: the shell's bodies are read ahead of it (heredocs.ts), each opener
     // becomes a plain redirect and each body blank space, and the redirects get their bodies back when read.
     const heredocs =
@@ -153,50 +113,11 @@ export class Analysis {
       const root = SNode.copy(tree, text, parser.language as Language);
       const scope: Scope = { src, depth, language: "bash" };
       if (heredocs) scope.heredocs = new Map(heredocs.map((h) => [h.opStart, h]));
-      const rawRoot = tree.rootNode;
-      if (rawRoot.hasError) {
-        this.list.add(
-          ShellFindingCode.parseError,
-          `the script does not parse as bash (${describeError(rawRoot)}); it may hide commands`,
-          undefined,
-          true,
-        );
-      }
-      if (src.includes("\r")) {
-        this.list.add(
-          ShellFindingCode.carriageReturn,
-          "the script contains a carriage return: bash reads it as part of a word, which can hide a command",
-        );
-      }
-      if (BRACE_COMMAND.test(src)) {
-        this.list.add(
-          ShellFindingCode.braceExpansionCommand,
-          "a command starts with brace expansion ({a,b}), which bash turns into a different command",
-        );
-      }
-      if (hasSkippedText(root)) {
-        this.list.add(
-          ShellFindingCode.parseError,
-          "the parser skipped part of the script; it may hide commands",
-          undefined,
-          true,
-        );
-      }
-      if (this.grammar === "posix") {
-        const bashOnly = nonPosixSyntax(root);
-        if (bashOnly !== undefined) {
-          this.list.add(
-            ShellFindingCode.dialectSyntax,
-            `${bashOnly}, and the shell that runs it is not bash`,
-          );
-        }
-      }
-      const evaluated = evaluatedNodes(root);
-      for (const problem of evaluated.problems) this.list.add(ShellFindingCode.evaluatedWord, problem);
+      const evaluated = checkParsedScript(this.list, src, tree.rootNode, root, this.grammar);
       this.variables.scanned(evaluated);
       // `: ${CDPATH:=..}` and `for PATH in …` assign as surely as `CDPATH=..`: taken as made before anything
       // runs
-      for (const name of evaluated.otherAssigned) this.checkSteering(name, name, false);
+      for (const name of evaluated.otherAssigned) checkSteering(this, name, name, false);
       this.walk(root, scope, context, NO_REDIRECTS, undefined);
     } finally {
       tree?.delete();
@@ -331,7 +252,7 @@ export class Analysis {
     for (const child of node.children) if (child.isNamed) this.nested(child, scope, context);
     this.directory.apply(cmd);
     const to = this.commands.length;
-    if (tail) this.walkTail(tail, scope, context);
+    if (tail) walkTail(this, tail, scope, context);
     this.payloadOwner = cmd;
     programSemantics(this, cmd, unwrapped.effective, scope.depth, context, {
       nestedDownload: anyDownloader(this.commands, from, to),
@@ -453,12 +374,7 @@ export class Analysis {
         this.directory.uncertainSince(mark);
       }
     } else this.children(node, scope, context, all);
-    if (tail) this.walkTail(tail, scope, context);
-  }
-
-  private walkTail(tail: Tail, scope: Scope, context: readonly CommandContext[]): void {
-    for (const info of tail.redirects) this.redirectNested(info, scope, context);
-    for (const group of tail.args) for (const node of group) this.nested(node, scope, context);
+    if (tail) walkTail(this, tail, scope, context);
   }
 
   private pipeline(
@@ -556,7 +472,7 @@ export class Analysis {
         child.type === "herestring_redirect" ||
         child.type === "heredoc_redirect"
       ) {
-        this.parseRedirect(child, scope, own, extraArgs, suffixes);
+        readRedirectOf(this, child, scope, own, extraArgs, suffixes);
       } else if (child.isNamed && child.type !== "comment") {
         this.walk(child, scope, context, inherited, undefined);
       }
@@ -582,7 +498,7 @@ export class Analysis {
         context,
       );
       result = cmd;
-      this.walkTail(combined, scope, context);
+      walkTail(this, combined, scope, context);
       this.directory.apply(cmd);
     } else {
       result = this.walk(
@@ -623,58 +539,9 @@ export class Analysis {
       this.directory.uncertainSince(mark);
     }
     for (const info of own) {
-      if (info.deferred) this.redirectNested(info, scope, result ? result.context : context);
+      if (info.deferred) walkRedirect(this, info, scope, result ? result.context : context);
     }
     return suffixes.length ? undefined : result;
-  }
-
-  /** Reads one redirect node; an `ERROR` node on a heredoc opener line is walked and marks the analysis incomplete. */
-  private parseRedirect(
-    node: SNode,
-    scope: Scope,
-    redirects: RedirectInfo[],
-    extraArgs: SNode[][],
-    suffixes: Suffix[],
-  ): void {
-    const ahead = heredocReadAt(node, scope.heredocs);
-    if (ahead) {
-      if (readHeredocAhead(node, scope.src, ahead, { redirects, extraArgs, suffixes })) {
-        this.list.add(
-          ShellFindingCode.parseError,
-          "a heredoc body does not parse as bash; it may hide commands",
-          undefined,
-          true,
-        );
-      }
-      return;
-    }
-    readRedirect(node, scope.src, { redirects, extraArgs, suffixes }, (error) => {
-      this.list.incomplete = true;
-      this.walk(error, scope, [], NO_REDIRECTS, undefined);
-    });
-  }
-
-  /** Walks a redirect for nested commands: `$(…)` in targets and live heredoc bodies. */
-  private redirectNested(info: RedirectInfo, scope: Scope, context: readonly CommandContext[]): void {
-    if (info.redirect.op === "<<" || info.redirect.op === "<<-") {
-      if (info.body && !info.quoted) {
-        const bodyScope =
-          info.bodySrc === undefined ? scope : { ...scope, src: info.bodySrc, heredocs: undefined };
-        this.heredocBody(info.body, bodyScope, joinContext(context, "heredoc"));
-      }
-      return;
-    }
-    for (const target of info.targets) this.nested(target, scope, context);
-  }
-
-  /** An unquoted heredoc body: `$(…)` and backticks inside still run. */
-  private heredocBody(body: SNode, scope: Scope, context: readonly CommandContext[]): void {
-    const kids = body.namedChildren;
-    for (const child of kids) {
-      if (child.type === "heredoc_content") backticksIn(this, child.text, scope.depth, context);
-      else this.nested(child, scope, context);
-    }
-    if (kids.length === 0) backticksIn(this, body.text, scope.depth, context);
   }
 
   /** Walks any node that is not a statement (a word, a value) for `$(…)`, backticks and `<(…)`. */
@@ -685,7 +552,7 @@ export class Analysis {
       return;
     }
     if (type === "heredoc_body") {
-      this.heredocBody(node, scope, context);
+      walkHeredocBody(this, node, scope, context);
       return;
     }
     if (type === "ERROR") this.list.incomplete = true;
@@ -713,7 +580,7 @@ export class Analysis {
     const extraArgs: SNode[][] = [];
     const suffixes: Suffix[] = [];
     for (const child of node.children) {
-      if (REDIRECT_TYPES.has(child.type)) this.parseRedirect(child, scope, own, extraArgs, suffixes);
+      if (REDIRECT_TYPES.has(child.type)) readRedirectOf(this, child, scope, own, extraArgs, suffixes);
     }
     let redirects: readonly RedirectInfo[] = inherited;
     if (own.length || tail) redirects = [...inherited, ...own, ...(tail ? tail.redirects : [])];
@@ -725,12 +592,12 @@ export class Analysis {
       }
     }
     this.directory.functionBodySince(mark, saved);
-    for (const info of own) this.redirectNested(info, scope, context);
-    if (tail) this.walkTail(tail, scope, context);
+    for (const info of own) walkRedirect(this, info, scope, context);
+    if (tail) walkTail(this, tail, scope, context);
   }
 
   private standaloneAssignment(node: SNode, scope: Scope, context: readonly CommandContext[]): void {
-    const assignment = this.assignment(node, scope, false);
+    const assignment = readAssignment(node, scope.src, false);
     if (!assignment) return;
     this.assignments.push(assignment);
     this.directory.assign(assignment.name);
@@ -739,50 +606,9 @@ export class Analysis {
     if (value) this.nested(value, scope, context);
   }
 
-  /** Reads a `variable_assignment` node. */
-  private assignment(node: SNode, scope: Scope, exported: boolean): Assignment | undefined {
-    const nameNode = node.namedChildren[0];
-    if (!nameNode) return undefined;
-    let name = nameNode.text;
-    if (nameNode.type === "subscript") name = nameNode.namedChildren[0]?.text ?? name;
-    const valueNode = assignmentValue(node);
-    let value: string | null = "";
-    if (valueNode) {
-      if (valueNode.type === "array") {
-        const word = evaluateWord([valueNode], scope.src);
-        value = word.dynamic || valueNode.namedChildren.length > 0 ? valueNode.text : "";
-        if (/[$`]/.test(valueNode.text)) value = null;
-        // `(*)` takes file names as elements
-        if (valueNode.namedChildren.some((e) => /^[^[]*[*?[]/.test(e.text))) value = null;
-      } else {
-        const word = evaluateWord([valueNode], scope.src);
-        value = word.dynamic ? null : word.value;
-      }
-    }
-    return { name, value, exported };
-  }
-
   private checkAssignment(assignment: Assignment, text: string): void {
-    this.checkSteering(assignment.name, text, true);
+    checkSteering(this, assignment.name, text, true);
     this.variables.assignment(assignment, text);
-  }
-
-  /**
-   * A variable the line sets (by any means) that steers later commands: `PATH`, `CDPATH`, `GIT_DIR`… (and
-   * under zsh the arrays tied to them, `path=(…)`): `shell.env-poison`, and `cd` stops trusting names it steers.
-   * @param assigned - the caller already told the directory tracker about `name` itself
-   */
-  private checkSteering(name: string, text: string, assigned: boolean): void {
-    const tied = this.grammar === "zsh" ? zshTiedScalar(name) : undefined;
-    if (tied !== undefined) this.checkSteering(tied, text, false);
-    if (!assigned) this.directory.assign(name);
-    if (isDangerousVariable(name)) {
-      this.list.add(
-        ShellFindingCode.envPoison,
-        `sets ${name}, which changes what later programs run or load`,
-        text,
-      );
-    }
   }
 
   private command(
@@ -807,7 +633,7 @@ export class Analysis {
         // `1=x` is not an assignment in bash (a name cannot start with a digit): it is the command word.
         named = true;
         wordNodes.push(...child.children);
-      } else if (REDIRECT_TYPES.has(type)) this.parseRedirect(child, scope, own, extraArgs, suffixes);
+      } else if (REDIRECT_TYPES.has(type)) readRedirectOf(this, child, scope, own, extraArgs, suffixes);
       else if (type === "command_name") {
         named = true;
         wordNodes.push(child);
@@ -820,7 +646,7 @@ export class Analysis {
     const values: WordValue[] = groups.map((g) => evaluateWord(g, src));
     const assignments: Assignment[] = [];
     for (const a of assignmentNodes) {
-      const parsed = this.assignment(a, scope, true);
+      const parsed = readAssignment(a, scope.src, true);
       if (parsed) assignments.push(parsed);
     }
     const tailRedirects = tail ? tail.redirects : NO_REDIRECTS;
@@ -863,7 +689,7 @@ export class Analysis {
     for (const item of items) {
       if (item.redirect) {
         if (redirectStart < 0) redirectStart = this.commands.length;
-        this.redirectNested(item.redirect, scope, context);
+        walkRedirect(this, item.redirect, scope, context);
       } else if (STATEMENT_TYPES.has(item.node.type))
         this.walk(item.node, scope, context, NO_REDIRECTS, undefined);
       else this.nested(item.node, scope, context);
@@ -873,7 +699,7 @@ export class Analysis {
     this.directory.apply(cmd);
     const heredocStart = this.commands.length;
     const deferredBodies = suffixes.length > 0;
-    if (!deferredBodies) for (const info of heredocs) this.redirectNested(info, scope, context);
+    if (!deferredBodies) for (const info of heredocs) walkRedirect(this, info, scope, context);
     const redirectEnd = this.commands.length;
 
     this.payloadOwner = cmd;
@@ -893,7 +719,7 @@ export class Analysis {
       for (const element of suffix.nodes) this.walk(element, scope, listContext, NO_REDIRECTS, undefined);
       this.directory.uncertainSince(mark);
     }
-    if (deferredBodies) for (const info of heredocs) this.redirectNested(info, scope, context);
+    if (deferredBodies) for (const info of heredocs) walkRedirect(this, info, scope, context);
     return cmd;
   }
 
@@ -1023,7 +849,7 @@ export class Analysis {
       const child = kids[i] as SNode;
       const type = child.type;
       if (type === "file_redirect" || type === "herestring_redirect" || type === "heredoc_redirect") {
-        this.parseRedirect(child, scope, own, extraArgs, suffixes);
+        readRedirectOf(this, child, scope, own, extraArgs, suffixes);
         continue;
       }
       if (!child.isNamed) continue;
@@ -1035,7 +861,7 @@ export class Analysis {
     }
     for (const p of pending) {
       if (p.assignment) {
-        const a = this.assignment(p.node, scope, exported);
+        const a = readAssignment(p.node, scope.src, exported);
         const word = evaluateWord([p.node], src);
         if (a) {
           assignments.push(a);
@@ -1075,8 +901,8 @@ export class Analysis {
     for (const a of assignments) this.checkAssignment(a, cmd.text);
     for (const v of valueNodes) this.nested(v, scope, context);
     this.directory.apply(cmd);
-    for (const info of own) this.redirectNested(info, scope, context);
-    if (tail) this.walkTail(tail, scope, context);
+    for (const info of own) walkRedirect(this, info, scope, context);
+    if (tail) walkTail(this, tail, scope, context);
     return cmd;
   }
 

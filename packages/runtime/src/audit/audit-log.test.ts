@@ -1,16 +1,8 @@
 import { execFileSync } from "node:child_process";
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   AUDIT_PARSE_SLICE,
@@ -22,8 +14,9 @@ import {
 } from "./audit-log.js";
 import { SECRET_MARKER, textDigest } from "./redact.js";
 
-const root = mkdtempSync(path.join(tmpdir(), "slashi-audit-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const rootTemp = tempDir("slashi-audit-");
+const root = rootTemp.dir;
+afterAll(rootTemp.remove);
 let n = 0;
 const fresh = (): string => path.join(root, `a${n++}`, "audit.jsonl");
 

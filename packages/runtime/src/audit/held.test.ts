@@ -1,12 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { AuditLog } from "./audit-log.js";
 import { holdAuditWrites } from "./held.js";
 
-const root = mkdtempSync(path.join(tmpdir(), "slashi-held-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const rootTemp = tempDir("slashi-held-");
+const root = rootTemp.dir;
+afterAll(rootTemp.remove);
 let n = 0;
 const fresh = (): string => path.join(root, `h${n++}`, "audit.jsonl");
 const lines = (file: string): Array<{ text: string; time: string }> =>

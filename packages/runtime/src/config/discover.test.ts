@@ -1,12 +1,13 @@
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { discoverConfig } from "./discover.js";
 import { protectedPaths } from "./protected-paths.js";
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-disc-")));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const rootTemp = tempDir("slashi-disc-");
+const root = rootTemp.dir;
+afterAll(rootTemp.remove);
 
 describe("discoverConfig", () => {
   it("lists managed, user and workspace policy files in layer order", async () => {

@@ -1,13 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SlashiErrorCode, isSlashiError, loadShellParser, decide, resolvePolicy } from "@slashi/core";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isEnkaiduConfigPath, readEnkaiduPolicy } from "./enkaidu.js";
 
-const dir = mkdtempSync(join(tmpdir(), "slashi-enkaidu-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dirTemp = tempDir("slashi-enkaidu-");
+const dir = dirTemp.dir;
+afterAll(dirTemp.remove);
 beforeAll(() => loadShellParser());
 
 const EXAMPLE = `tool_settings:

@@ -10,6 +10,8 @@ import path from "node:path";
 
 /** Config files larger than this are not read for the identity (a config is a few kilobytes). */
 const MAX_CONFIG_BYTES = 1024 * 1024;
+/** How deep includes are followed (git's own limit). */
+const MAX_INCLUDE_DEPTH = 10;
 
 /** The committer's identity as git's config gives it. */
 export interface GitIdentity {
@@ -17,27 +19,46 @@ export interface GitIdentity {
   email?: string;
 }
 
+/** One directive of git config text that matters for the identity, in the order git reads it. */
+export type IdentityEntry =
+  { key: "name" | "email"; value: string } | { include: string; condition?: string };
+
 /**
- * Reads `user.name` and `user.email` from git config text: the `[user]` section (any case), `key = value`
- * lines, double quotes and backslash escapes as git reads them; the last value wins. `include` directives are
- * not followed.
+ * The directives of git config text that matter for the identity, in order: `user.name`/`user.email` of a
+ * `[user]` section (any case), and `path` of `[include]` and `[includeIf "condition"]`; `key = value` lines,
+ * double quotes and backslash escapes as git reads them. Nothing else of the text is kept.
  */
-export function parseGitIdentity(text: string, into: GitIdentity = {}): GitIdentity {
-  let inUser = false;
+export function identityEntries(text: string): IdentityEntry[] {
+  const out: IdentityEntry[] = [];
+  let section = "";
+  let condition: string | undefined;
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
-    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]\s*(.*)$/.exec(line);
-    if (section) {
-      inUser = section[1]!.toLowerCase() === "user";
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]\s*(.*)$/.exec(line);
+    if (header) {
+      section = header[1]!.toLowerCase();
+      condition = header[2]?.replace(/\\(.)/g, "$1");
       continue;
     }
-    if (!inUser) continue;
     const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line);
     if (!entry) continue;
     const key = entry[1]!.toLowerCase();
-    if (key !== "name" && key !== "email") continue;
-    into[key] = configValue(entry[2]!);
+    if (section === "user" && (key === "name" || key === "email"))
+      out.push({ key, value: configValue(entry[2]!) });
+    else if (section === "include" && key === "path") out.push({ include: configValue(entry[2]!) });
+    else if (section === "includeif" && key === "path" && condition !== undefined)
+      out.push({ include: configValue(entry[2]!), condition });
   }
+  return out;
+}
+
+/**
+ * Reads `user.name` and `user.email` from git config text: the `[user]` section (any case), `key = value`
+ * lines, double quotes and backslash escapes as git reads them; the last value wins. `include` directives are
+ * not followed here (see {@link gitIdentityFile}).
+ */
+export function parseGitIdentity(text: string, into: GitIdentity = {}): GitIdentity {
+  for (const entry of identityEntries(text)) if ("key" in entry) into[entry.key] = entry.value;
   return into;
 }
 
@@ -81,16 +102,102 @@ async function readBounded(file: string): Promise<string | undefined> {
 }
 
 /**
+ * What includes are followed against: the home directory (`~/` in a path or a condition) and the git directory
+ * of the repository the sandboxed commands run in, for `includeIf "gitdir:…"`.
+ */
+export interface IncludeContext {
+  /** The home directory. */
+  home?: string;
+  /** The git directory of the repository git will run in (`<workspace>/.git`). */
+  gitDir?: string;
+}
+
+/** The file an include names: `~/` below the home directory, relative to the including file's folder. */
+function includedFile(name: string, from: string, home: string | undefined): string | undefined {
+  if (name.startsWith("~/")) return home === undefined ? undefined : path.join(home, name.slice(2));
+  return path.isAbsolute(name) ? name : path.join(path.dirname(from), name);
+}
+
+/** A gitdir pattern as git's wildmatch reads it (`**` crosses folders, `*` and `?` do not). */
+function wildmatch(pattern: string, ignoreCase: boolean): RegExp {
+  let src = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "*" && pattern[i + 1] === "*") {
+      const slash = pattern[i + 2] === "/";
+      src += slash ? "(?:.*/)?" : ".*";
+      i += slash ? 2 : 1;
+    } else if (c === "*") src += "[^/]*";
+    else if (c === "?") src += "[^/]";
+    else if (c === "[") {
+      const close = pattern.indexOf("]", i + 2);
+      if (close < 0) src += "\\[";
+      else {
+        src += `[${pattern
+          .slice(i + 1, close)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\")}]`;
+        i = close;
+      }
+    } else src += c.replace(/[.+^${}()|\\]/g, "\\$&");
+  }
+  return new RegExp(`^${src}$`, ignoreCase ? "i" : "");
+}
+
+/**
+ * Whether an `includeIf` condition holds for the repository the cordon runs git in. `gitdir:` and `gitdir/i:`
+ * are matched as git matches them (`~/` and `./` expanded, a pattern not anchored may start in any folder, a trailing
+ * `/` gets `**`); `onbranch:` and `hasconfig:` depend on the repository's state at each run and are not followed.
+ */
+function conditionHolds(condition: string, from: string, context: IncludeContext): boolean {
+  const m = /^gitdir(\/i)?:(.+)$/.exec(condition);
+  if (m === null || context.gitDir === undefined) return false;
+  let pattern = m[2]!;
+  if (pattern.startsWith("~/")) {
+    if (context.home === undefined) return false;
+    pattern = `${context.home.replace(/\/+$/, "")}/${pattern.slice(2)}`;
+  } else if (pattern.startsWith("./")) pattern = `${path.dirname(from)}/${pattern.slice(2)}`;
+  else if (!path.isAbsolute(pattern)) pattern = `**/${pattern}`;
+  if (pattern.endsWith("/")) pattern += "**";
+  return wildmatch(pattern, m[1] !== undefined).test(context.gitDir);
+}
+
+/** Reads the identity of one config file into `identity`, following its includes as git does (bounded). */
+async function readIdentity(
+  file: string,
+  depth: number,
+  context: IncludeContext,
+  identity: GitIdentity,
+): Promise<void> {
+  const text = await readBounded(file);
+  if (text === undefined) return;
+  for (const entry of identityEntries(text)) {
+    if ("key" in entry) {
+      identity[entry.key] = entry.value;
+      continue;
+    }
+    if (depth >= MAX_INCLUDE_DEPTH) continue;
+    if (entry.condition !== undefined && !conditionHolds(entry.condition, file, context)) continue;
+    const included = includedFile(entry.include, file, context.home);
+    if (included !== undefined) await readIdentity(included, depth + 1, context, identity);
+  }
+}
+
+/**
  * Writes the identity of the given config files (read in git's order, later ones win) to a file in `dir`
- * named by its content, and returns its path; `undefined` when the files name no identity. The file is written
+ * named by its content, and returns its path; `undefined` when the files name no identity. Includes are
+ * followed where git would (`include.path`, `includeIf "gitdir:…"` for `context.gitDir`; relative to the
+ * including file, `~/` in the home directory; regular files of at most 1 MiB; at most ten deep), so an identity
+ * kept in an included file is kept too; still only `user.name` and `user.email` are copied. The file is written
  * once (0600, by rename), so concurrent runs share it.
  */
-export async function gitIdentityFile(configs: readonly string[], dir: string): Promise<string | undefined> {
+export async function gitIdentityFile(
+  configs: readonly string[],
+  dir: string,
+  context: IncludeContext = {},
+): Promise<string | undefined> {
   const identity: GitIdentity = {};
-  for (const file of configs) {
-    const text = await readBounded(file);
-    if (text !== undefined) parseGitIdentity(text, identity);
-  }
+  for (const file of configs) await readIdentity(file, 0, context, identity);
   const content = identityConfig(identity);
   if (content === undefined) return undefined;
   const digest = createHash("sha256").update(content).digest("hex").slice(0, 16);

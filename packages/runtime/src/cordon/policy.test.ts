@@ -1,13 +1,14 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSlashiError, SlashiErrorCode } from "@slashi/core";
 import { cordonAvailability } from "./availability.js";
 import { resolveCordon } from "./policy.js";
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-cpol-")));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const rootTemp = tempDir("slashi-cpol-");
+const root = rootTemp.dir;
+afterAll(rootTemp.remove);
 
 describe("resolveCordon", () => {
   const home = path.join(root, "home");

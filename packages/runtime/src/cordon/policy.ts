@@ -223,7 +223,10 @@ export async function resolveCordon(policy: CordonPolicy): Promise<ResolvedCordo
   );
   if (hiddenConfigs.length > 0) {
     const dir = policy.identityDir ?? path.join(userStateDir(policy.home ? { home } : {}), "cordon");
-    const replacement = await gitIdentityFile(identityConfigs, dir).catch(() => undefined);
+    const replacement = await gitIdentityFile(identityConfigs, dir, {
+      home,
+      gitDir: path.join(workspace, ".git"),
+    }).catch(() => undefined);
     if (replacement !== undefined) for (const entry of hiddenConfigs) entry.replacement = replacement;
   }
   // What lies inside a hidden directory is hidden with it (and could not be mounted on its read-only tmpfs).

@@ -1,12 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { SECRET_LOCATIONS } from "@slashi/core";
 import { SECRET_HOME_PATHS, secretHomePaths, secretSystemPaths } from "./secret-paths.js";
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-secret-paths-")));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const rootTemp = tempDir("slashi-secret-paths-");
+const root = rootTemp.dir;
+afterAll(rootTemp.remove);
 
 function touch(file: string): void {
   mkdirSync(path.dirname(file), { recursive: true });

@@ -1,18 +1,19 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { isSlashiError, loadShellParser } from "@slashi/core";
 import fc from "fast-check";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandBinding } from "../approval/binding.js";
 import { readTextOrUndefined } from "../approval/remembered.js";
 import { readBoundedFile, readBoundedFileSync, readBoundedText, readStreamBounded } from "./bounded-read.js";
 
-const dir = mkdtempSync(path.join(tmpdir(), "slashi-bounded-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dirTemp = tempDir("slashi-bounded-");
+const dir = dirTemp.dir;
+afterAll(dirTemp.remove);
 
 async function reasonOf(promise: Promise<unknown>): Promise<string> {
   try {

@@ -1,12 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSlashiError, SlashiErrorCode } from "@slashi/core";
 import { assertNotBatchArgv, defaultShell, findOnPath, shellFamily, shellInvocation } from "./shell.js";
 
-const root = mkdtempSync(path.join(tmpdir(), "slashi-shell-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const rootTemp = tempDir("slashi-shell-");
+const root = rootTemp.dir;
+afterAll(rootTemp.remove);
 
 function codeOf(fn: () => unknown): string | undefined {
   try {

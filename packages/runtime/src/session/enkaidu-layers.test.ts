@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { decide, isSlashiError, SlashiErrorCode, unknownExtendsError } from "@slashi/core";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { CommandApprovalFileStore } from "../store/command-approvals.js";
 import { TrustFileStore } from "../store/trust.js";
@@ -10,8 +10,9 @@ import { workspaceKeyOf, workspacePolicyApprovalKey } from "../config/workspace.
 import { ENKAIDU_ENVIRONMENT_SOURCE, enkaiduExtendsPath } from "./enkaidu-layers.js";
 import { openPolicySession, type PackLayerLoader } from "./policy-session.js";
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-enkaidu-layers-")));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const rootTemp = tempDir("slashi-enkaidu-layers-");
+const root = rootTemp.dir;
+afterAll(rootTemp.remove);
 
 const EXAMPLE = `tool_settings:
   shell_command:

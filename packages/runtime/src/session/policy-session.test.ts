@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { decide, SlashiErrorCode, unknownExtendsError, validatePolicyDocument } from "@slashi/core";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { CommandApprovalFileStore } from "../store/command-approvals.js";
 import { TrustFileStore } from "../store/trust.js";
@@ -10,8 +10,9 @@ import { openPolicySession, packPolicyApprovalKey, type PackLayerLoader } from "
 import { nodeFileSystemPort } from "../fs/file-system-port.js";
 import { workspaceKeyOf, workspacePolicyApprovalKey } from "../config/workspace.js";
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-session-")));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const rootTemp = tempDir("slashi-session-");
+const root = rootTemp.dir;
+afterAll(rootTemp.remove);
 
 let n = 0;
 let dirs: { home: string; config: string; state: string; repo: string; env: NodeJS.ProcessEnv };

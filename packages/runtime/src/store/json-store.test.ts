@@ -1,13 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { catchErrorAsync as caught } from "@slashi/test-utils";
+import { catchErrorAsync as caught, tempDir } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSlashiError, SlashiErrorCode } from "@slashi/core";
 import { ApprovalFileStore } from "./approvals.js";
 
-const root = mkdtempSync(path.join(tmpdir(), "slashi-store-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const rootTemp = tempDir("slashi-store-");
+const root = rootTemp.dir;
+afterAll(rootTemp.remove);
 let n = 0;
 const fresh = (): string => {
   const dir = path.join(root, `s${n++}`);

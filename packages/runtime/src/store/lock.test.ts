@@ -1,13 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { existsSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import path from "node:path";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSlashiError, SlashiErrorCode } from "@slashi/core";
 import { withFileLock } from "./lock.js";
 
-const root = mkdtempSync(path.join(tmpdir(), "slashi-lock-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const rootTemp = tempDir("slashi-lock-");
+const root = rootTemp.dir;
+afterAll(rootTemp.remove);
 
 /** A pid that is not running: a high number that process.kill(…, 0) rejects. */
 function deadPid(): number {

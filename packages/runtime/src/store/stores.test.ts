@@ -1,6 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
+import { tempDir } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   approvalStateOf,
@@ -13,8 +12,9 @@ import { ApprovalFileStore } from "./approvals.js";
 import { CommandApprovalFileStore } from "./command-approvals.js";
 import { TrustFileStore } from "./trust.js";
 
-const root = mkdtempSync(path.join(tmpdir(), "slashi-stores-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const rootTemp = tempDir("slashi-stores-");
+const root = rootTemp.dir;
+afterAll(rootTemp.remove);
 const clock = { now: () => Date.parse("2026-11-29T10:00:00Z") };
 
 describe("ApprovalFileStore", () => {
