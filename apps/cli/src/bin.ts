@@ -56,7 +56,19 @@ async function start(argv: readonly string[]): Promise<void> {
   process.exit(status);
 }
 
+// What nothing else caught goes through the CLI's one error table, visible and without secret values (see
+// last-resort.ts, in the in-process bundle). Should that bundle not load, a fixed line: the error's own text may
+// hold anything.
 start(process.argv.slice(2)).catch(async (error: unknown) => {
-  await writeAll(2, Buffer.from(`slashi: ${String(error)}\n`));
-  process.exit(1);
+  let report = {
+    text: "slashi: internal error\nThis is a bug; please report it with the command you ran.\n",
+    status: 1,
+  };
+  try {
+    report = (await import("./cli.js")).lastResortReport(error, process.env);
+  } catch {
+    // keep the fixed line
+  }
+  await writeAll(2, Buffer.from(report.text));
+  process.exit(report.status);
 });

@@ -7,6 +7,7 @@ import { setFlagsFromString } from "node:v8";
 import { processIo } from "./io.js";
 import { runMain } from "./main.js";
 
+export { lastResortReport } from "./last-resort.js";
 export { serve } from "./service/server.js";
 
 // Liftoff-only wasm compilation must be switched on before the tree-sitter wasm loads (otherwise the process

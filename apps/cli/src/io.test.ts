@@ -1,6 +1,6 @@
 import { hostileText, rawControls } from "@slashi/test-utils";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   colorAllowed,
   jsonText,
@@ -62,7 +62,7 @@ describe("visibleIo", () => {
   });
 
   it("cannot be made to write a sequence by text that looks like the CLI's own marker", () => {
-    // The key is drawn when the process starts: a marker with any other key is ordinary text.
+    // The key is drawn on first use: a marker with any other key is ordinary text.
     const marker = ownControl("erase");
     fc.assert(
       fc.property(fc.string({ maxLength: 30 }), fc.nat(8), (key, index) => {
@@ -73,6 +73,18 @@ describe("visibleIo", () => {
       }),
     );
     expect(visibleOutput(marker)).toBe("\r\u001b[K");
+  });
+
+  it("draws its marker key only when the first own sequence is made", async () => {
+    vi.resetModules();
+    const fresh = await import("./io.js");
+    // A marker written before any key exists is ordinary text, and writing text does not draw the key.
+    expect(fresh.visibleOutput("\uE000:0\uE001 plain \u001b[31m")).toBe("\uE000:0\uE001 plain ⟨U+001B⟩[31m");
+    expect(fresh.ownKeyDrawn()).toBe(false);
+    const red = fresh.ownControl("red");
+    expect(fresh.ownKeyDrawn()).toBe(true);
+    expect(fresh.ownControl("red")).toBe(red);
+    expect(fresh.visibleOutput(`${red}x`)).toBe("\u001b[31mx");
   });
 
   it("reads the rest of the Io through, getters included, and wraps once", () => {

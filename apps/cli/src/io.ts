@@ -86,19 +86,32 @@ const OWN_CONTROLS = {
 /** A name of one of the CLI's own control sequences. */
 export type OwnControl = keyof typeof OWN_CONTROLS;
 
-// A marker holds a key drawn when the process starts: text from outside cannot know it, so cannot forge one.
-const OWN_KEY = Array.from(globalThis.crypto.getRandomValues(new Uint32Array(3)), (n) => n.toString(36)).join(
-  "",
-);
+// A marker holds a key drawn on first use: text from outside cannot know it, so cannot forge one. Drawing it
+// costs about a millisecond, so a process that never writes its own control sequence never draws it.
 const OWN_NAMES = Object.keys(OWN_CONTROLS) as OwnControl[];
-const OWN_MARKER = new RegExp(`\uE000${OWN_KEY}:(\\d+)\uE001`, "g");
+let ownKey: { key: string; marker: RegExp } | undefined;
+
+function drawnKey(): { key: string; marker: RegExp } {
+  if (ownKey === undefined) {
+    const key = Array.from(globalThis.crypto.getRandomValues(new Uint32Array(3)), (n) => n.toString(36)).join(
+      "",
+    );
+    ownKey = { key, marker: new RegExp(`\uE000${key}:(\\d+)\uE001`, "g") };
+  }
+  return ownKey;
+}
+
+/** Whether this process has drawn its marker key yet (no {@link ownControl} marker exists before). */
+export function ownKeyDrawn(): boolean {
+  return ownKey !== undefined;
+}
 
 /**
  * A marker for one of the CLI's own control sequences, which {@link visibleOutput} (every stream of a
  * {@link visibleIo}) writes as the sequence itself. Text written to a stream that is not guarded shows the marker.
  */
 export function ownControl(name: OwnControl): string {
-  return `\uE000${OWN_KEY}:${OWN_NAMES.indexOf(name)}\uE001`;
+  return `\uE000${drawnKey().key}:${OWN_NAMES.indexOf(name)}\uE001`;
 }
 
 /**
@@ -107,8 +120,11 @@ export function ownControl(name: OwnControl): string {
  * ({@link ownControl}) turned into their sequences. Text already made visible passes unchanged.
  */
 export function visibleOutput(text: string): string {
-  return showControls(text).replace(
-    OWN_MARKER,
+  const visible = showControls(text);
+  // Before the key is drawn no marker of ours exists, so there is nothing to turn back.
+  if (ownKey === undefined) return visible;
+  return visible.replace(
+    ownKey.marker,
     (_marker, index: string) => OWN_CONTROLS[OWN_NAMES[Number(index)] as OwnControl],
   );
 }

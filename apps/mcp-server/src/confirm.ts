@@ -21,6 +21,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { canonicalize, makeVisible, type Decision } from "@slashi/core";
+import { visibleElicitation } from "./visible.js";
 
 /** The form's only field. */
 export const CONFIRM_FIELD = "run";
@@ -205,7 +206,7 @@ export class Confirmer {
         };
       }
       const result = await ctx.mcpReq.elicitInput(
-        { mode: "form", message, requestedSchema: CONFIRM_SCHEMA },
+        visibleElicitation({ mode: "form" as const, message, requestedSchema: CONFIRM_SCHEMA }),
         { timeout: this.#timeoutMs, signal: ctx.mcpReq.signal },
       );
       return answerOf(result.action, result.content as Record<string, unknown> | undefined);
@@ -242,7 +243,9 @@ export class Confirmer {
 
   async #ask(ctx: ServerContext, digest: string, message: string): Promise<InputRequiredResult> {
     return inputRequired({
-      inputRequests: { [CONFIRM_KEY]: inputRequired.elicit({ message, requestedSchema: CONFIRM_SCHEMA }) },
+      inputRequests: {
+        [CONFIRM_KEY]: inputRequired.elicit(visibleElicitation({ message, requestedSchema: CONFIRM_SCHEMA })),
+      },
       requestState: await this.#codec.mint({ digest, nonce: randomUUID() }, ctx),
     });
   }

@@ -14,7 +14,7 @@ import { allReasons, catchInternal, toolError } from "./results.js";
 import type { Services } from "./services.js";
 import { guardedCall, resolveCwd } from "./shell-call.js";
 import { listCommandsTool, runCommandTool } from "./slash-commands.js";
-import { visibleTools } from "./visible.js";
+import { visibleInstructions, visibleTools } from "./visible.js";
 
 /** The server's name and version as it introduces itself. */
 export interface ServerInfo {
@@ -52,7 +52,7 @@ export async function createServer(
       { name: "slashi-mcp", version: info.version },
       {
         capabilities: { tools: { listChanged: true } },
-        instructions: SERVER_INSTRUCTIONS,
+        instructions: visibleInstructions(SERVER_INSTRUCTIONS),
         requestState: { verify: confirmer.verify },
       },
     ),

@@ -13,6 +13,8 @@ import {
   cordonProof,
   guardedRun,
   lineApprover,
+  placedReasons,
+  redactLongSecrets,
   redactSecrets,
   runCommand,
   type BatchApprovalAnswer,
@@ -181,21 +183,26 @@ export function formApprover(
         ...(call.identity === undefined ? {} : { identity: call.identity }),
       });
       // The form shows the person what runs, never a secret value the expansion put into it.
+      // With secret values, the form is built on the placeholder line's decision and the verdict's reasons as placed
+      // there, so each value's placeholder stands where it went; without that line, searched as free text.
       const message = asking
-        .map(({ request, verdict, confined, network }) =>
-          redactSecrets(
-            confirmationMessage({
-              title: call.title,
-              decision: verdict.decision,
-              cwd: request.cwd,
-              env: environmentOverrides(verdict.decision),
-              cordon: confined,
-              network,
-              ...(confirmAll === undefined ? {} : { why: confirmAll }),
-            }),
-            request.secrets ?? [],
-          ),
-        )
+        .map(({ request, verdict, confined, network, placed }) => {
+          const secrets = request.secrets ?? [];
+          const decision =
+            placed === undefined
+              ? verdict.decision
+              : { ...placed, reasons: placedReasons(verdict.decision.reasons, secrets, placed) };
+          const text = confirmationMessage({
+            title: call.title,
+            decision,
+            cwd: request.cwd,
+            env: environmentOverrides(decision),
+            cordon: confined,
+            network,
+            ...(confirmAll === undefined ? {} : { why: confirmAll }),
+          });
+          return placed === undefined ? redactSecrets(text, secrets) : redactLongSecrets(text, secrets);
+        })
         .join("\n\n");
       try {
         return answerOf(await confirmer.confirm(ctx, digest, message));

@@ -78,6 +78,27 @@ type StepPorts = Pick<StepHostPort<LoadedCommand>, "terminal" | "notify" | "wait
  * The step kinds slashi-mcp performs: terminal, notify and wait (and `slash`, which the loop follows). Editor
  * steps, inputs (no person typing) and `open` are kinds it cannot perform.
  */
+/**
+ * The keys of a `run_command` result whose strings are Slashi's own words (statuses, codes, verdicts, names,
+ * digests): a short secret value is not searched for in them. Every other string (output, messages, a reason's
+ * `command`, which is the expanded line) is withheld whole when it may quote one.
+ */
+const RESULT_OWN_WORDS: ReadonlySet<string> = new Set([
+  "status",
+  "code",
+  "decision",
+  "severity",
+  "approval",
+  "answer",
+  "mode",
+  "signal",
+  "type",
+  "name",
+  "in",
+  "fingerprint",
+  "argsDigest",
+]);
+
 const MCP_STEPS: Required<StepPorts> = {
   terminal: async () => undefined,
   notify: () => undefined,
@@ -336,9 +357,10 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
       "run_command",
       services.log,
       async (input, ctx): Promise<CallToolResult | InputRequiredResult> => {
-        // Values read from ${env:…} are hidden in everything this tool returns: the agent never sees them.
+        // Values read from ${env:…} are hidden in everything this tool returns: the agent never sees them. The
+        // result's own words and the placeholder lines keep their text; free text holding a short value is withheld.
         const secrets: string[] = [];
-        return redactValue(await runSlashCommand(input, ctx, secrets), secrets);
+        return redactValue(await runSlashCommand(input, ctx, secrets), secrets, RESULT_OWN_WORDS);
       },
     ),
   );
@@ -451,6 +473,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
           source: run.command.source,
           commandName: run.command.definition.name,
           auditText: (run.raw as TerminalStep).command,
+          display: run.display,
           secrets,
           cordon: services.config.cordon,
         };
@@ -466,7 +489,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
             result = notStartedResult(error);
           }
           const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
-          steps.push({ ...at, type: "terminal", command: line.command, ...structured });
+          steps.push({ ...at, type: "terminal", command: run.display, ...structured });
           outputs.push(result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"));
           if (result.isError === true) {
             Object.assign(structured, { steps }, at);

@@ -25,6 +25,39 @@ export function visibleResult<R>(result: R): R {
   };
 }
 
+/**
+ * An elicitation form (its message, and the title and description of the schema and of each field) with control
+ * characters made visible like a tool result: every form the server sends is built through this, for the pushed
+ * `elicitation/create` and for the `input_required` answer alike.
+ */
+export function visibleElicitation<F extends { message: string; requestedSchema: unknown }>(form: F): F {
+  return {
+    ...form,
+    message: showControls(form.message),
+    requestedSchema: visibleSchema(form.requestedSchema),
+  };
+}
+
+function visibleSchema(schema: unknown): unknown {
+  if (typeof schema !== "object" || schema === null) return schema;
+  const { properties } = schema as { properties?: unknown };
+  return {
+    ...visibleInfo(schema),
+    ...(typeof properties === "object" && properties !== null
+      ? {
+          properties: Object.fromEntries(
+            Object.entries(properties).map(([key, field]) => [key, visibleInfo(field)]),
+          ),
+        }
+      : {}),
+  };
+}
+
+/** Server instructions as a client shows them to its model: control characters made visible. */
+export function visibleInstructions(text: string): string {
+  return showControls(text);
+}
+
 /** A tool's config or update with its title and description made visible. */
 function visibleInfo<T>(info: T): T {
   if (typeof info !== "object" || info === null) return info;

@@ -20,6 +20,7 @@ import {
   sourceIsShared,
   validateVariables,
   type Clock,
+  type Decision,
   type Reason,
   type SlashiErrorCategory,
   type Step,
@@ -27,12 +28,16 @@ import {
 } from "@slashi/core";
 import {
   guardedRun,
+  placedReasons,
+  placeholderDecision,
+  redactLongSecrets,
   redactSecrets,
   approveSlashRun,
   runSlashSteps,
   stepPerformerOf,
   type SlashApprovalPort,
   type AuditPort,
+  type GuardedRunRequest,
   type GuardedVerdict,
   type StepAt,
   type StepHostPort,
@@ -168,16 +173,20 @@ function stopped(status: StepStop["status"], code: string, message: string): Ste
 }
 
 /**
- * Formats a decision's counted reasons, one line each, with invisible characters shown and the given secret
- * values replaced by a marker.
+ * Formats a decision's counted reasons, one line each, with invisible characters shown and no secret value: each
+ * message quotes the placeholder where the line held a value (the runtime's `placedReasons` over `placed`, the
+ * decision of the placeholder line), or is withheld when it may quote one and has no such twin.
  */
 export function reasonLines(
   reasons: readonly Pick<Reason, "code" | "severity" | "message" | "inactive">[],
   secrets: readonly string[] = [],
+  placed?: Decision,
 ): string[] {
-  return reasons
-    .filter((r) => r.inactive === undefined && r.severity !== "allow")
-    .map((r) => `${r.severity} ${r.code}: ${makeVisible(redactSecrets(r.message, secrets))}`);
+  return placedReasons(
+    reasons.filter((r) => r.inactive === undefined && r.severity !== "allow"),
+    secrets,
+    placed,
+  ).map((r) => `${r.severity} ${r.code}: ${makeVisible(r.message)}`);
 }
 
 /** Runs slash commands. */
@@ -433,66 +442,68 @@ export class Runner {
           .join(" ")}`.trimEnd(),
       );
     let logged = false;
-    const guarded = await guardedRun(
-      {
-        ...terminalStepRequest(loaded, {
-          command: step.command,
-          shell: run.shell,
-          env: host.terminalEnv(),
-          ...(cwd === undefined ? {} : { cwd }),
-        }),
-        host: "vscode",
-        source: entry.source,
-        commandName: `/${entry.name}`,
-        auditText: raw.command,
-        secrets,
-        // A shared command the person approved: the policy's ask runs without another prompt, unless the
-        // arguments add a finding the approved template does not have.
-        ...(approved ? { preApproved: `approved:${entry.id}`, template: run.template() } : {}),
-      },
-      {
-        snapshot: loaded.snapshot,
-        approvals: loaded.approvals,
-        ...(loaded.workspaceKey === undefined ? {} : { workspaceKey: loaded.workspaceKey }),
-        audit: this.#o.audit ?? NO_AUDIT,
-        approver: {
-          approve: async ({ verdict, canRemember, cannotRemember }) => {
-            logVerdict(verdict);
-            logged = true;
-            const answer = await host.askTerminal({
-              command: entry.name,
-              step: rendered,
-              commandLine: makeVisible(redactSecrets(run.display, secrets)),
-              reasons: reasonLines(verdict.reasons, secrets),
-              canRemember,
-              ...(cannotRemember === undefined
-                ? {}
-                : { cannotRemember: makeVisible(redactSecrets(cannotRemember, secrets)) }),
-            });
-            // "Always allow" goes to the runtime's store, bound to argv, cwd and content: every host reads it.
-            if (answer === "always" && canRemember) return { run: "always" };
-            return answer === "run" ? { run: "once" } : { run: false, answer: "cancel" };
-          },
-        },
-        executor: {
-          run: async () => {
-            this.#checkTrust(entry);
-            const outcome = await host.runInTerminal({
-              name,
-              ...(cwd === undefined ? {} : { cwd }),
-              commandLine: step.command,
-            });
-            return { exitCode: outcome.kind === "exit" ? outcome.code : null, outcome };
-          },
+    const request: GuardedRunRequest = {
+      ...terminalStepRequest(loaded, {
+        command: step.command,
+        shell: run.shell,
+        env: host.terminalEnv(),
+        ...(cwd === undefined ? {} : { cwd }),
+      }),
+      host: "vscode",
+      source: entry.source,
+      commandName: `/${entry.name}`,
+      auditText: raw.command,
+      display: run.display,
+      secrets,
+      // A shared command the person approved: the policy's ask runs without another prompt, unless the
+      // arguments add a finding the approved template does not have.
+      ...(approved ? { preApproved: `approved:${entry.id}`, template: run.template() } : {}),
+    };
+    // The same line with placeholders: what its reasons quote where a secret value went.
+    const placed = placeholderDecision(request, loaded.snapshot);
+    const guarded = await guardedRun(request, {
+      snapshot: loaded.snapshot,
+      approvals: loaded.approvals,
+      ...(loaded.workspaceKey === undefined ? {} : { workspaceKey: loaded.workspaceKey }),
+      audit: this.#o.audit ?? NO_AUDIT,
+      approver: {
+        approve: async ({ verdict, canRemember, cannotRemember }) => {
+          logVerdict(verdict);
+          logged = true;
+          const answer = await host.askTerminal({
+            command: entry.name,
+            step: rendered,
+            // The placeholders stand where the values went: only the second net applies to it.
+            commandLine: makeVisible(redactLongSecrets(run.display, secrets)),
+            reasons: reasonLines(verdict.reasons, secrets, placed),
+            canRemember,
+            ...(cannotRemember === undefined
+              ? {}
+              : { cannotRemember: makeVisible(redactSecrets(cannotRemember, secrets)) }),
+          });
+          // "Always allow" goes to the runtime's store, bound to argv, cwd and content: every host reads it.
+          if (answer === "always" && canRemember) return { run: "always" };
+          return answer === "run" ? { run: "once" } : { run: false, answer: "cancel" };
         },
       },
-    );
+      executor: {
+        run: async () => {
+          this.#checkTrust(entry);
+          const outcome = await host.runInTerminal({
+            name,
+            ...(cwd === undefined ? {} : { cwd }),
+            commandLine: step.command,
+          });
+          return { exitCode: outcome.kind === "exit" ? outcome.code : null, outcome };
+        },
+      },
+    });
     if (!logged) logVerdict(guarded.verdict);
     if (guarded.status === "denied") {
       return stopped(
         "refused",
         RunCode.POLICY_DENIED,
-        `${label} was refused by your policy and did not run: ${rendered}\n${reasonLines(guarded.verdict.reasons, secrets).join("\n")}`,
+        `${label} was refused by your policy and did not run: ${rendered}\n${reasonLines(guarded.verdict.reasons, secrets, placed).join("\n")}`,
       );
     }
     if (guarded.status === "refused")

@@ -65,3 +65,48 @@ describe("no secret reaches the audit, the modal, a notification or an error", (
     if (modals.length > 0) expect(modals[0]?.detail).toContain("⟪env:DEPLOY_TOKEN⟫");
   });
 });
+
+describe("a secret of any length: what the extension shows and records does not depend on its value", () => {
+  // The same command run with two values of the same length gives the same modal, notifications, output lines,
+  // outcome and audit records (but for the digest of what ran), so none of either value is in them; searching for
+  // a one-character value would have cut every word holding that character.
+  const seen = async (name: keyof typeof COMMANDS, value: string): Promise<unknown> => {
+    const h = harness(undefined, {
+      userValue: Object.entries(COMMANDS).map(([n, step]) => ({ name: n, steps: [step] })),
+    });
+    h.policyText = JSON.stringify({
+      version: 1,
+      extends: ["recommended"],
+      rules: [{ match: ["true"], decision: "allow" }],
+    });
+    h.host.env_ = { DEPLOY_TOKEN: value };
+    h.host.terminalAnswer = "run";
+    h.host.exitCodes = [{ kind: "exit", code: 0 }];
+    const outcome = await h.runner.run({ name, args: "" });
+    return {
+      outcome,
+      modals: h.host.terminalPrompts.map((p) => formatTerminalPrompt(p)),
+      notifications: h.host.effects.filter((e) => e.kind === "notify"),
+      logs: h.host.logs,
+      audit: h.audit.map(
+        ({ expandedDigest: _digest, time: _time, pid: _pid, durationMs: _ms, ...rest }) => rest,
+      ),
+    };
+  };
+
+  it.each([
+    ["1 character", "%", "^"],
+    ["3 characters", "%%%", "^^^"],
+    ["a long value", "tok-%%%%-canary-value-1", "tok-^^^^-canary-value-2"],
+  ])("%s", async (_label, a, b) => {
+    for (const name of ["runs", "asks", "denied", "notify"] as const)
+      expect(await seen(name, b), name).toEqual(await seen(name, a));
+  });
+
+  it("does not cut the extension's own words apart for a one-letter value", async () => {
+    const shown = JSON.stringify(await seen("asks", "e"));
+    expect(shown).toContain("curl -H '⟪env:DEPLOY_TOKEN⟫' https://example.invalid/");
+    expect(shown).toContain("curl connects to other machines");
+    expect(JSON.stringify(await seen("notify", "e"))).toContain("deploying with ⟪env:DEPLOY_TOKEN⟫");
+  });
+});

@@ -52,7 +52,13 @@ export type { RememberedApproval } from "./approval/remembered.js";
 // guard
 export { countedReasons, decideVerdict, REMEMBERED_REASON } from "./guard/verdict.js";
 export type { GuardedVerdict, VerdictReason, VerdictRequest } from "./guard/verdict.js";
-export { auditBase, beyondTemplate, guardedRun } from "./guard/guarded-run.js";
+export {
+  auditBase,
+  beyondTemplate,
+  guardedRun,
+  placedReasons,
+  placeholderDecision,
+} from "./guard/guarded-run.js";
 export { guardedBatch, lineApprover } from "./guard/guarded-batch.js";
 export type {
   ApprovedBatch,
@@ -129,9 +135,17 @@ export { COMMAND_APPROVALS_VERSION, CommandApprovalFileStore } from "./store/com
 export type { CommandApprovalRecord } from "./store/command-approvals.js";
 
 // audit
-export { AUDIT_TEXT_LIMIT, AuditLog, readAudit } from "./audit/audit-log.js";
+export { AUDIT_TEXT_LIMIT, AuditLog, readAudit, redactAuditEntry } from "./audit/audit-log.js";
 export { holdAuditWrites, type HeldAudit } from "./audit/held.js";
-export { redactSecrets, redactValue, SECRET_MARKER, textDigest } from "./audit/redact.js";
+export {
+  redactLongSecrets,
+  redactSecrets,
+  redactValue,
+  SECRET_MARKER,
+  SUBSTRING_REDACTION_MIN,
+  textDigest,
+  WITHHELD_TEXT,
+} from "./audit/redact.js";
 export type {
   AuditEntry,
   AuditEvent,

@@ -13,7 +13,10 @@ import {
   decideVerdict,
   defaultShell,
   guardedRun as runtimeGuardedRun,
+  placedReasons,
+  placeholderDecision,
   probeCordon,
+  redactLongSecrets,
   redactSecrets,
   runCommand,
   type ApproverPort,
@@ -100,17 +103,25 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
   const secrets = run.expansion?.secrets ?? [];
   // Everything printed about the command: secret values hidden, control characters, escapes and bidi marks visible.
   const visible = (text: string): string => makeVisible(redactSecrets(text, secrets));
-  const shown = makeVisible(redactSecrets(run.expansion?.display ?? run.command, secrets), { edges: true });
+  // The line as shown holds each secret value's placeholder where the value went (however short the value).
+  const shown = makeVisible(redactLongSecrets(run.expansion?.display ?? run.command, secrets), {
+    edges: true,
+  });
+  const placed = placeholderDecision(
+    { ...request, secrets, ...(run.expansion ? { display: run.expansion.display } : {}) },
+    setup.snapshot,
+  );
   const showBeyondTemplate = (reasons: readonly { code: string; message: string }[]): void => {
     println(
       io.stderr,
-      `slashi: ${visible(run.commandName ?? "the command")} is approved, but its arguments add:`,
+      `slashi: ${makeVisible(run.commandName ?? "the command")} is approved, but its arguments add:`,
     );
-    for (const r of reasons) println(io.stderr, `  ${r.code}: ${visible(r.message)}`);
+    for (const r of placedReasons(reasons, secrets, placed))
+      println(io.stderr, `  ${r.code}: ${makeVisible(r.message)}`);
   };
   const showReasons = (reasons: readonly VerdictReason[], verdict: string): void => {
-    for (const r of reasons.filter((x) => x.severity === verdict))
-      println(io.stderr, `  ${r.code}: ${visible(r.message)}`);
+    for (const r of placedReasons(reasons, secrets, placed).filter((x) => x.severity === verdict))
+      println(io.stderr, `  ${r.code}: ${makeVisible(r.message)}`);
   };
 
   if (run.dryRun) {
@@ -135,7 +146,7 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
       verdict.rememberedKey !== undefined || (run.preApproved !== undefined && beyond.length === 0);
     println(
       io.stdout,
-      `would run (${verdict.decision.decision}${approved ? ", approved" : ""}): ${visible(argv ? JSON.stringify(argv) : `${run.shell} -c ${JSON.stringify(run.command)}`)}`,
+      `would run (${verdict.decision.decision}${approved ? ", approved" : ""}): ${run.expansion ? shown : visible(argv ? JSON.stringify(argv) : `${run.shell} -c ${JSON.stringify(run.command)}`)}`,
     );
     return ExitCode.OK;
   }
@@ -158,7 +169,10 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
         return { run: false, answer: "no-terminal" };
       }
       println(io.stderr, `${paint(io, "yellow", "approval needed")}: ${shown}`);
-      println(io.stderr, `  in ${visible(cwd)}${run.cordon ? " (inside the cordon)" : ""}`);
+      println(
+        io.stderr,
+        `  in ${makeVisible(redactLongSecrets(cwd, secrets))}${run.cordon ? " (inside the cordon)" : ""}`,
+      );
       if (verdict.remembered.changed) {
         println(io.stderr, "  it was always-allowed before, but what it runs has changed since");
         const { binding } = verdict.remembered;
@@ -225,7 +239,9 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
       source: run.source,
       ...(run.commandName ? { commandName: run.commandName } : {}),
       ...(run.preApproved !== undefined ? { preApproved: run.preApproved } : {}),
-      ...(run.expansion ? { auditText: run.expansion.template, secrets } : {}),
+      ...(run.expansion
+        ? { auditText: run.expansion.template, display: run.expansion.display, secrets }
+        : {}),
       ...(run.template !== undefined ? { template: run.template } : {}),
       cordon: run.cordon,
     },

@@ -416,12 +416,16 @@ export function evaluateCommand(
   const matched = matchingRules(policy, argv, dynamic, open, windows);
   const active: CompiledRule[] = [];
   let waiting: { rule: CompiledRule; inactive: Reason["inactive"] } | undefined;
+  // where the command runs is looked at once, and only for a rule that counts only in a trusted workspace
+  let trusted: boolean | undefined;
+  const here = {
+    get workspaceTrusted(): boolean {
+      return (trusted ??= runsInTrustedWorkspace(command, safety));
+    },
+  };
   for (const rule of matched) {
     let inactive: Reason["inactive"] = rule.inactive;
-    if (
-      inactive === undefined &&
-      !ruleCounts(rule, { workspaceTrusted: runsInTrustedWorkspace(command, safety) })
-    )
+    if (inactive === undefined && !ruleCounts(rule, here))
       inactive = context.workspaceTrusted === false ? "untrusted-workspace" : "outside-workspace";
     if (inactive === undefined) active.push(rule);
     else {

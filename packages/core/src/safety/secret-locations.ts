@@ -429,10 +429,13 @@ function partsMatch(parts: readonly string[], home: string): SecretMatch {
   if (UNANCHORED_BASE === undefined || UNANCHORED_BASE.test(parts[parts.length - 1] ?? ""))
     for (const entry of UNANCHORED) if (test(entry) === "secret") return "secret";
   // every match puts each literal component of an entry on one of the path's components
-  const names = new Set(parts);
-  for (const name of names) {
-    for (const entry of BY_LITERAL.get(name) ?? []) {
-      if (entry.literals.length > 1 && !entry.literals.every((literal) => names.has(literal))) continue;
+  for (let k = 0; k < parts.length; k++) {
+    const name = parts[k]!;
+    const candidates = BY_LITERAL.get(name);
+    // each name once, at its first place
+    if (candidates === undefined || parts.indexOf(name) !== k) continue;
+    for (const entry of candidates) {
+      if (entry.literals.length > 1 && !entry.literals.every((literal) => parts.includes(literal))) continue;
       if (test(entry) === "secret") return "secret";
     }
   }

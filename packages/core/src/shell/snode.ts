@@ -93,16 +93,22 @@ export function hasSkippedText(node: SNode): boolean {
     return true;
   let pos = node.startIndex;
   for (const child of node.children) {
-    if (
-      child.startIndex > pos &&
-      /[^ \t\r\n]/.test(src.slice(pos, child.startIndex).replace(/\\\r?\n/g, ""))
-    ) {
+    if (child.startIndex > pos && !onlySpaces(src, pos, child.startIndex) && skipped(pos, child.startIndex)) {
       return true;
     }
     if (hasSkippedText(child)) return true;
     pos = Math.max(pos, child.endIndex);
   }
   return false;
+}
+
+/** True when `src[from..to)` is only spaces and tabs (the usual gap between two words). */
+function onlySpaces(src: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = src.charCodeAt(i);
+    if (c !== 32 && c !== 9) return false;
+  }
+  return true;
 }
 
 const NO_CHILDREN: readonly SNode[] = Object.freeze([]) as readonly SNode[];

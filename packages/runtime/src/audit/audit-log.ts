@@ -6,7 +6,7 @@ import { DEFAULT_READ_LIMIT, readBoundedFile } from "../fs/bounded-read.js";
 import type { SlashiHost } from "../store/approvals.js";
 import { heldAuditWrites } from "./held.js";
 import { withFileLock, type LockOptions } from "../store/lock.js";
-import { redactValue, textDigest } from "./redact.js";
+import { redactSecrets, redactValue, textDigest } from "./redact.js";
 
 /** What an audit record is about. */
 export type AuditEvent =
@@ -40,8 +40,10 @@ export interface AuditEntry {
   expandedDigest?: string;
   /**
    * Values that must not reach the log: the values of `${env:…}`, `${config:…}` and `${clipboard}` the command
-   * was expanded with. Every string of the record (text, argv, reasons, answer…) has them replaced by
-   * `⟪secret⟫` before it is written; the list itself is never written.
+   * was expanded with. The record is passed through `redactAuditEntry` before it is written (a reason or warning
+   * that may quote one is withheld; other strings lose values long enough to search for), the list itself is never
+   * written. It does not make an expanded `text` or `argv` safe: those must come without the values (the template,
+   * placeholders), since a short value cannot be found in them.
    */
   secrets?: readonly string[];
   /** The verdict. */
@@ -70,6 +72,29 @@ export interface AuditEntry {
   pid?: number;
   /** Working directory; default `process.cwd()`. */
   cwd?: string;
+}
+
+/**
+ * An audit entry without a secret value, keeping what is known by position: its free text (each reason's
+ * message, the warning) goes through `redactSecrets`, so a message that may quote a short value is withheld; every
+ * other string (the unexpanded text, the argv whose secret words are already placeholders, the directory) goes
+ * through `redactLongSecrets` only. Reason codes and severities are Slashi's own words.
+ * @param entry - the entry as the host built it
+ * @param secrets - the values to hide
+ */
+export function redactAuditEntry<E extends Omit<AuditEntry, "secrets">>(
+  entry: E,
+  secrets: readonly string[],
+): E {
+  const { reasons, warning, ...rest } = entry;
+  return {
+    // every key of the rest is placed text: only the second net applies
+    ...redactValue(rest, secrets, new Set(Object.keys(rest))),
+    ...(reasons === undefined
+      ? {}
+      : { reasons: reasons.map((r) => ({ ...r, message: redactSecrets(r.message, secrets) })) }),
+    ...(warning === undefined ? {} : { warning: redactSecrets(warning, secrets) }),
+  } as E;
 }
 
 /** A record as stored: every line of the log is one of these. */
@@ -166,7 +191,7 @@ export class AuditLog {
   static toRecord(entry: AuditEntry): AuditRecord {
     const { secrets, ...rest } = entry;
     const record: AuditRecord = {
-      ...(secrets === undefined || secrets.length === 0 ? rest : redactValue(rest, secrets)),
+      ...(secrets === undefined || secrets.length === 0 ? rest : redactAuditEntry(rest, secrets)),
       time: entry.time ?? new Date().toISOString(),
       pid: entry.pid ?? process.pid,
       cwd: entry.cwd ?? process.cwd(),

@@ -1,6 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { redactSecrets, redactValue, SECRET_MARKER, textDigest } from "./redact.js";
+import { redactAuditEntry } from "./audit-log.js";
+import {
+  redactLongSecrets,
+  redactSecrets,
+  redactValue,
+  SECRET_MARKER,
+  SUBSTRING_REDACTION_MIN,
+  textDigest,
+  WITHHELD_TEXT,
+} from "./redact.js";
 
 describe("redactSecrets", () => {
   it("leaves no secret in any text, whatever surrounds it (generated)", () => {
@@ -12,23 +21,107 @@ describe("redactSecrets", () => {
           const text = parts.join(secret);
           // the marker never re-creates the secret
           fc.pre(!(SECRET_MARKER + SECRET_MARKER).includes(secret));
-          expect(redactSecrets(text, [secret])).not.toContain(secret);
+          const out = redactSecrets(text, [secret]);
+          // A text is either free of the value or withheld whole (the withheld words do not depend on it).
+          if (out !== WITHHELD_TEXT) expect(out).not.toContain(secret);
+          if (secret.length >= SUBSTRING_REDACTION_MIN) expect(out).not.toBe(WITHHELD_TEXT);
         },
       ),
     );
   });
 
   it("replaces the longer of two overlapping secrets whole", () => {
-    expect(redactSecrets("a=abcdef", ["abc", "abcdef"])).toBe(`a=${SECRET_MARKER}`);
+    expect(redactSecrets("a=abcdefgh1234", ["abcdefgh", "abcdefgh1234"])).toBe(`a=${SECRET_MARKER}`);
     expect(redactSecrets("nothing here", [""])).toBe("nothing here");
   });
 
   it("walks arrays and objects, keeping keys and non-strings", () => {
-    expect(redactValue({ argv: ["x", "s3cret!"], n: 1, nested: { m: "is s3cret!" } }, ["s3cret!"])).toEqual({
+    expect(
+      redactValue({ argv: ["x", "s3cret!!"], n: 1, nested: { m: "is s3cret!!" } }, ["s3cret!!"]),
+    ).toEqual({
       argv: ["x", SECRET_MARKER],
       n: 1,
       nested: { m: `is ${SECRET_MARKER}` },
     });
+  });
+
+  it("never cuts words apart for a short value: a text that holds one is withheld whole", () => {
+    expect(redactSecrets("deploy to prod", ["e"])).toBe(WITHHELD_TEXT);
+    expect(redactSecrets("ls -la", ["e"])).toBe("ls -la");
+    // the second net alone leaves short values to the positions that were already replaced
+    expect(redactLongSecrets("deploy ⟪env:T⟫", ["e", "longer-value"])).toBe("deploy ⟪env:T⟫");
+    expect(redactLongSecrets("x longer-value", ["e", "longer-value"])).toBe(`x ${SECRET_MARKER}`);
+  });
+
+  it("keeps the strings under a program's own keys, and withholds the free text that may quote a value", () => {
+    const value = { status: "ran", steps: [{ command: "echo ⟪env:T⟫", message: "echo e" }], text: "ok" };
+    expect(redactValue(value, ["e"], new Set(["status", "command"]))).toEqual({
+      status: "ran",
+      steps: [{ command: "echo ⟪env:T⟫", message: WITHHELD_TEXT }],
+      text: "ok",
+    });
+  });
+});
+
+describe("redactAuditEntry", () => {
+  it("keeps the template, the placeholder argv and the codes, and withholds a reason that may quote a value", () => {
+    const entry = {
+      event: "run" as const,
+      host: "cli" as const,
+      text: "deploy --region ${env:R}",
+      argv: ["deploy", "--region", "⟪env:R⟫"],
+      expandedDigest: textDigest("deploy --region e"),
+      reasons: [
+        { code: "network.fetch", severity: "ask", message: "deploy reaches the network" },
+        { code: "x", message: "plain" },
+      ],
+      warning: "ran in the cordon",
+    };
+    expect(redactAuditEntry(entry, ["e"])).toEqual({
+      ...entry,
+      reasons: [
+        { code: "network.fetch", severity: "ask", message: WITHHELD_TEXT },
+        { code: "x", message: "plain" },
+      ],
+      warning: WITHHELD_TEXT,
+    });
+  });
+
+  it("does not depend on a secret value whatever its length, beyond the digest (generated)", () => {
+    // The same command expanded with two values of a secret: every record field but the digest is the same.
+    const record = (value: string): unknown => {
+      const { expandedDigest, ...rest } = redactAuditEntry(
+        {
+          event: "decision" as const,
+          host: "mcp" as const,
+          text: "curl -H ${env:K} https://example.com",
+          argv: ["curl", "-H", "⟪env:K⟫", "https://example.com"],
+          expandedDigest: textDigest(`curl -H ${value} https://example.com`),
+          reasons: [{ code: "network", message: `curl sends ${value} to example.com` }],
+        },
+        [value],
+      );
+      expect(expandedDigest).toMatch(/^sha256:/);
+      return rest;
+    };
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 12 }),
+        fc.string({ minLength: 1, maxLength: 12 }),
+        (a, b) => {
+          fc.pre(
+            a.length === b.length ||
+              a.length < SUBSTRING_REDACTION_MIN === b.length < SUBSTRING_REDACTION_MIN,
+          );
+          const texts = ["curl -H ${env:K} https://example.com", "⟪env:K⟫", SECRET_MARKER];
+          // a value that is part of the record's own words shows in them by coincidence, not by leaking
+          fc.pre(
+            ![a, b].some((v) => texts.some((t) => t.includes(v)) || "curl sends  to example.com".includes(v)),
+          );
+          expect(record(a)).toEqual(record(b));
+        },
+      ),
+    );
   });
 });
 

@@ -12,6 +12,7 @@
 import type { PolicySnapshot } from "../session/policy-session.js";
 import {
   auditBase,
+  placeholderDecision,
   guardedRun,
   redactingAudit,
   settleAsks,
@@ -124,7 +125,7 @@ export async function guardedBatch<R extends ExecutionFacts, P = never>(
     if (verdict.verdict === "deny") {
       await redactingAudit(ports.audit, line.secrets).record({
         event: "decision",
-        ...auditBase(line, verdict),
+        ...auditBase(line, verdict, placeholderDecision(line, ports.snapshot)),
       });
       return { status: "denied", index, verdict };
     }
@@ -149,7 +150,7 @@ export async function guardedBatch<R extends ExecutionFacts, P = never>(
     for (const line of lines) {
       await redactingAudit(ports.audit, line.request.secrets).record({
         event: "decision",
-        ...auditBase(line.request, line.verdict),
+        ...auditBase(line.request, line.verdict, placeholderDecision(line.request, ports.snapshot)),
         answer: settled.refusal.answer,
       });
     }
@@ -171,7 +172,7 @@ export async function guardedBatch<R extends ExecutionFacts, P = never>(
       const decided = verdict ?? (await decideVerdict(line, ports.snapshot, ports.approvals, ports.read));
       await redactingAudit(ports.audit, line.secrets).record({
         event: "decision",
-        ...auditBase(line, decided),
+        ...auditBase(line, decided, placeholderDecision(line, ports.snapshot)),
         answer,
       });
       return { status: "refused", verdict: decided, answer, why };

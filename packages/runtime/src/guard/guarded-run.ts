@@ -7,16 +7,30 @@
  * A host supplies the ports and turns the outcome into its own answer; it writes no decide → approve → run →
  * audit sequence of its own.
  */
-import { decide, findingsBeyondTemplate, networkAllowed, type Reason, type Verdict } from "@slashi/core";
+import {
+  decide,
+  findingsBeyondTemplate,
+  networkAllowed,
+  type Decision,
+  type Reason,
+  type Verdict,
+} from "@slashi/core";
 import type { ReadText } from "../approval/env-binding.js";
 import { rememberApproval } from "../approval/remembered.js";
-import type { AuditEntry, AuditReason } from "../audit/audit-log.js";
-import { redactValue, textDigest } from "../audit/redact.js";
+import { redactAuditEntry, type AuditEntry, type AuditReason } from "../audit/audit-log.js";
+import { redactLongSecrets, redactSecrets, textDigest, WITHHELD_TEXT } from "../audit/redact.js";
+import { decideLine, plainArgv } from "../runner/plain-argv.js";
 import type { PolicySnapshot } from "../session/policy-session.js";
 import type { SlashiHost } from "../store/approvals.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
 import type { Release } from "./limiter.js";
-import { countedReasons, decideVerdict, type GuardedVerdict, type VerdictRequest } from "./verdict.js";
+import {
+  countedReasons,
+  decideVerdict,
+  type GuardedVerdict,
+  type VerdictReason,
+  type VerdictRequest,
+} from "./verdict.js";
 import { howToApprove, skippedWarning, type CordonProof } from "./without-prompt.js";
 
 /** One command line a host was asked to run. */
@@ -33,11 +47,19 @@ export interface GuardedRunRequest extends VerdictRequest {
    */
   auditText?: string;
   /**
+   * `command` with every value from a secret-bearing source as a placeholder (core's `redactedExpansionContext`:
+   * `deploy --token ⟪env:TOKEN⟫`): the `run` record's argv of an expansion is this line's argv, word for word,
+   * when it splits into as many words as `command` does; otherwise the record has no argv.
+   */
+  display?: string;
+  /**
    * Values that must never reach the audit: what the line's expansion read from `${env:…}`, `${config:…}` and
-   * `${clipboard}`. Every string of every record the audit port gets (reasons, argv, answer…) has them replaced by
-   * `⟪secret⟫`, and the list itself is never handed on. It does not hide them from the approver or the executor:
-   * a host shows the person its own placeholder form of the line. The `run` record of an expansion
-   * ({@link GuardedRunRequest.auditText}) holds the argv only when this list is given (empty: nothing secret).
+   * `${clipboard}`. Each record the audit port gets goes through `redactAuditEntry` (a reason or warning that may
+   * quote one is withheld, other strings lose the values long enough to search for), and the list itself is never
+   * handed on. It does not hide them from the approver or the executor: a host shows the person its own
+   * placeholder form of the line. With this list and no {@link GuardedRunRequest.auditText}, the record's text is
+   * {@link GuardedRunRequest.display}, or withheld without one; the `run` record of an expansion holds an argv
+   * only from {@link GuardedRunRequest.display}.
    */
   secrets?: readonly string[];
   /**
@@ -63,6 +85,12 @@ export interface ApprovalQuestion {
   request: GuardedRunRequest;
   /** The verdict (an `ask`): its reasons, the argv it runs as. */
   verdict: GuardedVerdict;
+  /**
+   * For an expansion with secret values and a {@link GuardedRunRequest.display}: the decision of the placeholder
+   * line ({@link placeholderDecision}). A host shows its input, argv and redirects, and the verdict's reasons
+   * through {@link placedReasons}, so what the person reads has each placeholder where a value went.
+   */
+  placed?: Decision;
   /** Whether "Always allow" may be offered (the binding of argv, cwd and content can be stored). */
   canRemember: boolean;
   /** Why "Always allow" is not offered, when it is not. */
@@ -222,14 +250,71 @@ export type GuardedRunOutcome<R extends ExecutionFacts, P = never> =
     }
   | ([P] extends [never] ? never : { status: "pending"; verdict: GuardedVerdict; pending: P });
 
-/** The fields every audit record of one guarded run shares. */
-export function auditBase(request: GuardedRunRequest, verdict: GuardedVerdict): Omit<AuditEntry, "event"> {
-  const text = request.auditText ?? request.command;
-  const reasons: AuditReason[] = countedReasons(verdict.decision).map((r) => ({
-    code: r.code,
-    severity: r.severity,
-    message: r.message,
-  }));
+/**
+ * The decision of a request's {@link GuardedRunRequest.display} line, when the request is an expansion with
+ * secret values and has one: the same analysis over the placeholders, whose messages and argv say where a secret
+ * value went without holding it. `undefined` otherwise.
+ */
+export function placeholderDecision(
+  request: Pick<GuardedRunRequest, "secrets" | "display" | "cwd" | "shell">,
+  snapshot: Pick<PolicySnapshot, "policy" | "context">,
+): Decision | undefined {
+  if (!(request.secrets ?? []).some((s) => s !== "") || request.display === undefined) return undefined;
+  return decideLine(
+    request.display,
+    snapshot.policy,
+    snapshot.context({ cwd: request.cwd, ...(request.shell === undefined ? {} : { shell: request.shell }) }),
+  );
+}
+
+/**
+ * Reasons as they may be shown or logged for a line expanded with secret values: each message is the message of
+ * the same finding (code and severity) in `shown` ({@link placeholderDecision}), which quotes placeholders where
+ * the line held a value; a reason without such a twin is redacted as free text (`redactSecrets`: withheld whole
+ * when it may quote a short value). Without secret values the reasons are returned as they are.
+ * @param reasons - the reasons of the decision of the expanded line
+ * @param secrets - the values the expansion read
+ * @param shown - the decision of the placeholder line, when there is one
+ */
+export function placedReasons<R extends { code: string; severity?: unknown; message: string }>(
+  reasons: readonly R[],
+  secrets: readonly string[],
+  shown: Decision | undefined,
+): R[] {
+  const values = secrets.filter((s) => s !== "");
+  if (values.length === 0) return [...reasons];
+  const twins = shown === undefined ? [] : countedReasons(shown);
+  return reasons.map((r) => {
+    const twin = twins.findIndex((t) => t.code === r.code && t.severity === r.severity);
+    const message =
+      twin < 0
+        ? redactSecrets(r.message, values)
+        : redactLongSecrets((twins.splice(twin, 1)[0] as VerdictReason).message, values);
+    return { ...r, message };
+  });
+}
+
+/** The line as it may be shown or logged: the placeholder line of an expansion with secret values, or withheld. */
+function shownLine(request: GuardedRunRequest): string {
+  return (request.secrets ?? []).some((s) => s !== "") ? (request.display ?? WITHHELD_TEXT) : request.command;
+}
+
+/**
+ * The fields every audit record of one guarded run shares. For an expansion with secret values, the text is the
+ * unexpanded template (or the placeholder line; withheld without either), the expanded line only a digest, and
+ * the reasons are {@link placedReasons} over the `shown` decision ({@link placeholderDecision}).
+ */
+export function auditBase(
+  request: GuardedRunRequest,
+  verdict: GuardedVerdict,
+  shown?: Decision,
+): Omit<AuditEntry, "event"> {
+  const text = request.auditText ?? shownLine(request);
+  const reasons: AuditReason[] = placedReasons(
+    countedReasons(verdict.decision),
+    request.secrets ?? [],
+    shown,
+  ).map((r) => ({ code: r.code, severity: r.severity, message: r.message }));
   return {
     host: request.host,
     source: request.source,
@@ -339,11 +424,13 @@ export async function settleAsks<P>(
     }
     const binding = verdict.remembered.binding;
     const canRemember = binding.ok && options.canRemember !== false;
+    const placed = placeholderDecision(request, ports.snapshot);
     asking.push({
       index,
       question: {
         request,
         verdict,
+        ...(placed === undefined ? {} : { placed }),
         canRemember,
         ...(binding.ok ? {} : { cannotRemember: binding.reason }),
         ...(beyond.length === 0 ? {} : { beyondTemplate: beyond }),
@@ -366,7 +453,7 @@ export async function settleAsks<P>(
       for (const { index, question } of asking) {
         how[index] = {
           answer: "cordon",
-          warning: skippedWarning(question.request.command, countedReasons(question.verdict.decision)),
+          warning: skippedWarning(shownLine(question.request), countedReasons(question.verdict.decision)),
         };
       }
       return { kind: "answered", how };
@@ -414,12 +501,46 @@ export async function settleAsks<P>(
   return { kind: "answered", how, chosen: answer.run };
 }
 
-/** The audit port of one run: every record leaves without a secret value, whatever the host's port does. */
+/**
+ * The argv a `run` record holds (it ran without a shell): the argv itself when the line is not an expansion; for an
+ * expansion the argv of its {@link GuardedRunRequest.display} line, word for word, so a secret value's words are
+ * its placeholder wherever they are and however short the value, and only when the host said which values are
+ * secret. Nothing when the two lines do not split alike (a value that the shell cut into words).
+ */
+function auditArgv(
+  request: GuardedRunRequest,
+  verdict: GuardedVerdict,
+  shown: Decision | undefined,
+): { argv?: string[] } {
+  const argv = verdict.remembered.argv;
+  if (argv === undefined) return {};
+  const expanded = request.auditText !== undefined && request.auditText !== request.command;
+  const secret = (request.secrets ?? []).some((s) => s !== "");
+  if (!secret) return expanded && request.secrets === undefined ? {} : { argv: [...argv] };
+  const placed = shown === undefined ? undefined : plainArgv(shown);
+  return placed !== undefined && placed.length === argv.length ? { argv: placed } : {};
+}
+
+/**
+ * The audit port of one run: every record leaves without a secret value, whatever the host's port does. Its
+ * records are built on {@link auditBase}, whose reasons already say where a value went, and its warning quotes the
+ * placeholder line, so those get only the second net (`redactLongSecrets`); the rest of a record goes through
+ * `redactAuditEntry`.
+ */
 export function redactingAudit(port: AuditPort, secrets: readonly string[] | undefined): AuditPort {
   const values = secrets?.filter((s) => s !== "") ?? [];
   return {
-    record: (entry: AuditEntry): Promise<void> =>
-      port.record(values.length === 0 ? entry : redactValue(entry, values)),
+    record: (entry: AuditEntry): Promise<void> => {
+      if (values.length === 0) return port.record(entry);
+      const { reasons, warning, ...rest } = entry;
+      return port.record({
+        ...redactAuditEntry(rest, values),
+        ...(reasons === undefined
+          ? {}
+          : { reasons: reasons.map((r) => ({ ...r, message: redactLongSecrets(r.message, values) })) }),
+        ...(warning === undefined ? {} : { warning: redactLongSecrets(warning, values) }),
+      });
+    },
   };
 }
 
@@ -434,7 +555,8 @@ export async function guardedRun<R extends ExecutionFacts, P = never>(
   ports: GuardedRunPorts<R, P>,
 ): Promise<GuardedRunOutcome<R, P>> {
   const verdict = await decideVerdict(request, ports.snapshot, ports.approvals, ports.read);
-  const base = auditBase(request, verdict);
+  const shown = placeholderDecision(request, ports.snapshot);
+  const base = auditBase(request, verdict, shown);
   const audit = redactingAudit(ports.audit, request.secrets);
   if (verdict.verdict === "deny") {
     await audit.record({ event: "decision", ...base });
@@ -496,12 +618,7 @@ export async function guardedRun<R extends ExecutionFacts, P = never>(
   const runFacts = {
     event: "run" as const,
     ...base,
-    // The argv it ran as (without a shell), a secret value in it as the marker: for an expansion only when the
-    // host said which values are secret, since the argv is the expanded line.
-    ...(verdict.remembered.argv !== undefined &&
-    (base.text === request.command || request.secrets !== undefined)
-      ? { argv: [...verdict.remembered.argv] }
-      : {}),
+    ...auditArgv(request, verdict, shown),
     ...how,
   };
   let result: R;

@@ -125,8 +125,23 @@ describe("runSlashSteps", () => {
     await runSlashSteps(cmds[0] as Cmd, port, { args: "" });
     // The trace hook sees the expanded step itself (tests and tracing only); the port's notify never does.
     expect(traced[0]).toEqual({ type: "notify", message: "t=s3cr3t" });
-    expect(log[0]).toBe("notify t=⟪secret⟫");
+    expect(log[0]).toBe("notify t=⟪env:TOKEN⟫");
     expect(log[1]).toBe("terminal a echo s3cr3t | echo ⟪env:TOKEN⟫");
+  });
+
+  it("hides a one-character secret where it landed, and only there", async () => {
+    const cmds = group([
+      def("a", { type: "slash", command: "b", args: "t ${env:T}" }),
+      def(
+        "b",
+        { type: "notify", message: "t=${env:T} ${args}" },
+        { type: "terminal", command: "test ${env:T} = ${args}" },
+      ),
+    ]);
+    const { port, log } = recorder(cmds, { env: { T: "t" } });
+    await runSlashSteps(cmds[0] as Cmd, port, { args: "" });
+    // Searching for "t" would have cut every word holding the letter; the placeholders stand where it went.
+    expect(log).toEqual(["notify t=⟪env:T⟫ t ⟪env:T⟫", "terminal b test t = t t | test ⟪env:T⟫ = t ⟪env:T⟫"]);
   });
 
   it("hides a secret a caller passes in a callee's arguments too", async () => {
@@ -136,7 +151,7 @@ describe("runSlashSteps", () => {
     ]);
     const { port, log } = recorder(cmds, { env: { TOKEN: "s3cr3t" } });
     await runSlashSteps(cmds[0] as Cmd, port, { args: "" });
-    expect(log).toEqual(["notify got ⟪secret⟫"]);
+    expect(log).toEqual(["notify got ⟪env:TOKEN⟫"]);
   });
 
   it("refuses a kind the port does not perform with one wording, after the steps before it", async () => {

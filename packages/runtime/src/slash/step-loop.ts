@@ -36,7 +36,7 @@ import {
   type StepKind,
   type StepPerformer,
 } from "@slashi/core";
-import { redactSecrets } from "../audit/redact.js";
+import { redactLongSecrets } from "../audit/redact.js";
 import { workspaceCwd } from "../config/workspace-cwd.js";
 
 /** A command the loop walks: its definition, its source and where it was defined (for error locations). */
@@ -288,8 +288,15 @@ export async function runSlashSteps<C extends StepCommand>(
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_SLASH_DEPTH;
   const performer = stepPerformerOf(port as StepHostPort<StepCommand>);
 
-  // `inherited`: secret values in the arguments a caller passed (`${args}` of a callee can hold them).
-  const walk = async (command: C, args: string, stack: readonly C[], inherited: string[]): Promise<void> => {
+  // `inherited`: secret values in the arguments a caller passed (`${args}` of a callee can hold them);
+  // `shownArgs`: those arguments with each such value as its placeholder, for what is shown and logged.
+  const walk = async (
+    command: C,
+    args: string,
+    stack: readonly C[],
+    inherited: string[],
+    shownArgs: string,
+  ): Promise<void> => {
     const { definition: def } = command;
     const inputs: Record<string, string> = {};
     for (const [index, raw] of def.steps.entries()) {
@@ -318,13 +325,17 @@ export async function runSlashSteps<C extends StepCommand>(
       const expandOptions = { index, ...(command.where === undefined ? {} : { where: command.where }) };
       const step = expandStep(raw, reads.context, expandOptions);
       at.secrets = [...new Set([...inherited, ...reads.values()])];
+      // The same step with every secret-bearing value as its placeholder, wherever the value landed.
+      const shownContext = redactedExpansionContext(context);
+      if (Object.hasOwn(context.values, "args")) shownContext.values = { ...context.values, args: shownArgs };
+      const shownStep = (): typeof step => expandStep(raw as typeof step, shownContext, expandOptions);
       port.expanded?.(at, step);
       const record: StepRecord<C> = { command, index, kind: raw.type };
       steps.push(record);
       let result: StepResult = undefined;
       switch (step.type) {
         case "slash": {
-          await follow(command, step, at, stack);
+          await follow(command, step, at, stack, shownStep() as typeof step);
           continue;
         }
         case "input": {
@@ -341,11 +352,7 @@ export async function runSlashSteps<C extends StepCommand>(
           break;
         }
         case "terminal": {
-          const display = expandStep(
-            raw as typeof step,
-            redactedExpansionContext(context),
-            expandOptions,
-          ).command;
+          const display = (shownStep() as typeof step).command;
           const cwd = port.workspace === undefined ? step.cwd : stepCwd(port.workspace(command), step, at);
           result = await (port.terminal as NonNullable<typeof port.terminal>)({
             ...at,
@@ -359,7 +366,11 @@ export async function runSlashSteps<C extends StepCommand>(
         }
         case "notify":
           result = await (port.notify as NonNullable<typeof port.notify>)(
-            { ...step, message: redactSecrets(step.message, at.secrets) },
+            // What a secret-bearing variable put into the message shows as its placeholder, by position.
+            {
+              ...step,
+              message: redactLongSecrets((shownStep() as typeof step).message, at.secrets),
+            },
             at,
           );
           break;
@@ -402,6 +413,7 @@ export async function runSlashSteps<C extends StepCommand>(
     step: Extract<Step, { type: "slash" }>,
     at: StepAt<C>,
     stack: readonly C[],
+    shown: Extract<Step, { type: "slash" }>,
   ): Promise<void> => {
     const label = `/${bare(caller.definition.name)} step ${at.index + 1} (${renderStep(at.raw)})`;
     const callee = port.callee(caller, step.command);
@@ -415,11 +427,11 @@ export async function runSlashSteps<C extends StepCommand>(
     if (stack.length > maxDepth) return refuse(`slash calls nest deeper than ${maxDepth}`);
     const why = port.refuseCall?.(caller, callee);
     if (why !== undefined) return refuse(`${name} ${why}`);
-    await walk(callee, step.args ?? "", [...stack, callee], at.secrets);
+    await walk(callee, step.args ?? "", [...stack, callee], at.secrets, shown.args ?? "");
   };
 
   try {
-    await walk(root, options.args, [root], []);
+    await walk(root, options.args, [root], [], options.args);
     return { status: "done", steps };
   } catch (error) {
     if (error instanceof Stopped) {
