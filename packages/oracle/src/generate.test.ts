@@ -43,6 +43,9 @@ describe("generateLines", () => {
       "target-workspace-git-config",
       "read-git-print-config-list",
       "read-git-print-remote-v",
+      "read-git-place-fetch-head",
+      "read-git-place-reflog",
+      "write-flock",
       "send-curl-header-env",
       "send-git-ls-remote",
     ]) {
