@@ -43,15 +43,24 @@ describe("generateLines", () => {
       "target-workspace-git-config",
       "read-git-print-config-list",
       "read-git-print-remote-v",
-      "read-git-place-fetch-head",
-      "read-git-place-reflog",
-      "write-flock",
       "send-curl-header-env",
       "send-git-ls-remote",
     ]) {
       expect(tags.has(tag), tag).toBe(true);
     }
-    for (const prefix of ["env-", "smuggle-", "write-", "read-", "foreign-", "send-"]) {
+    for (const prefix of [
+      "env-",
+      "smuggle-",
+      "write-",
+      "read-",
+      "foreign-",
+      "send-",
+      "read-git-place-fetch-head",
+      "read-git-place-reflog",
+      "read-git-place-remotes",
+      "read-git-place-branches",
+      "write-flock",
+    ]) {
       expect(
         [...tags].some((t) => t.startsWith(prefix)),
         prefix,

@@ -653,7 +653,8 @@ const printRepositoryConfig: fc.Arbitrary<Main> = fc
 
 /**
  * Ways to print what the repository keeps of the URLs it fetched and pulled (`FETCH_HEAD` and the reflogs hold
- * the repository canary in a pulled URL's query), without naming `.git/config`.
+ * the repository canary in a pulled URL's query) and of its old-style remotes (`remotes/upstream`,
+ * `branches/mirror` hold a URL with it), without naming `.git/config`.
  */
 export const REPOSITORY_PLACE_PRINTS: [string, string][] = [
   ["fetch-head", "cat .git/FETCH_HEAD"],
@@ -675,6 +676,12 @@ export const REPOSITORY_PLACE_PRINTS: [string, string][] = [
   ["log-walk-reflogs", "git log --walk-reflogs -1"],
   ["no-pager-reflog", "git --no-pager reflog"],
   ["log-fetch-head", "git log --oneline -1 FETCH_HEAD"],
+  ["remotes-file", "cat .git/remotes/upstream"],
+  ["remotes-glob", "cat .git/remote?/*"],
+  ["remotes-grep-r", "grep -r URL .git/remotes"],
+  ["branches-file", "head .git/branches/mirror"],
+  ["branches-cd", "cd .git/branches && cat *"],
+  ["git-dir-grep-r", "grep -r access_token .git"],
 ];
 
 const printRepositoryPlace: fc.Arbitrary<Main> = fc
@@ -817,7 +824,7 @@ export const oracleLine: fc.Arbitrary<GeneratedLine> = fc
       { arbitrary: foreignCode, weight: 5 },
       { arbitrary: sendSecret, weight: 4 },
       { arbitrary: printRepositoryConfig, weight: 2 },
-      { arbitrary: printRepositoryPlace, weight: 1 },
+      { arbitrary: printRepositoryPlace, weight: 2 },
       { arbitrary: sendToSink, weight: 3 },
     ),
     fc.constantFrom(...JOINERS),
