@@ -1,19 +1,17 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { isSlashiError, loadShellParser } from "@slashi/core";
 import fc from "fast-check";
-import { tempDir } from "@slashi/test-utils";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { beforeAll, describe, expect, it } from "vitest";
 import { commandBinding } from "../approval/binding.js";
 import { readTextOrUndefined } from "../approval/remembered.js";
 import { readBoundedFile, readBoundedFileSync, readBoundedText, readStreamBounded } from "./bounded-read.js";
 
-const dirTemp = tempDir("slashi-bounded-");
-const dir = dirTemp.dir;
-afterAll(dirTemp.remove);
+const dir = scratchDir("slashi-bounded-");
 
 async function reasonOf(promise: Promise<unknown>): Promise<string> {
   try {
@@ -162,7 +160,7 @@ describe.runIf(posix)("readBoundedFileSync and the binding's reader", () => {
     "makes the binding of a script that is a FIFO or /dev/zero refused, at once",
     { timeout: 20_000 },
     () => {
-      const cwd = mkdtempSync(path.join(dir, "bind-"));
+      const cwd = scratchDir("bind-", dir);
       execFileSync("mkfifo", [path.join(cwd, "build.sh")]);
       symlinkSync("/dev/zero", path.join(cwd, "zero.sh"));
       writeFileSync(path.join(cwd, "ok.sh"), "echo ok\n");
