@@ -180,8 +180,7 @@ export function classifyLine(input: string, analysis: ShellAnalysis, context: Sa
     if (linkAt >= 0 && readAfterLink === undefined && (readWords(invocation)?.length ?? 0) > 0)
       readAfterLink = invocation.name;
     if (linkAt < 0 && makesLink(invocation)) linkAt = i;
-    const network =
-      OTHER_SINKS.has(invocation.name) || isNetworkClient(invocation);
+    const network = OTHER_SINKS.has(invocation.name) || isNetworkClient(invocation);
     if (network) sinks.push(i);
   });
   if (decoder !== undefined && hiddenRunner !== undefined)
