@@ -29,7 +29,7 @@ beforeAll(async () => {
     },
     logLevel: "silent",
   });
-}, 60_000);
+});
 
 async function runWorkers(mode: string, file: string, count: number): Promise<void> {
   const results = await Promise.all(
@@ -105,5 +105,5 @@ describe.runIf(existsSync("/proc/self/stat"))("a host process that exits", () =>
     }
     expect(isRunning(leader)).toBe(false);
     expect(isRunning(background)).toBe(false);
-  }, 60_000);
+  });
 });

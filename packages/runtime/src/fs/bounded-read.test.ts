@@ -55,39 +55,34 @@ describe("readBoundedFile", () => {
     );
   });
 
-  it(
-    "reads a store that another process keeps replacing by rename, never refusing it",
-    { timeout: 60_000 },
-    async () => {
-      const { spawn } = await import("node:child_process");
-      const file = path.join(dir, "replaced.json");
-      writeFileSync(file, '"a"');
-      // A writer that does what the stores do: write a temporary file, rename it over the target, forever.
-      const writer = spawn(
-        process.execPath,
-        [
-          "-e",
-          `const fs = require("node:fs"); const f = process.argv[1];
+  it("reads a store that another process keeps replacing by rename, never refusing it", async () => {
+    const { spawn } = await import("node:child_process");
+    const file = path.join(dir, "replaced.json");
+    writeFileSync(file, '"a"');
+    // A writer that does what the stores do: write a temporary file, rename it over the target, forever.
+    const writer = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const fs = require("node:fs"); const f = process.argv[1];
          for (let i = 0; ; i++) { fs.writeFileSync(f + ".tmp", i % 2 ? '"a"' : '"b"'); fs.renameSync(f + ".tmp", f); }`,
-          file,
-        ],
-        { stdio: "ignore" },
-      );
-      try {
-        // Once the writer has replaced the file, every read below races a rename.
-        while ((await readBoundedText(file)) !== '"b"')
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        const seen = new Set<string>();
-        for (let i = 0; i < 500; i++) {
-          seen.add(await readBoundedText(file));
-          seen.add(readBoundedFileSync(file).toString("utf8"));
-        }
-        expect([...seen].sort()).toEqual(['"a"', '"b"']);
-      } finally {
-        writer.kill("SIGKILL");
+        file,
+      ],
+      { stdio: "ignore" },
+    );
+    try {
+      // Once the writer has replaced the file, every read below races a rename.
+      while ((await readBoundedText(file)) !== '"b"') await new Promise((resolve) => setTimeout(resolve, 10));
+      const seen = new Set<string>();
+      for (let i = 0; i < 500; i++) {
+        seen.add(await readBoundedText(file));
+        seen.add(readBoundedFileSync(file).toString("utf8"));
       }
-    },
-  );
+      expect([...seen].sort()).toEqual(['"a"', '"b"']);
+    } finally {
+      writer.kill("SIGKILL");
+    }
+  });
 
   it.runIf(posix)("refuses /dev/zero behind a symlink, at once", async () => {
     const link = path.join(dir, "zero.json");

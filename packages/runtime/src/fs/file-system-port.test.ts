@@ -107,7 +107,6 @@ describe("nodeFileSystemPort", () => {
     // inside is the one the port reads.
     it.runIf(process.platform === "linux" && cordonAvailability().available)(
       "asks for rm -rf of a bind mount in the workspace, and of a folder holding one, rule or not",
-      { timeout: 60_000 },
       () => {
         const cache = join(workspace, "cache");
         const vendor = join(workspace, "vendor", "data");
