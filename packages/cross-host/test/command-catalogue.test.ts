@@ -10,10 +10,8 @@ import { loadInstalledPackCommands } from "@slashi/registry-client";
 import { nodePolicyFiles, slashiPaths } from "@slashi/runtime";
 import {
   hostEnv,
-  startRegistry,
   stopRegistry,
   tempHome,
-  verdaccioBin,
   verdaccioUnavailable,
   type RunningRegistry,
 } from "@slashi/test-utils";
@@ -22,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCatalog } from "../../../apps/vscode/src/catalog.js";
 import { folderInputs } from "../../../apps/vscode/src/workspaces.js";
 import { SLASHI_MCP, withMcp } from "./mcp.js";
+import { installPack } from "./pack.js";
 
 const SLASHI = fileURLToPath(new URL("../../../apps/cli/dist/bin.js", import.meta.url));
 const installed = verdaccioUnavailable() === undefined;
@@ -68,27 +67,10 @@ describe.skipIf(!installed)("one command catalogue, every host", () => {
       if (!existsSync(bin)) throw new Error(`${bin} is missing: build the apps first (pnpm build)`);
     mkdirSync(configDir, { recursive: true });
     mkdirSync(path.join(workspace, ".vscode"), { recursive: true });
-    registry = await startRegistry({ bin: verdaccioBin, dir: path.join(temp.dir, "registry"), tls: false });
-    const token = { PACK_TOKEN: registry.token };
-    writeFileSync(
-      path.join(configDir, "registries.json"),
-      JSON.stringify({ version: 1, registries: [{ url: registry.url, token: { env: "PACK_TOKEN" } }] }),
-    );
-    const packDir = path.join(temp.dir, "pack-src");
-    mkdirSync(packDir, { recursive: true });
-    writeFileSync(
-      path.join(packDir, "package.json"),
-      JSON.stringify({ name: PACK, version: "1.0.0", keywords: ["slashi-pack"], files: [] }),
-    );
-    writeFileSync(
-      path.join(packDir, "slashi-pack.json"),
-      JSON.stringify({
-        version: 1,
-        commands: [notify("greet", "greetings from the pack"), notify("hello", "hello from the pack")],
-      }),
-    );
-    await ok(["pack", "publish", packDir, "--yes"], token);
-    await ok(["pack", "install", `${PACK}@1.0.0`], token);
+    ({ registry } = await installPack(temp, ok, PACK, {
+      version: 1,
+      commands: [notify("greet", "greetings from the pack"), notify("hello", "hello from the pack")],
+    }));
     writeFileSync(
       path.join(configDir, "commands.json"),
       JSON.stringify({ commands: [notify("mine", "my own")] }),

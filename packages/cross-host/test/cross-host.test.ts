@@ -28,10 +28,8 @@ import {
 } from "@slashi/runtime";
 import {
   hostEnv,
-  startRegistry,
   stopRegistry,
   tempHome,
-  verdaccioBin,
   verdaccioUnavailable,
   type RunningRegistry,
 } from "@slashi/test-utils";
@@ -42,6 +40,7 @@ import { main } from "../../../apps/cli/src/main.js";
 import { decideTerminalStep, ExtensionPolicy } from "../../../apps/vscode/src/policy.js";
 import { AGENTS, hookPayload, hookVerdict, type Agent } from "./agents.js";
 import { SLASHI_MCP, withMcp } from "./mcp.js";
+import { installPack } from "./pack.js";
 
 const at = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 const SLASHI = at("../../../apps/cli/dist/bin.js");
@@ -153,35 +152,19 @@ async function setUp(): Promise<void> {
   for (const ws of [workspace, enkaiduWorkspace])
     for (const dir of [configDir, stateDir, path.join(ws, ".git"), path.join(ws, ".vscode")])
       mkdirSync(dir, { recursive: true });
-  registry = await startRegistry({ bin: verdaccioBin, dir: path.join(temp.dir, "registry"), tls: false });
-  const token = { PACK_TOKEN: registry.token };
-  writeFileSync(
-    path.join(configDir, "registries.json"),
-    JSON.stringify({ version: 1, registries: [{ url: registry.url, token: { env: "PACK_TOKEN" } }] }),
-  );
   // The pack: a policy that denies one command and allows another (its allow counts once approved).
-  const packDir = path.join(temp.dir, "pack-src");
-  mkdirSync(packDir, { recursive: true });
-  writeFileSync(
-    path.join(packDir, "package.json"),
-    JSON.stringify({ name: PACK, version: "1.0.0", keywords: ["slashi-pack"], files: [] }),
-  );
-  writeFileSync(
-    path.join(packDir, "slashi-pack.json"),
-    JSON.stringify({
+  let token: Record<string, string>;
+  ({ registry, token } = await installPack(temp, ok, PACK, {
+    version: 1,
+    commands: [{ name: "hello", steps: [{ type: "notify", message: "hello from the pack" }] }],
+    policy: {
       version: 1,
-      commands: [{ name: "hello", steps: [{ type: "notify", message: "hello from the pack" }] }],
-      policy: {
-        version: 1,
-        rules: [
-          { match: ["terraform", "apply"], decision: "deny", reason: "apply runs in CI only" },
-          { match: ["cowsay"], decision: "allow", reason: "harmless" },
-        ],
-      },
-    }),
-  );
-  await ok(["pack", "publish", packDir, "--yes"], token);
-  await ok(["pack", "install", `${PACK}@1.0.0`], token);
+      rules: [
+        { match: ["terraform", "apply"], decision: "deny", reason: "apply runs in CI only" },
+        { match: ["cowsay"], decision: "allow", reason: "harmless" },
+      ],
+    },
+  }));
   await ok(["pack", "approve", PACK, "--yes"], token);
   // The user policy extends the pack; the workspace policy is approved by `slashi trust`.
   writeFileSync(
