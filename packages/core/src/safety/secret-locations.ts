@@ -619,6 +619,38 @@ function globPlaceView(parts: readonly string[], res: readonly (RegExp | null)[]
   };
 }
 
+/** The reflog's own names in a git directory's `logs/`: `HEAD` and the `refs/` tree. */
+const REFLOG_NAMES: ReadonlySet<string> = new Set(["head", "refs"]);
+const LOGS: ReadonlySet<string> = new Set(["logs"]);
+
+/**
+ * Relates a path pattern to a repository's secret places when nothing can look at the disk (no file-system
+ * port): a git directory needs no `.git` in its name (`git --git-dir=store`, `git clone --bare … store`), so any
+ * folder may be one, and a file named like a git directory's secret file (`store/config`, `x/FETCH_HEAD`,
+ * `x/packed-refs`, `x/config.worktree`) or a reflog (`x/logs/HEAD`, `x/logs/refs/…`) may be one of its secret
+ * places. Names that merely contain these (`config.json`, `config/app.json`, `logs/app.log`) are not, and
+ * neither is a folder known to be a work tree (the workspace root: the host found its `.git` there). The old
+ * `remotes/` and `branches/` folders count only below a git directory the name or the port shows.
+ * @param components - the pattern's components after the root, in order
+ * @param workTree - the components of the workspace root, when there is one
+ */
+export function unseenRepositoryPlace(
+  components: readonly string[],
+  workTree: readonly string[] | undefined,
+): SecretMatch {
+  const n = components.length;
+  if (n < 2) return undefined;
+  const parts = components.map((c) => c.toLowerCase());
+  const view = globPlaceView(parts, parts.map(globComponentRegExp));
+  // whether the folder of components [0, end) is the work tree
+  const isWorkTree = (end: number): boolean =>
+    workTree !== undefined && workTree.length === end && workTree.every((c, k) => c === components[k]);
+  if (view.isOneOf(n - 1, GIT_DIRECTORY_FILES) && !isWorkTree(n - 1)) return "secret";
+  for (let k = 1; k + 1 < n; k++)
+    if (view.isOneOf(k, LOGS) && view.isOneOf(k + 1, REFLOG_NAMES) && !isWorkTree(k)) return "secret";
+  return undefined;
+}
+
 /**
  * Whether a path pattern may name a secret place: every component is a literal or a glob component
  * (`*`, `?`, `[…]`), already resolved to an absolute path. Over-approximates where two wildcards meet, so a
