@@ -1,10 +1,8 @@
 // A RunnerHost made of plain objects: it records what the runner asked the editor to do, and answers prompts from
 // a script. Used by the unit tests and the contract tests.
 import { loadShellParser, type InputStep, type Step } from "@slashi/core";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { onTestFinished } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
 import { ApprovalFileStore } from "@slashi/runtime";
 import { SharedApprovals, type KeyValueState } from "../src/approvals.js";
 import { buildCatalog, type Catalog, type CatalogInput, type CommandEntry } from "../src/catalog.js";
@@ -161,12 +159,7 @@ export function harness(
   stateDir?: string,
 ): Harness {
   const host = new FakeHost();
-  let state = stateDir;
-  if (state === undefined) {
-    const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-vscode-state-")));
-    onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
-    state = scratch;
-  }
+  const state = stateDir ?? scratchDir("slashi-vscode-state-");
   const approvalStore = new ApprovalFileStore({ file: path.join(state, "approvals.json") });
   const approvals = new SharedApprovals(approvalStore, () => h.input.folders?.map((f) => f.key) ?? []);
   const h: Harness = {
