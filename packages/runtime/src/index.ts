@@ -205,6 +205,18 @@ export type {
   StepStop,
   TerminalStepRun,
 } from "./slash/step-loop.js";
+export { promptCommand } from "./slash/runner-host.js";
+export type {
+  ApprovalPrompt,
+  PromptAnswer,
+  PromptCommand,
+  SettingScope,
+  SettingTarget,
+  SlashRunnerHost,
+  TerminalOutcome,
+  TerminalPrompt,
+  TerminalRequest,
+} from "./slash/runner-host.js";
 
 // fs
 export { mountPointsOf, nodeFileSystemPort } from "./fs/file-system-port.js";
