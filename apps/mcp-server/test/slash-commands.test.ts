@@ -273,10 +273,11 @@ describe("run_command", () => {
         name: "run_command",
         arguments: { name: "team-any", args: "team-hi" },
       });
-      const refused = structured(result) as { code: string; approveWith?: string[]; notes?: string[] };
-      expect(refused.code).toBe("INVALID_ARGUMENT");
-      expect(refused.notes?.join("\n")).toMatch(/\/commands\/1\/steps\/1\/command\): must be a command name/);
-      expect(refused.approveWith).toBeUndefined();
+      // Refused as a team file that does not load, naming the place; no line to approve it anywhere.
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result)).toMatch(/\/commands\/1\/steps\/1\/command\): must be a command name/);
+      expect(structured(result).approveWith).toBeUndefined();
+      expect(JSON.stringify(result)).not.toContain("add-command");
       expect(server.forms).toEqual([]);
       expect(existsSync(path.join(sandbox.workspace, "any-ran"))).toBe(false);
       await server.close();
