@@ -23,7 +23,6 @@ import type {
   ServerContext,
 } from "@modelcontextprotocol/server";
 import {
-  approvalStateOf,
   commandNameKey,
   dialectForShell,
   fingerprintCommand,
@@ -31,8 +30,6 @@ import {
   parseTeamFile,
   planSlashRun,
   SlashiErrorCode,
-  type ApprovalRecord,
-  type ApprovalState,
   type CommandSource,
   type StepPerformer,
   type TerminalStep,
@@ -44,15 +41,19 @@ import {
   howToApproveCommand,
   readBoundedText,
   redactValue,
+  repositoryMismatchNote,
   runSlashSteps,
   SLASHI_FILES,
   stepPerformerOf,
+  storedApprovalState,
   textDigest,
   type ApprovedBatch,
   type StepAt,
   type StepCommand,
   type GuardedRunRequest,
   type StepHostPort,
+  type StoredApproval,
+  type StoredApprovalState,
 } from "@slashi/runtime";
 import * as z from "zod/v4";
 import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
@@ -249,18 +250,18 @@ function groupOf(catalog: CommandCatalog, command: LoadedCommand): LoadedCommand
 }
 
 /** The person's approvals of slash commands. */
-async function approvalRecords(services: Services): Promise<readonly ApprovalRecord[]> {
+async function approvalRecords(services: Services): Promise<readonly StoredApproval[]> {
   const file = path.join(services.config.paths.stateDir, SLASHI_FILES.approvals);
   return new ApprovalFileStore({ file }).list();
 }
 
-/** How a team command stands against the person's approvals. */
+/** How a team command stands against the person's approvals (those given in the repository here now). */
 function approvalOf(
   services: Services,
   command: LoadedCommand,
-  records: readonly ApprovalRecord[],
-): ApprovalState {
-  return approvalStateOf(
+  records: readonly StoredApproval[],
+): Promise<StoredApprovalState> {
+  return storedApprovalState(
     command.definition,
     { source: "workspace", name: command.definition.name, workspaceKey: services.config.workspace.key },
     records,
@@ -285,13 +286,16 @@ export function listCommandsTool(server: McpServer, services: Services): void {
       const records = catalog.commands.some((c) => c.source !== "user")
         ? await approvalRecords(services)
         : [];
-      const list = catalog.commands.map((c) => ({
+      const approvals = await Promise.all(
+        catalog.commands.map((c) => (c.source === "user" ? undefined : approvalOf(services, c, records))),
+      );
+      const list = catalog.commands.map((c, i) => ({
         name: c.definition.name,
         ...(c.definition.description === undefined ? {} : { description: c.definition.description }),
         ...(c.definition.args === undefined ? {} : { args: c.definition.args }),
         source: c.source,
         ...runnableHere(c, groupOf(catalog, c)),
-        approval: c.source === "user" ? "own" : approvalOf(services, c, records).state,
+        approval: approvals[i]?.state ?? "own",
         steps: c.definition.steps.map((s) => s.type),
       }));
       const why = (c: (typeof list)[number]): string =>
@@ -533,8 +537,8 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
     if (refusal !== undefined) return refusal;
     if (walked !== undefined) return walked;
 
-    const state = command.source === "user" ? undefined : approvalOf(services, command, records).state;
-    const title = `/${command.definition.name} (${command.source === "user" ? "your command" : unapproved ? `team command, ${state === "changed" ? "changed since you approved it" : "not approved yet"}` : "approved team command"})`;
+    const state = command.source === "user" ? undefined : await approvalOf(services, command, records);
+    const title = `/${command.definition.name} (${command.source === "user" ? "your command" : unapproved ? `team command, ${state?.repository !== undefined ? repositoryMismatchNote(state.repository) : state?.state === "changed" ? "changed since you approved it" : "not approved yet"}` : "approved team command"})`;
     const outcome = await guardedBatch(
       {
         lines,

@@ -9,8 +9,8 @@ import {
   renderStep,
   showControls,
   stepNeedsApproval,
-  type ApprovalState,
 } from "@slashi/core";
+import { repositoryMismatchNote, type StoredApprovalState } from "@slashi/runtime";
 import { sourceLabel, type CommandEntry } from "./catalog.js";
 
 /** One command in an approval prompt. */
@@ -29,6 +29,8 @@ export interface PromptCommand {
   changes: string[];
   /** For a pack command approved only in an earlier version of its pack: that version. */
   updatedFrom?: string;
+  /** For a team command approved only in another repository at this path: why that approval is not used. */
+  repositoryNote?: string;
 }
 
 /** An approval prompt. */
@@ -65,7 +67,7 @@ export interface TerminalPrompt {
 }
 
 /** Builds the prompt entry for one command in its approval state. */
-export function promptCommand(entry: CommandEntry, state: ApprovalState): PromptCommand {
+export function promptCommand(entry: CommandEntry, state: StoredApprovalState): PromptCommand {
   const steps: string[] = [];
   let harmless = 0;
   entry.definition.steps.forEach((step, i) => {
@@ -82,6 +84,7 @@ export function promptCommand(entry: CommandEntry, state: ApprovalState): Prompt
     ...(state.state === "changed" && state.updatedFrom !== undefined
       ? { updatedFrom: state.updatedFrom }
       : {}),
+    ...(state.repository === undefined ? {} : { repositoryNote: repositoryMismatchNote(state.repository) }),
   };
 }
 
@@ -96,6 +99,7 @@ export function formatApprovalPrompt(prompt: ApprovalPrompt): { message: string;
       : `/${makeVisible(prompt.root)} is a shared command. Run it?`;
   const blocks = prompt.commands.map((c) => {
     const lines = [`/${makeVisible(c.name)} (${c.from})`];
+    if (c.repositoryNote !== undefined) lines.push(`Not approved here: ${c.repositoryNote}.`);
     if (c.status === "changed") {
       lines.push(
         c.updatedFrom === undefined

@@ -6,7 +6,6 @@
  */
 import path from "node:path";
 import {
-  approvalStateOf,
   commandNameKey,
   dialectForShell,
   describeCommandChanges,
@@ -16,7 +15,6 @@ import {
   renderStep,
   sourceCapabilities,
   SlashiErrorCode,
-  type ApprovalRecord,
   type CommandDefinition,
   type CommandIdentity,
   type QuoteDialect,
@@ -31,9 +29,11 @@ import {
   howToApproveCommand,
   readBoundedText,
   redactSecrets,
+  repositoryMismatchNote,
   runSlashSteps,
   SLASHI_FILES,
   stepPerformerOf,
+  storedApprovalState,
   TrustFileStore,
   workspaceIdentity,
   type SlashApprovalPort,
@@ -44,6 +44,7 @@ import {
   type StepHostPort,
   type StepLoopOutcome,
   type StepResult,
+  type StoredApproval,
   type Workspace,
 } from "@slashi/runtime";
 import { ensureParser, loadSetup, resolveWorkspace, slashiPaths, type Setup } from "../context.js";
@@ -588,10 +589,10 @@ function terminalApprover(
   const identity = (def: CommandDefinition): CommandIdentity => identityOf(def, found, loaded.workspace);
   const label = (def: CommandDefinition): string =>
     `/${def.name}${found.pack ? ` (${packLabel(found.pack)})` : ""}`;
-  let records: Promise<readonly ApprovalRecord[]> | undefined;
+  let records: Promise<readonly StoredApproval[]> | undefined;
   return {
     state: async (c) =>
-      approvalStateOf(c.definition, identity(c.definition), await (records ??= store.list())),
+      storedApprovalState(c.definition, identity(c.definition), await (records ??= store.list())),
     async ask(request) {
       if (mode === "dry-run") {
         println(
@@ -605,6 +606,8 @@ function terminalApprover(
       println(io.stderr, paint(io, "yellow", "approval needed") + shown`: a shared command from ${from}`);
       for (const { command, state } of request.commands) {
         println(io.stderr, renderCommand(command.definition));
+        if (state.repository !== undefined)
+          println(io.stderr, paint(io, "yellow", `  ${repositoryMismatchNote(state.repository)}`));
         if (state.state !== "changed") continue;
         const heading =
           state.updatedFrom === undefined
