@@ -1,7 +1,7 @@
 import path from "node:path";
 import { makeApprovalRecord, type CommandIdentity } from "@slashi/core";
 import { ApprovalFileStore, slashiPaths, workspaceKeyOf } from "@slashi/runtime";
-import { gitRepository, recloneAt, tempDir } from "@slashi/test-utils";
+import { gitRepository, recloneAt, scratchDir } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { FOLDER_KEY, harness, MemoryState, teamFile } from "../test/fake-host.js";
 import { APPROVALS_STATE_KEY, editorWorkspaceKey, moveEditorApprovals } from "./approvals.js";
@@ -82,31 +82,26 @@ describe("one approvals store for every host", () => {
 
 describe("a team approval belongs to the repository it was given in", () => {
   it("asks again, saying why, once another repository is cloned at the folder", async () => {
-    const scratch = tempDir("slashi-vscode-reclone-");
-    try {
-      const dir = gitRepository(path.join(scratch.dir, "app"));
-      const h = harness();
-      h.input.folders = [
-        {
-          path: dir,
-          key: workspaceKeyOf(dir),
-          teamFile: { path: path.join(dir, ".vscode", "slashi.json"), text: teamFile([ship]) },
-        },
-      ];
-      h.host.answer = "always";
-      expect(await h.runner.run({ name: "ship", args: "" })).toEqual({ status: "done" });
-      expect(await h.runner.run({ name: "ship", args: "" })).toEqual({ status: "done" });
-      expect(h.host.approvals).toHaveLength(1);
+    const dir = gitRepository(path.join(scratchDir("slashi-vscode-reclone-"), "app"));
+    const h = harness();
+    h.input.folders = [
+      {
+        path: dir,
+        key: workspaceKeyOf(dir),
+        teamFile: { path: path.join(dir, ".vscode", "slashi.json"), text: teamFile([ship]) },
+      },
+    ];
+    h.host.answer = "always";
+    expect(await h.runner.run({ name: "ship", args: "" })).toEqual({ status: "done" });
+    expect(await h.runner.run({ name: "ship", args: "" })).toEqual({ status: "done" });
+    expect(h.host.approvals).toHaveLength(1);
 
-      recloneAt(dir);
-      h.host.answer = "run";
-      expect(await h.runner.run({ name: "ship", args: "" })).toEqual({ status: "done" });
-      expect(h.host.approvals).toHaveLength(2);
-      const { detail } = formatApprovalPrompt(h.host.approvals[1]!);
-      expect(detail).toContain("approved in another repository that was at this path before");
-    } finally {
-      scratch.remove();
-    }
+    recloneAt(dir);
+    h.host.answer = "run";
+    expect(await h.runner.run({ name: "ship", args: "" })).toEqual({ status: "done" });
+    expect(h.host.approvals).toHaveLength(2);
+    const { detail } = formatApprovalPrompt(h.host.approvals[1]!);
+    expect(detail).toContain("approved in another repository that was at this path before");
   });
 });
 
