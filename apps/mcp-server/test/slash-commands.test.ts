@@ -67,7 +67,10 @@ const userCommands = {
   ],
 };
 
-const teamDefinition = { name: "team-hi", steps: [{ type: "terminal", command: "echo team" }] };
+const teamDefinition: CommandDefinition = {
+  name: "team-hi",
+  steps: [{ type: "terminal", command: "echo team" }],
+};
 
 let sandbox: Sandbox;
 let server: Connected | undefined;
@@ -291,7 +294,10 @@ describe("run_command", () => {
 
   it("asks again when the arguments of an approved team command add a command to its line", async () => {
     await trustWorkspace();
-    const echo = { name: "team-echo", steps: [{ type: "terminal", command: "touch made-${args}" }] };
+    const echo: CommandDefinition = {
+      name: "team-echo",
+      steps: [{ type: "terminal", command: "touch made-${args}" }],
+    };
     writeFileSync(
       path.join(sandbox.workspace, ".vscode", "slashi.json"),
       JSON.stringify({ commands: [teamDefinition, echo] }),
