@@ -5,7 +5,7 @@ import { loadShellParser } from "@slashi/core";
 import { tempDir } from "@slashi/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CODE_LOADING_VARIABLES } from "@slashi/core";
+import { CODE_LOADING_VARIABLES } from "@slashi/core/internal";
 import { commandBinding, executedContent } from "./binding.js";
 import { readBindingFile } from "./remembered.js";
 import { codeLoadingVariables, type ReadText } from "./env-binding.js";

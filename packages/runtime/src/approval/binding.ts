@@ -23,7 +23,7 @@
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { interpreterLaunch, makeLaunch } from "@slashi/core";
+import { interpreterLaunch, makeLaunch } from "@slashi/core/internal";
 import { textDigest } from "../audit/redact.js";
 import { environmentBinding, type BindingEnv, type BoundVariable, type ReadText } from "./env-binding.js";
 import {

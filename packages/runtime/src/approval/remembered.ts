@@ -3,7 +3,8 @@
  * executes, see binding.ts), looked up in and written to the command-approval store. A remembered approval only
  * answers an `ask`: a `deny` is never lifted, and a line that needs the shell is never remembered.
  */
-import { diffText, isSlashiError, type Decision } from "@slashi/core";
+import { isSlashiError, type Decision } from "@slashi/core";
+import { diffText } from "@slashi/core/internal";
 import { readBoundedFileSync } from "../fs/bounded-read.js";
 import { plainArgv } from "../runner/plain-argv.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
