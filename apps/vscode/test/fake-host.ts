@@ -1,10 +1,8 @@
 // The extension's runner over the runtime's fake editor (`FakeRunnerHost`, the runtime's test double of its
 // `SlashRunnerHost` port), with the runner's stores and a settable catalog. Used by the unit and contract tests.
 import { loadShellParser, type Step } from "@slashi/core";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { onTestFinished } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
 import { ApprovalFileStore } from "@slashi/runtime";
 import { SharedApprovals, type KeyValueState } from "../src/approvals.js";
 import { buildCatalog, type Catalog, type CatalogInput, type CommandEntry } from "../src/catalog.js";
@@ -55,12 +53,7 @@ export function harness(
   stateDir?: string,
 ): Harness {
   const host = new FakeRunnerHost();
-  let state = stateDir;
-  if (state === undefined) {
-    const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-vscode-state-")));
-    onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
-    state = scratch;
-  }
+  const state = stateDir ?? scratchDir("slashi-vscode-state-");
   const approvalStore = new ApprovalFileStore({ file: path.join(state, "approvals.json") });
   const approvals = new SharedApprovals(approvalStore, () => h.input.folders?.map((f) => f.key) ?? []);
   const h: Harness = {
