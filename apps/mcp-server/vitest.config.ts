@@ -1,4 +1,4 @@
 import { slashiProject } from "@slashi/vitest-config";
 
 // The tests drive the built server (dist/bin.js) over stdio; turbo builds it first (see turbo.json).
-export default slashiProject("mcp-server", { testTimeout: 60_000, hookTimeout: 60_000 });
+export default slashiProject("mcp-server");

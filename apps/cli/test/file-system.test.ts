@@ -82,16 +82,12 @@ describe.runIf(posix)("a workspace link to a secret", () => {
     const linked = await check();
     expect(linked.code).toBe(10);
     expect(linked.codes).toContain("secret.read");
-  }, 60_000);
+  });
 
-  it.each(AGENTS)(
-    "asks in the $agent hook once the file is a link",
-    async (agent) => {
-      notes("file");
-      expect(await hook(agent)).toBe("allow");
-      notes("link");
-      expect(await hook(agent)).toBe("ask");
-    },
-    60_000,
-  );
+  it.each(AGENTS)("asks in the $agent hook once the file is a link", async (agent) => {
+    notes("file");
+    expect(await hook(agent)).toBe("allow");
+    notes("link");
+    expect(await hook(agent)).toBe("ask");
+  });
 });

@@ -85,20 +85,20 @@ describe("progress of a search across registries", () => {
     const erased = shown.lastIndexOf("\r\u001b[K");
     expect(erased).toBeGreaterThan(shown.indexOf("searching 1 registry"));
     expect(shown.slice(erased + 4)).toMatch(/^no packs found\r?\n$/);
-  }, 60_000);
+  });
 
   it("shows nothing under CI, even on a terminal", async () => {
     const shown = await onTerminal(["pack", "search", "deploy"], { CI: "true" });
     expect(shown).not.toContain("searching");
     expect(shown).not.toContain("\u001b[");
-  }, 60_000);
+  });
 
   it("writes nothing extra when stderr is piped", async () => {
     const piped = await slashi(["pack", "search", "deploy"], { env: { ...env, CI: "" }, cwd: tmp.dir });
     expect(piped.exitCode).toBe(0);
     expect(String(piped.stderr)).toBe("no packs found");
     expect(String(piped.stdout)).toBe("");
-  }, 60_000);
+  });
 });
 
 describe("progress of slashi run", () => {
@@ -108,7 +108,7 @@ describe("progress of slashi run", () => {
     const erased = shown.lastIndexOf("\r\u001b[K");
     expect(erased).toBeGreaterThan(shown.indexOf("/slow [1/2]"));
     expect(shown.slice(erased + 4)).toMatch(/^info: done\r?\n$/);
-  }, 60_000);
+  });
 
   it("shows nothing under CI or piped", async () => {
     const shown = await onTerminal(["run", "/slow"], { CI: "true" });
@@ -117,7 +117,7 @@ describe("progress of slashi run", () => {
     const piped = await slashi(["run", "/slow"], { env: { ...env, CI: "" }, cwd: tmp.dir });
     expect(piped.exitCode).toBe(0);
     expect(String(piped.stderr)).toBe("info: done");
-  }, 60_000);
+  });
 });
 
 describe.skipIf(process.platform !== "linux")("progress of slashi doctor", () => {
@@ -131,13 +131,13 @@ describe.skipIf(process.platform !== "linux")("progress of slashi doctor", () =>
     const erased = shown.lastIndexOf("\r\u001b[K");
     expect(erased).toBeGreaterThan(shown.indexOf("doctor: probing the cordon"));
     expect(shown.slice(erased + 4)).toMatch(/^(ok|warning|PROBLEM) /);
-  }, 60_000);
+  });
 
   it("shows nothing under CI", async () => {
     const shown = await onTerminal(["doctor"], { ...slowBwrap(), CI: "true" });
     expect(shown).not.toContain("doctor: probing");
     expect(shown).not.toContain("\r\u001b[K");
-  }, 60_000);
+  });
 });
 
 describe("progress of slashi audit", () => {
@@ -174,5 +174,5 @@ describe("progress of slashi audit", () => {
     expect(piped.exitCode).toBe(0);
     expect(String(piped.stderr)).toBe("");
     expect(String(piped.stdout)).toContain("check");
-  }, 60_000);
+  });
 });

@@ -330,7 +330,7 @@ describe.runIf(posix)("slashi decision service", () => {
       });
       expect(identity.refused).toBeDefined();
       await stop(real.child);
-    }, 60_000);
+    });
 
     afterAll(() => fake?.close());
 
@@ -395,6 +395,6 @@ describe.runIf(posix)("slashi decision service", () => {
       expect(reply.refused).toBeDefined();
       expect(reply.status).toBeUndefined();
       await stop(real.child);
-    }, 60_000);
+    });
   });
 });

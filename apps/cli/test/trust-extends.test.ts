@@ -34,30 +34,26 @@ describe("an extends entry that does not resolve", () => {
   it.each([
     ["a misspelt preset", ["recommnded"], /did you mean "recommended"\?/],
     ["an Enkaidu config named bare", ["recommended", "enkaidu.yml"], /did you mean "\.\/enkaidu\.yml"\?/],
-  ])(
-    "is reported by trust as policy validate reports it: %s",
-    async (_, entries, hint) => {
-      const root = repository(entries.join("-").replace(/\W+/g, "-"), entries);
-      const validated = await slashi(["policy", "validate"], { env, cwd: root });
-      const trusted = await slashi(["trust"], { env, cwd: root });
-      expect(validated.exitCode).toBe(3);
-      expect(trusted.exitCode).toBe(3);
-      const index = entries.length - 1;
-      const invalid = new RegExp(
-        `^invalid: \\S+slashi-policy\\.json:3:\\d+ \\(at /extends/${index}\\): extends "${entries[index]?.replace(/\./g, "\\.")}".*\\[PACK_NOT_FOUND\\]$`,
-        "m",
-      );
-      expect(String(validated.stderr)).toMatch(invalid);
-      expect(String(trusted.stderr)).toMatch(invalid);
-      expect(String(trusted.stderr)).toMatch(hint);
-      const line = (text: string) => text.split("\n").find((l) => l.startsWith("invalid: "));
-      expect(line(String(trusted.stderr))).toBe(line(String(validated.stderr)));
-      expect(String(trusted.stderr)).toMatch(/is not trusted; nothing was recorded/);
-      expect(String(trusted.stdout)).toBe("");
-      expect((await slashi(["trust", "status"], { env, cwd: root })).exitCode).toBe(10);
-    },
-    60_000,
-  );
+  ])("is reported by trust as policy validate reports it: %s", async (_, entries, hint) => {
+    const root = repository(entries.join("-").replace(/\W+/g, "-"), entries);
+    const validated = await slashi(["policy", "validate"], { env, cwd: root });
+    const trusted = await slashi(["trust"], { env, cwd: root });
+    expect(validated.exitCode).toBe(3);
+    expect(trusted.exitCode).toBe(3);
+    const index = entries.length - 1;
+    const invalid = new RegExp(
+      `^invalid: \\S+slashi-policy\\.json:3:\\d+ \\(at /extends/${index}\\): extends "${entries[index]?.replace(/\./g, "\\.")}".*\\[PACK_NOT_FOUND\\]$`,
+      "m",
+    );
+    expect(String(validated.stderr)).toMatch(invalid);
+    expect(String(trusted.stderr)).toMatch(invalid);
+    expect(String(trusted.stderr)).toMatch(hint);
+    const line = (text: string) => text.split("\n").find((l) => l.startsWith("invalid: "));
+    expect(line(String(trusted.stderr))).toBe(line(String(validated.stderr)));
+    expect(String(trusted.stderr)).toMatch(/is not trusted; nothing was recorded/);
+    expect(String(trusted.stdout)).toBe("");
+    expect((await slashi(["trust", "status"], { env, cwd: root })).exitCode).toBe(10);
+  });
 
   it("resolves once written as the path, for validate and trust alike", async () => {
     const root = repository("path", ["recommended", "./enkaidu.yml"]);
@@ -65,7 +61,7 @@ describe("an extends entry that does not resolve", () => {
     expect(validated.exitCode, String(validated.stderr)).toBe(0);
     expect((await slashi(["trust"], { env, cwd: root })).exitCode).toBe(0);
     expect((await slashi(["trust", "status"], { env, cwd: root })).exitCode).toBe(0);
-  }, 60_000);
+  });
 
   it("refuses an Enkaidu config a load refuses, with the same error at the same place, its location once", async () => {
     const root = repository("enkaidu-cordon", ["recommended", "./enkaidu.yml"]);
@@ -89,5 +85,5 @@ describe("an extends entry that does not resolve", () => {
     expect(invalid?.split(policy)).toHaveLength(2);
     expect(invalid?.match(/enkaidu\.yml:7:\d+: /g)).toHaveLength(1);
     expect(String(loaded.stderr).split("\n")[0]).toBe(invalid?.replace(/^invalid: /, "slashi: "));
-  }, 60_000);
+  });
 });

@@ -40,7 +40,7 @@ describe.runIf(posix)("a workspace link to a secret", () => {
     const linked = await check();
     expect(linked).toMatchObject({ decision: "ask" });
     expect(JSON.stringify(linked.reasons)).toContain("secret.read");
-  }, 60_000);
+  });
 
   it("asks before shell_command reads through the link, and does not run it when declined", async () => {
     linkNotes();
@@ -49,5 +49,5 @@ describe.runIf(posix)("a workspace link to a secret", () => {
     expect(server.forms).toHaveLength(1);
     expect(structured(result)).toMatchObject({ code: "PERMISSION_DENIED" });
     expect(JSON.stringify(result)).not.toContain("canary-key");
-  }, 60_000);
+  });
 });

@@ -145,7 +145,6 @@ describe("list_commands", () => {
   // The test timeout is the hang guard: a plain read of a FIFO never returns.
   it.runIf(process.platform !== "win32")(
     "answers with a note when the team file is a FIFO instead of waiting on it",
-    { timeout: 60_000 },
     async () => {
       await trustWorkspace();
       const teamFile = path.join(sandbox.workspace, ".vscode", "slashi.json");

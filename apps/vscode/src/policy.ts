@@ -10,6 +10,7 @@ import {
   SlashiError,
   SlashiErrorCode,
   trustGains,
+  type GainedRule,
   type ShellParserOptions,
 } from "@slashi/core";
 import {
@@ -24,6 +25,8 @@ import {
   type PolicyFileReader,
   type PolicySession,
   type PolicySnapshot,
+  trustGainsView,
+  type TrustGainGroup,
   workspaceOf,
 } from "@slashi/runtime";
 
@@ -155,38 +158,32 @@ export function decideTerminalStep(
  * settings of the workspace policy file and of what it extends while the file is not approved (approving it is
  * `slashi trust`; VS Code's Workspace Trust alone does not), and `trustedWorkspaceOnly` rules while VS Code does
  * not trust the workspace. Empty when everything trusting adds is already in effect. It does not cover commands
- * (team file, packs), which the catalog lists.
+ * (team file, packs), which the catalog lists. The lines are grouped by the runtime's `trustGainsView`, as
+ * `slashi trust` groups them.
  */
 export function pendingTrustLines(snapshot: Pick<PolicySnapshot, "layers" | "trusted">): string[] {
   const workspace = snapshot.layers.find((l) => l.kind === "workspace");
   const fileApproved = workspace?.approved === true;
   const gains = trustGains(snapshot.layers);
   const rules = gains.rules.filter((r) => (r.because === "approved" ? !fileApproved : !snapshot.trusted));
-  const settings = fileApproved ? [] : gains.settings;
-  if (rules.length === 0 && settings.length === 0) return [];
+  // Grouped as `slashi trust` groups them: the workspace file's own rules one by one, the rest a line per source.
+  const view = trustGainsView({ rules, settings: fileApproved ? [] : gains.settings, waiting: [] });
+  if (view.empty) return [];
   const how = [
     ...(snapshot.trusted ? [] : ["trusting this workspace in VS Code"]),
     ...(workspace !== undefined && !fileApproved ? [`approving ${workspace.source} (slashi trust)`] : []),
   ].join(" and ");
-  // The workspace file's own rules one by one; what a preset, pack or the person's policy brings, one line each.
-  const own = rules.filter((r) => r.layer === "workspace");
-  const bySource = new Map<string, typeof rules>();
-  for (const r of rules.filter((r) => r.layer !== "workspace"))
-    bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
+  const summary = (group: TrustGainGroup<GainedRule>, marked: string) =>
+    `  ${group.rules.length} allow rule(s) of ${group.layer} ${group.source}${marked}: ${group.examples.join(", ")}${group.more ? ", …" : ""}`;
   return [
     `${how} would make these count here:`,
-    ...own.map(
+    ...view.listed.map(
       (r) =>
         `  allow ${r.match}${r.reason === undefined ? "" : `  (${r.reason})`}  [${r.source} ${r.jsonPath}]`,
     ),
-    ...[...bySource].map(([source, group]) => {
-      const first = group.slice(0, 3).map((r) => r.match);
-      const only = group.every((r) => r.because === "trusted-workspace")
-        ? " marked trustedWorkspaceOnly"
-        : "";
-      return `  ${group.length} allow rule(s) of ${group[0]!.layer} ${source}${only}: ${first.join(", ")}${group.length > 3 ? ", …" : ""}`;
-    }),
-    ...settings.map(
+    ...view.extended.map((group) => summary(group, "")),
+    ...view.trustedOnly.map((group) => summary(group, " marked trustedWorkspaceOnly")),
+    ...view.settings.map(
       (g) =>
         `  ${g.key}: ${Array.isArray(g.value) ? g.value.join(", ") : String(g.value)}  [${g.sources.join(", ")}]`,
     ),

@@ -29,7 +29,7 @@ function run(shell: string, line: string): string {
     cwd: dir,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C" },
     encoding: "utf8",
-    timeout: 5000,
+    timeout: 30_000,
     killSignal: "SIGKILL",
     stdio: ["ignore", "pipe", "ignore"],
   });

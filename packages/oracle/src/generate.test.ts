@@ -48,7 +48,19 @@ describe("generateLines", () => {
     ]) {
       expect(tags.has(tag), tag).toBe(true);
     }
-    for (const prefix of ["env-", "smuggle-", "write-", "read-", "foreign-", "send-"]) {
+    for (const prefix of [
+      "env-",
+      "smuggle-",
+      "write-",
+      "read-",
+      "foreign-",
+      "send-",
+      "read-git-place-fetch-head",
+      "read-git-place-reflog",
+      "read-git-place-remotes",
+      "read-git-place-branches",
+      "write-flock",
+    ]) {
       expect(
         [...tags].some((t) => t.startsWith(prefix)),
         prefix,

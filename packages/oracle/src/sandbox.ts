@@ -34,6 +34,7 @@ import {
   WORKSPACE,
   WORKSPACE_FILES,
   canaryFiles,
+  fetchedUrl,
   repositoryConfig,
   type Canaries,
 } from "./world.js";
@@ -200,6 +201,26 @@ function writeTemplate(templateHome: string, canaries: Canaries): void {
   git(workspace, "commit", "-q", "-am", "second");
   git(workspace, "config", "core.hooksPath", ".git/hooks");
   for (const [key, value] of repositoryConfig(canaries.repository)) git(workspace, "config", key, value);
+  // what git keeps of a pull from a URL that carries the token: the reflogs' messages and FETCH_HEAD
+  const url = fetchedUrl(canaries.repository);
+  git(
+    workspace,
+    "update-ref",
+    "--create-reflog",
+    "-m",
+    `fetch ${url}: storing head`,
+    "refs/remotes/origin/main",
+    "HEAD",
+  );
+  git(workspace, "update-ref", "-m", `pull ${url} main: Fast-forward`, "HEAD", "HEAD");
+  const head = spawnSync("git", ["rev-parse", "HEAD"], { cwd: workspace, encoding: "utf8" }).stdout.trim();
+  put(path.join(workspace, ".git", "FETCH_HEAD"), `${head}\t\tbranch 'main' of ${url}\n`);
+  // the old remote definitions git still reads (`git fetch upstream`): a file per remote holding its URL
+  put(
+    path.join(workspace, ".git", "remotes", "upstream"),
+    `URL: ${url}\nPull: refs/heads/main:refs/heads/main\n`,
+  );
+  put(path.join(workspace, ".git", "branches", "mirror"), `${url}#main\n`);
   for (const hook of ["pre-commit", "post-checkout", "post-merge", "pre-push", "fsmonitor-watchman"]) {
     put(path.join(workspace, ".git", "hooks", hook), `#!/bin/sh\n${PAYLOAD} hook-${hook}\n`, 0o755);
   }

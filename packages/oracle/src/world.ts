@@ -130,6 +130,15 @@ export function repositoryConfig(token: string): [string, string][] {
   ];
 }
 
+/**
+ * What the workspace repository keeps of the URLs it fetched and pulled, as git writes it: `FETCH_HEAD` names
+ * the source of the last fetch and the reflogs keep `pull <url>` messages; a URL's path or query can carry a
+ * token git does not strip. Both hold the repository canary ({@link Canaries.repository}).
+ */
+export function fetchedUrl(token: string): string {
+  return `${SINK_URL}project.git?access_token=${token}`;
+}
+
 /** Makes fresh canary tokens: `ocanary-<where>-<16 hex>`, distinct in every run. */
 export function makeCanaries(): Canaries {
   const token = (where: string) =>

@@ -100,6 +100,8 @@ export { readLayersFile } from "./session/layers-file.js";
 export { extendsLocations, locateExtendsError } from "./session/extends-location.js";
 export type { ExtendsSource } from "./session/extends-location.js";
 export { enkaiduExtendLayers } from "./session/enkaidu-layers.js";
+export { trustGainsView } from "./session/trust-gains-view.js";
+export type { TrustGainGroup, TrustGainsView } from "./session/trust-gains-view.js";
 export type {
   DecideAt,
   PackLayerLoader,

@@ -1,14 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { execa } from "execa";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ApprovalFileStore, AuditLog } from "../src/index.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = mkdtempSync(path.join(tmpdir(), "slashi-conc-"));
+const root = scratchDir("slashi-conc-");
 const workerFile = path.join(root, "worker.mjs");
 const WORKERS = 8;
 
@@ -29,8 +29,7 @@ beforeAll(async () => {
     },
     logLevel: "silent",
   });
-}, 60_000);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+});
 
 async function runWorkers(mode: string, file: string, count: number): Promise<void> {
   const results = await Promise.all(
@@ -106,5 +105,5 @@ describe.runIf(existsSync("/proc/self/stat"))("a host process that exits", () =>
     }
     expect(isRunning(leader)).toBe(false);
     expect(isRunning(background)).toBe(false);
-  }, 60_000);
+  });
 });

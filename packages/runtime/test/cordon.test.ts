@@ -3,7 +3,6 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
@@ -17,6 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECRET_LOCATIONS } from "@slashi/core";
+import { tempDir, type TempDir } from "@slashi/test-utils";
 import {
   cordonAvailability,
   probeCordon,
@@ -46,6 +46,7 @@ if (!availability.available) {
 describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 180_000 }, () => {
   // Outside /tmp on purpose: the cordon gives commands a private /tmp, so a host directory under /tmp would be
   // invisible inside rather than read-only.
+  let scratch: TempDir | undefined;
   let root: string;
   let workspace: string;
   let home: string;
@@ -59,7 +60,9 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 180_000
     // A checkout may itself live under /tmp (CI clones anywhere): then use /var/tmp, which the cordon leaves
     // read-only like any other host directory.
     const base = /^\/tmp(\/|$)/.test(packageDir) ? "/var/tmp" : packageDir;
-    root = mkdtempSync(path.join(base, ".tmp-cordon-"));
+    // Made here, not at describe level, so a run without bubblewrap makes no folder.
+    scratch = tempDir(".tmp-cordon-", base);
+    root = scratch.dir;
     chmodSync(root, 0o755);
     // Where the cordon remembers its proof: this test's own state directory, not the user's.
     process.env.SLASHI_STATE_DIR = path.join(root, "state");
@@ -87,8 +90,8 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 180_000
   afterAll(async () => {
     if (savedStateDir === undefined) delete process.env.SLASHI_STATE_DIR;
     else process.env.SLASHI_STATE_DIR = savedStateDir;
+    scratch?.remove();
     await new Promise((resolve) => server.close(resolve));
-    rmSync(root, { recursive: true, force: true });
   });
 
   const policy = (extra: Partial<CordonPolicy> = {}): CordonPolicy => ({

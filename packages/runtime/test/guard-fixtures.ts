@@ -1,10 +1,9 @@
 // What the guard's unit tests share: a workspace at CWD, a user policy over `recommended` that denies `shred`,
 // and command-approval stores in a temporary folder removed after the file's tests.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadShellParser, resolvePolicy, type DecideContext, type PolicyRule } from "@slashi/core";
-import { afterAll, beforeAll } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { beforeAll } from "vitest";
 import { CommandApprovalFileStore } from "../src/store/command-approvals.js";
 
 /** The workspace root and working directory of every line. */
@@ -42,11 +41,9 @@ export function guardSnapshot(options: { skip?: boolean; rules?: PolicyRule[] } 
 
 /** Loads the parser and gives fresh, empty command-approval stores in a folder removed after the tests. */
 export function approvalStores(prefix: string): () => CommandApprovalFileStore {
-  let dir = "";
+  const dir = scratchDir(prefix);
   beforeAll(async () => {
     await loadShellParser();
-    dir = mkdtempSync(path.join(tmpdir(), prefix));
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   return () => new CommandApprovalFileStore({ file: path.join(dir, `${Math.random()}.json`) });
 }

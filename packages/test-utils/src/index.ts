@@ -2,7 +2,7 @@
 // tests, test setup and benchmarks) imports it. Every export here is public.
 export { catchError, catchErrorAsync, rejectionCode, thrownCode } from "./errors.js";
 export type { ErrorGuard } from "./errors.js";
-export { hostEnv, tempDir, tempHome } from "./temp.js";
+export { hostEnv, scratchDir, tempDir, tempHome } from "./temp.js";
 export type { TempDir, TempHome } from "./temp.js";
 export type { DecisionBaseline } from "./conformance.js";
 export {

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { tempDir, tempHome } from "./temp.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { scratchDir, tempDir, tempHome } from "./temp.js";
 
 describe("tempDir", () => {
   it("makes a fresh real directory that remove deletes with its content", () => {
@@ -31,5 +31,62 @@ describe("tempHome", () => {
       t.remove();
     }
     expect(existsSync(t.home)).toBe(false);
+  });
+});
+
+let suiteScratch = "";
+
+describe("scratchDir", () => {
+  const atSuite = scratchDir("slashi-tu-suite-");
+  suiteScratch = atSuite;
+  const seen: string[] = [];
+
+  it("made at describe level, stays for the suite's tests", () => {
+    expect(lstatSync(atSuite).isDirectory()).toBe(true);
+    expect(realpathSync(atSuite)).toBe(atSuite);
+  });
+
+  it("made inside a test, is removed when the test ends", () => {
+    const dir = scratchDir("slashi-tu-test-");
+    writeFileSync(path.join(dir, "f"), "x");
+    seen.push(dir);
+    expect(path.basename(dir)).toMatch(/^slashi-tu-test-/);
+  });
+
+  it("the previous test's folder is gone, the suite's is still there", () => {
+    expect(seen).toHaveLength(1);
+    expect(existsSync(seen[0]!)).toBe(false);
+    expect(existsSync(atSuite)).toBe(true);
+  });
+
+  it("is made under the given parent", () => {
+    const parent = scratchDir("slashi-tu-parent-");
+    const inner = scratchDir("inner-", parent);
+    expect(path.dirname(inner)).toBe(parent);
+  });
+});
+
+describe("scratchDir in beforeEach", () => {
+  const made: string[] = [];
+  beforeEach(() => {
+    made.push(scratchDir("slashi-tu-each-"));
+  });
+
+  it("gives each test its own folder and removes it when that test ends", () => {
+    expect(made).toHaveLength(1);
+    expect(existsSync(made[0]!)).toBe(true);
+  });
+
+  it("the first test's folder is gone in the second", () => {
+    expect(made).toHaveLength(2);
+    expect(existsSync(made[0]!)).toBe(false);
+    expect(existsSync(made[1]!)).toBe(true);
+  });
+});
+
+describe("scratchDir after its suite", () => {
+  it("the suite's folder is removed once the suite's tests are done", () => {
+    expect(suiteScratch).not.toBe("");
+    expect(existsSync(suiteScratch)).toBe(false);
   });
 });

@@ -3,6 +3,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { afterAll, onTestFinished } from "vitest";
 
 /** A temporary directory and the function that removes it. */
 export interface TempDir {
@@ -13,13 +14,36 @@ export interface TempDir {
 }
 
 /**
- * Makes a fresh, empty directory under the system's temporary folder. Nothing removes it on its own: call
- * `remove` in an `afterAll`/`afterEach`.
+ * Makes a fresh, empty directory under the system's temporary folder (or under `parent`). Nothing removes it on
+ * its own: call `remove` in an `afterAll`/`afterEach`, or take {@link scratchDir}, which registers that itself.
  * @param prefix - the start of its name, to tell the test that left it behind
+ * @param parent - where to make it instead of the system's temporary folder (a sandbox that hides `/tmp` needs
+ *   a folder elsewhere); it must exist
  */
-export function tempDir(prefix = "slashi-test-"): TempDir {
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
+export function tempDir(prefix = "slashi-test-", parent: string = tmpdir()): TempDir {
+  const dir = realpathSync(mkdtempSync(path.join(parent, prefix)));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Makes a fresh, empty directory, like {@link tempDir}, and has vitest remove it: called inside a test, when that
+ * test ends (passed or failed, through `onTestFinished`); called at module or `describe` level, after the file's
+ * or the suite's tests (through `afterAll`); in a `beforeEach`, when that test ends. Nothing is left behind when a
+ * test fails. Not in a `beforeAll` (vitest takes no new hook while a suite runs, so the folder would stay): make
+ * it at `describe` level instead.
+ * @param prefix - the start of its name, to tell the test that left it behind
+ * @param parent - where to make it instead of the system's temporary folder; it must exist
+ * @returns its real path
+ */
+export function scratchDir(prefix = "slashi-test-", parent?: string): string {
+  const temp = tempDir(prefix, parent);
+  try {
+    onTestFinished(temp.remove);
+  } catch {
+    // Not inside a running test: the enclosing suite (or the file) removes it when its tests are done.
+    afterAll(temp.remove);
+  }
+  return temp.dir;
 }
 
 /** A temporary home: the folders a Slashi host reads, all inside one removable root. */
@@ -38,9 +62,10 @@ export interface TempHome extends TempDir {
  * Makes a temporary home with its config, state and workspace folders created. It sets no environment
  * variable: each host's tests build their own environment from these paths.
  * @param prefix - the start of the root's name
+ * @param parent - where to make the root instead of the system's temporary folder; it must exist
  */
-export function tempHome(prefix = "slashi-home-"): TempHome {
-  const root = tempDir(prefix);
+export function tempHome(prefix = "slashi-home-", parent?: string): TempHome {
+  const root = tempDir(prefix, parent);
   const home = path.join(root.dir, "home");
   const configDir = path.join(root.dir, "config");
   const stateDir = path.join(root.dir, "state");

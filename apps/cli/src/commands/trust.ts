@@ -4,15 +4,25 @@
  * workspace policy file (its allow rules count until the file changes), and says what each of these adds.
  */
 import path from "node:path";
-import { isSlashiError, makeVisible, parsePolicy, trustGains, type TrustGains } from "@slashi/core";
+import {
+  isSlashiError,
+  makeVisible,
+  parsePolicy,
+  trustGains,
+  type GainedRule,
+  type TrustGains,
+  type WaitingRule,
+} from "@slashi/core";
 import {
   AuditLog,
   CommandApprovalFileStore,
   readBoundedText,
   textDigest,
   TrustFileStore,
+  trustGainsView,
   workspaceIdentity,
   workspacePolicyApprovalKey,
+  type TrustGainGroup,
   type Workspace,
 } from "@slashi/runtime";
 import { ensureParser, openSession, resolveWorkspace, slashiPaths } from "../context.js";
@@ -138,82 +148,59 @@ function printJson(io: Io, workspace: Workspace, fields: Record<string, unknown>
   println(io.stdout, jsonText({ workspace: workspace.root, key: workspace.key, ...fields }));
 }
 
-/** How many of a source's rules a summary line names before "…". */
-const SUMMARY_EXAMPLES = 3;
-
-/**
- * The rules of `rules` one line each when they are the workspace file's own (or `verbose`); those of each preset,
- * pack or Enkaidu config it extends as one line per source, with the count and the first few patterns.
- */
-function printRules<R extends { layer: string; source: string; match: string }>(
-  io: Io,
-  rules: readonly R[],
-  verbose: boolean,
-  line: (rule: R) => string,
-  summary: (source: string, group: readonly R[], examples: string) => string,
-): void {
-  const grouped = new Map<string, R[]>();
-  for (const rule of rules) {
-    if (verbose || rule.layer === "workspace") {
-      println(io.stdout, line(rule));
-      continue;
-    }
-    grouped.set(rule.source, [...(grouped.get(rule.source) ?? []), rule]);
-  }
-  for (const [source, group] of grouped) {
-    const shown = group.slice(0, SUMMARY_EXAMPLES).map((r) => makeVisible(r.match));
-    const examples = `${shown.join(", ")}${group.length > SUMMARY_EXAMPLES ? ", …" : ""}`;
-    println(io.stdout, summary(makeVisible(source), group, examples));
-  }
+/** A summary line's patterns: the first few, made visible, and "…" when the group holds more. */
+function examplesOf(group: TrustGainGroup<GainedRule | WaitingRule>): string {
+  return `${group.examples.map((m) => makeVisible(m)).join(", ")}${group.more ? ", …" : ""}`;
 }
 
 /**
- * The gains as lines; text from the repository goes through makeVisible (control characters shown, never sent).
- * The workspace file's own rules are listed one by one; what a preset or pack brings is one line per source
- * unless `verbose`.
+ * The gains as lines, grouped by the runtime's `trustGainsView`; text from the repository goes through makeVisible
+ * (control characters shown, never sent). The workspace file's own rules are listed one by one; what a preset or
+ * pack brings is one line per source unless `verbose`.
  */
 function printGains(io: Io, gains: TrustGains, verbose: boolean): void {
   const more = verbose ? "" : "; --verbose lists them";
-  if (gains.rules.length === 0 && gains.settings.length === 0) {
+  const view = trustGainsView(gains, { verbose });
+  if (view.empty) {
     println(io.stdout, "no allow rule or loosening setting counts because of this trust");
   } else {
     println(io.stdout, "now counting in this workspace:");
-    printRules(
-      io,
-      gains.rules.filter((r) => r.because === "approved"),
-      verbose,
-      (rule) =>
+    for (const rule of view.listed)
+      println(
+        io.stdout,
         `  allow ${makeVisible(rule.match)}${rule.reason === undefined ? "" : `  (${makeVisible(rule.reason)})`}  [${rule.layer} ${makeVisible(rule.source)} ${rule.jsonPath}]`,
-      (source, group, examples) =>
-        `  ${group.length} allow rule(s) of ${source}, which the policy file extends: ${examples}${more}`,
-    );
+      );
+    for (const group of view.extended)
+      println(
+        io.stdout,
+        `  ${group.rules.length} allow rule(s) of ${makeVisible(group.source)}, which the policy file extends: ${examplesOf(group)}${more}`,
+      );
     // trustedWorkspaceOnly rules count in every trusted workspace: one line per file (--json lists each)
-    const onlyTrusted = new Map<string, number>();
-    for (const rule of gains.rules.filter((r) => r.because === "trusted-workspace")) {
-      const at = `${rule.layer} ${makeVisible(rule.source)}`;
-      onlyTrusted.set(at, (onlyTrusted.get(at) ?? 0) + 1);
-    }
-    for (const [at, count] of onlyTrusted)
-      println(io.stdout, `  ${count} allow rule(s) of ${at} marked trustedWorkspaceOnly (--json lists them)`);
-    for (const setting of gains.settings)
+    for (const group of view.trustedOnly)
+      println(
+        io.stdout,
+        `  ${group.rules.length} allow rule(s) of ${group.layer} ${makeVisible(group.source)} marked trustedWorkspaceOnly (--json lists them)`,
+      );
+    for (const setting of view.settings)
       println(
         io.stdout,
         `  ${setting.key}: ${makeVisible(Array.isArray(setting.value) ? setting.value.join(", ") : String(setting.value))}  [${makeVisible(setting.sources.join(", "))}]`,
       );
   }
-  if (gains.waiting.length > 0) {
+  if (view.waitingListed.length + view.waiting.length > 0) {
     println(io.stdout, "still not counting:");
-    printRules(
-      io,
-      gains.waiting,
-      verbose,
-      (rule) =>
+    for (const rule of view.waitingListed)
+      println(
+        io.stdout,
         `  allow ${makeVisible(rule.match)}  [${rule.layer} ${makeVisible(rule.source)} ${rule.jsonPath}] until ${makeVisible(rule.needs)}`,
-      (source, group, examples) => {
-        const needs = [...new Set(group.map((r) => makeVisible(r.needs)))].join("; or ");
-        return `  ${group.length} allow rule(s) of ${source}: ${examples}, until ${needs}${more}`;
-      },
-    );
+      );
+    for (const group of view.waiting) {
+      const needs = [...new Set(group.rules.map((r) => makeVisible(r.needs)))].join("; or ");
+      println(
+        io.stdout,
+        `  ${group.rules.length} allow rule(s) of ${makeVisible(group.source)}: ${examplesOf(group)}, until ${needs}${more}`,
+      );
+    }
   }
 }
 

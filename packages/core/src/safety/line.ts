@@ -8,7 +8,7 @@ import type { ExtractedCommand, ShellAnalysis } from "../shell/types.js";
 import { invocationOf, type Invocation } from "./argv.js";
 import { lineFinding } from "./codes.js";
 import { classifyEnvironment, environmentExpansions } from "./environment.js";
-import { classifyNetwork } from "./network.js";
+import { isNetworkClient } from "./network.js";
 import { readWords } from "./reads.js";
 import { classifySecrets } from "./secrets.js";
 import type { Finding, SafetyContext } from "./types.js";
@@ -180,8 +180,7 @@ export function classifyLine(input: string, analysis: ShellAnalysis, context: Sa
     if (linkAt >= 0 && readAfterLink === undefined && (readWords(invocation)?.length ?? 0) > 0)
       readAfterLink = invocation.name;
     if (linkAt < 0 && makesLink(invocation)) linkAt = i;
-    const network =
-      OTHER_SINKS.has(invocation.name) || classifyNetwork(invocation).some((f) => f.code === "net.client");
+    const network = OTHER_SINKS.has(invocation.name) || isNetworkClient(invocation);
     if (network) sinks.push(i);
   });
   if (decoder !== undefined && hiddenRunner !== undefined)

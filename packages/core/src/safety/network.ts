@@ -342,12 +342,17 @@ function others(invocation: Invocation): Finding[] {
   }
 }
 
+/** Whether the invocation connects to other machines: the `net.client` finding of {@link classifyNetwork}. */
+export function isNetworkClient(invocation: Invocation): boolean {
+  return CLIENTS.has(invocation.name) || (invocation.name === "rsync" && rsyncRemote(invocation.args));
+}
+
 /** Network clients and supply-chain actions (installs, one-off package runs, publishing). */
 export function classifyNetwork(invocation: Invocation): Finding[] {
-  const { name, args, command } = invocation;
+  const { name, command } = invocation;
   const out: Finding[] = [];
   if (CLIENTS.has(name)) out.push(finding("net.client", `${name} connects to other machines`, command, name));
-  else if (name === "rsync" && rsyncRemote(args))
+  else if (isNetworkClient(invocation))
     out.push(finding("net.client", "rsync copies to or from another machine", command, name));
   out.push(...javascript(invocation), ...python(invocation), ...others(invocation));
   return out;

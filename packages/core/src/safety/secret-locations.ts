@@ -391,6 +391,15 @@ export function repositoryPlace(view: RepositoryPlaceView): SecretMatch {
   return undefined;
 }
 
+/**
+ * Whether a component of literal lower-case components is named `*.git`: without one, no folder of the path is a
+ * git directory in {@link literalPlaceView}, so {@link repositoryPlace} finds nothing there.
+ */
+function anyGitDirectoryName(parts: readonly string[]): boolean {
+  for (const part of parts) if (part.endsWith(".git")) return true;
+  return false;
+}
+
 /** The repository-place view of literal lower-case components: a git directory is named `*.git`. */
 function literalPlaceView(parts: readonly string[]): RepositoryPlaceView {
   return {
@@ -417,7 +426,7 @@ function partsMatch(parts: readonly string[], home: string): SecretMatch {
     // a public key is never secret, but a folder of that name is still reached through
     return undefined;
   }
-  const repository = repositoryPlace(literalPlaceView(parts));
+  const repository = anyGitDirectoryName(parts) ? repositoryPlace(literalPlaceView(parts)) : undefined;
   if (repository === "secret") return repository;
   const homeList = homeComponents(home);
   let out: SecretMatch = repository;
@@ -481,7 +490,7 @@ export function containsSecrets(path: string, home: string): boolean {
   }
   const parts = lowerParts(p);
   // a git directory (`.git`, a bare `x.git`, a submodule's) or a folder in one holds a repository's secret places
-  if (holdsRepositoryConfigs(literalPlaceView(parts))) return true;
+  if (anyGitDirectoryName(parts) && holdsRepositoryConfigs(literalPlaceView(parts))) return true;
   for (const entry of COMPILED) {
     if (entry.entry.anchor === "root" && leadsTo(parts, entry.parts)) return true;
     if (
@@ -592,10 +601,8 @@ function literalMatch(parts: readonly string[], home: string): SecretMatch {
   const names = parts.map(unescapeGlob);
   if (names.some((name) => name === "" || name.includes("/")))
     return secretMatch(`/${names.join("/")}`, home);
-  return partsMatch(
-    names.map((name) => name.toLowerCase()),
-    home,
-  );
+  // the components are lower case already, and unescaping keeps them so
+  return partsMatch(names, home);
 }
 
 /**

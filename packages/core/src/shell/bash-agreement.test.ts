@@ -14,7 +14,7 @@ function bashArgv(script: string): string[][] {
   const run = spawnSync(BASH as string, ["--norc", "--noprofile", "-c", handler + script], {
     env: { PATH: "/nonexistent", LC_ALL: "C.UTF-8" },
     encoding: "utf8",
-    timeout: 5000,
+    timeout: 30_000,
   });
   if (run.status !== 0) throw new Error(`bash failed (${run.status}): ${run.stderr}`);
   return run.stdout

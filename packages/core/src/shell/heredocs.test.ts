@@ -261,7 +261,7 @@ describe("readHeredocs agrees with real shells", () => {
       cwd: work,
       env: { PATH: `${bin}:/usr/bin:/bin`, HOME: scratch.dir, LC_ALL: "C" },
       encoding: "utf8",
-      timeout: 5000,
+      timeout: 30_000,
       stdio: ["ignore", "pipe", "ignore"],
     });
     return { stdout: result.stdout, markers: readdirSync(work) };

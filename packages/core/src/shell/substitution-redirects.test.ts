@@ -40,7 +40,7 @@ describe("a substitution that holds only a redirection", () => {
           const run = spawnSync(BASH as string, ["--norc", "--noprofile", "-c", line], {
             cwd: dir,
             env: { PATH: "/usr/bin:/bin", LC_ALL: "C.UTF-8" },
-            timeout: 5000,
+            timeout: 30_000,
           });
           expect(run.error, line).toBeUndefined();
           expect(existsSync(marker), `bash did not create the file for ${line}`).toBe(true);

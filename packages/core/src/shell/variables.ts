@@ -25,14 +25,10 @@ export class VariableChecks {
   private readonly evaluatedNames = new Set<string>();
   /** Names read inside arithmetic anywhere in the script: their values are evaluated as arithmetic. */
   private readonly arithmeticNames = new Set<string>();
-  /**
-   * Names the script gives a value that is not plain arithmetic (or an unknown value), and the names the shell
-   * fills from data: those a POSIX shell may fill to start with, bash's own once a script is read by bash or zsh
-   * ({@link VariableChecks.readBy}).
-   */
-  private readonly unsafeValues = new Set<string>(
-    [...DATA_VARIABLES].filter((name) => !BASH_SYNTAX_DATA_VARIABLES.has(name)),
-  );
+  /** Names the script gives a value that is not plain arithmetic (or an unknown value). */
+  private readonly unsafeValues = new Set<string>();
+  /** Whether bash or zsh reads the script or one of its payloads: bash's own data variables may be filled. */
+  private bashSyntax = false;
   /** For names given plain arithmetic values: the names those values read (evaluated in turn). */
   private readonly valueNames = new Map<string, Set<string>>();
 
@@ -43,7 +39,7 @@ export class VariableChecks {
    * variables of bash's own syntax (`BASH_REMATCH`), a POSIX shell's cannot.
    */
   readBy(grammar: ShellGrammar): void {
-    if (grammar !== "posix") for (const name of BASH_SYNTAX_DATA_VARIABLES) this.unsafeValues.add(name);
+    if (grammar !== "posix") this.bashSyntax = true;
   }
 
   /** Takes in what the evaluated-word scan of one parsed script found (problems are reported by the caller). */
@@ -88,10 +84,18 @@ export class VariableChecks {
     }
   }
 
+  /**
+   * Whether the shell may fill `name` from data: the variables any POSIX shell fills, and bash's own once bash
+   * or zsh reads the script ({@link VariableChecks.readBy}).
+   */
+  private filledFromData(name: string): boolean {
+    return DATA_VARIABLES.has(name) && (this.bashSyntax || !BASH_SYNTAX_DATA_VARIABLES.has(name));
+  }
+
   /** Arithmetic that reads, directly or through plain values, a name the script sets to possible code. */
   finish(): void {
     for (const name of namesReadThrough(this.arithmeticNames, this.valueNames)) {
-      if (!this.unsafeValues.has(name)) continue;
+      if (!this.unsafeValues.has(name) && !this.filledFromData(name)) continue;
       this.list.add(
         ShellFindingCode.evaluatedWord,
         `arithmetic reads ${name}, which the script sets to a value bash would evaluate as code`,

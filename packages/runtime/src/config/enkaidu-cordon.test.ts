@@ -1,23 +1,14 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { isSlashiError, SlashiErrorCode } from "@slashi/core";
-import { tempDir } from "@slashi/test-utils";
-import { afterAll, describe, expect, it, onTestFinished } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { resolveCordon } from "../cordon/policy.js";
 import { checkEnkaiduCordonKeys, within } from "./enkaidu-cordon.js";
 
-const box = tempDir("slashi-enkaidu-cordon-");
-afterAll(box.remove);
-const home = path.join(box.dir, "home");
-const workspace = path.join(box.dir, "work");
+const box = scratchDir("slashi-enkaidu-cordon-");
+const home = path.join(box, "home");
+const workspace = path.join(box, "work");
 const file = path.join(home, "enkaidu.yml");
 for (const dir of [
   path.join(home, ".ssh"),
@@ -27,7 +18,7 @@ for (const dir of [
   mkdirSync(dir, { recursive: true });
 writeFileSync(path.join(home, ".ssh", "id_ed25519"), "key\n");
 symlinkSync(path.join(home, ".ssh"), path.join(workspace, "keys"));
-const context = { home, workspaceRoot: workspace, slashiDirs: [path.join(box.dir, "config")] };
+const context = { home, workspaceRoot: workspace, slashiDirs: [path.join(box, "config")] };
 
 async function refusal(config: unknown, ctx: Parameters<typeof checkEnkaiduCordonKeys>[2] = context) {
   try {
@@ -86,7 +77,7 @@ describe("checkEnkaiduCordonKeys", () => {
     ["~/.ssh", path.join(home, ".ssh")],
     ["~/.ssh/id_ed25519", path.join(home, ".ssh")],
     ["keys", path.join(home, ".ssh")],
-    [path.join(box.dir, "config", "policy.json"), path.join(box.dir, "config")],
+    [path.join(box, "config", "policy.json"), path.join(box, "config")],
     // A secret place that does not exist yet is hidden once it does.
     ["~/.aws/credentials", path.join(home, ".aws")],
     ["/tmp/shared", "/tmp"],
@@ -108,10 +99,10 @@ describe("checkEnkaiduCordonKeys", () => {
 
 describe("checkEnkaiduCordonKeys and the cordon", () => {
   it("refuses a read_only_paths entry at every place the resolved cordon hides or empties, and nothing else", async () => {
-    const slashiDirs = [path.join(box.dir, "config")];
+    const slashiDirs = [path.join(box, "config")];
     mkdirSync(slashiDirs[0] as string, { recursive: true });
     // An agent socket outside /tmp and /run: the cordon hides it by path.
-    const outside = mkdtempSync(path.join(existsSync("/var/tmp") ? "/var/tmp" : box.dir, "slashi-agent-"));
+    const outside = scratchDir("slashi-agent-", existsSync("/var/tmp") ? "/var/tmp" : box);
     const socket = path.join(outside, "agent.sock");
     writeFileSync(socket, "");
     const previous = process.env.SSH_AUTH_SOCK;
@@ -119,7 +110,6 @@ describe("checkEnkaiduCordonKeys and the cordon", () => {
     onTestFinished(() => {
       if (previous === undefined) delete process.env.SSH_AUTH_SOCK;
       else process.env.SSH_AUTH_SOCK = previous;
-      rmSync(outside, { recursive: true, force: true });
     });
     const cordon = await resolveCordon({ workspace, home, slashiDirs });
     expect(cordon.hidden.map((h) => h.path)).toContain(realpathSync(socket));

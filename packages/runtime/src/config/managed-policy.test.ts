@@ -1,31 +1,17 @@
-import {
-  chmodSync,
-  chownSync,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, chownSync, mkdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { describe, expect, it } from "vitest";
 import { checkManagedPolicy } from "./managed-policy.js";
 
 const isRoot = process.geteuid?.() === 0;
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A directory whose ancestors are those of the package (root-owned, 0755 in CI and here). */
 function safeDir(): string {
-  const dir = mkdtempSync(path.join(packageDir, ".tmp-managed-"));
+  const dir = scratchDir(".tmp-managed-", packageDir);
   chmodSync(dir, 0o755);
-  made.push(dir);
   return dir;
 }
 
@@ -68,7 +54,7 @@ describe("checkManagedPolicy", () => {
   });
 
   it("ignores a world-writable file", async () => {
-    const file = policyIn(isRoot ? safeDir() : mkdtempSync(path.join(tmpdir(), "slashi-mp-")), 0o666);
+    const file = policyIn(isRoot ? safeDir() : scratchDir("slashi-mp-"), 0o666);
     const result = await checkManagedPolicy(file);
     expect(result.usable).toBe(false);
     expect(result.warning).toMatch(/ignored/);
@@ -87,8 +73,7 @@ describe("checkManagedPolicy", () => {
   });
 
   it("ignores a file under a world-writable directory such as /tmp", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "slashi-mp-"));
-    made.push(dir);
+    const dir = scratchDir("slashi-mp-");
     const result = await checkManagedPolicy(policyIn(dir));
     expect(result.usable).toBe(false);
     expect(result.warning).toMatch(/writable by group or others|not root/);

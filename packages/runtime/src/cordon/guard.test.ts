@@ -3,17 +3,15 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { beforeEach, describe, expect, it } from "vitest";
 import { acquireGuard, releaseGuard, restoreGuarded, snapshotGuarded } from "./guard.js";
 
 describe("snapshotGuarded / restoreGuarded", () => {
@@ -22,7 +20,7 @@ describe("snapshotGuarded / restoreGuarded", () => {
   let outside: string;
 
   beforeEach(() => {
-    root = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-guard-")));
+    root = scratchDir("slashi-guard-");
     workspace = path.join(root, "app");
     outside = path.join(root, "outside");
     mkdirSync(path.join(workspace, ".git", "hooks"), { recursive: true });
@@ -38,10 +36,6 @@ describe("snapshotGuarded / restoreGuarded", () => {
     writeFileSync(path.join(workspace, ".vscode", "settings.json"), "{}\n");
     writeFileSync(path.join(workspace, ".npmrc"), "fund=false\n");
     writeFileSync(path.join(outside, "keep.txt"), "outside\n");
-  });
-
-  afterEach(() => {
-    rmSync(root, { recursive: true, force: true });
   });
 
   it("puts back planted config, hooks, commondir and auto-run files, and reports each", async () => {

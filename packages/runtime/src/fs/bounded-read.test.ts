@@ -1,19 +1,17 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { isSlashiError, loadShellParser } from "@slashi/core";
 import fc from "fast-check";
-import { tempDir } from "@slashi/test-utils";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { beforeAll, describe, expect, it } from "vitest";
 import { commandBinding } from "../approval/binding.js";
 import { readTextOrUndefined } from "../approval/remembered.js";
 import { readBoundedFile, readBoundedFileSync, readBoundedText, readStreamBounded } from "./bounded-read.js";
 
-const dirTemp = tempDir("slashi-bounded-");
-const dir = dirTemp.dir;
-afterAll(dirTemp.remove);
+const dir = scratchDir("slashi-bounded-");
 
 async function reasonOf(promise: Promise<unknown>): Promise<string> {
   try {
@@ -57,39 +55,34 @@ describe("readBoundedFile", () => {
     );
   });
 
-  it(
-    "reads a store that another process keeps replacing by rename, never refusing it",
-    { timeout: 60_000 },
-    async () => {
-      const { spawn } = await import("node:child_process");
-      const file = path.join(dir, "replaced.json");
-      writeFileSync(file, '"a"');
-      // A writer that does what the stores do: write a temporary file, rename it over the target, forever.
-      const writer = spawn(
-        process.execPath,
-        [
-          "-e",
-          `const fs = require("node:fs"); const f = process.argv[1];
+  it("reads a store that another process keeps replacing by rename, never refusing it", async () => {
+    const { spawn } = await import("node:child_process");
+    const file = path.join(dir, "replaced.json");
+    writeFileSync(file, '"a"');
+    // A writer that does what the stores do: write a temporary file, rename it over the target, forever.
+    const writer = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const fs = require("node:fs"); const f = process.argv[1];
          for (let i = 0; ; i++) { fs.writeFileSync(f + ".tmp", i % 2 ? '"a"' : '"b"'); fs.renameSync(f + ".tmp", f); }`,
-          file,
-        ],
-        { stdio: "ignore" },
-      );
-      try {
-        // Once the writer has replaced the file, every read below races a rename.
-        while ((await readBoundedText(file)) !== '"b"')
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        const seen = new Set<string>();
-        for (let i = 0; i < 500; i++) {
-          seen.add(await readBoundedText(file));
-          seen.add(readBoundedFileSync(file).toString("utf8"));
-        }
-        expect([...seen].sort()).toEqual(['"a"', '"b"']);
-      } finally {
-        writer.kill("SIGKILL");
+        file,
+      ],
+      { stdio: "ignore" },
+    );
+    try {
+      // Once the writer has replaced the file, every read below races a rename.
+      while ((await readBoundedText(file)) !== '"b"') await new Promise((resolve) => setTimeout(resolve, 10));
+      const seen = new Set<string>();
+      for (let i = 0; i < 500; i++) {
+        seen.add(await readBoundedText(file));
+        seen.add(readBoundedFileSync(file).toString("utf8"));
       }
-    },
-  );
+      expect([...seen].sort()).toEqual(['"a"', '"b"']);
+    } finally {
+      writer.kill("SIGKILL");
+    }
+  });
 
   it.runIf(posix)("refuses /dev/zero behind a symlink, at once", async () => {
     const link = path.join(dir, "zero.json");
@@ -162,7 +155,7 @@ describe.runIf(posix)("readBoundedFileSync and the binding's reader", () => {
     "makes the binding of a script that is a FIFO or /dev/zero refused, at once",
     { timeout: 20_000 },
     () => {
-      const cwd = mkdtempSync(path.join(dir, "bind-"));
+      const cwd = scratchDir("bind-", dir);
       execFileSync("mkfifo", [path.join(cwd, "build.sh")]);
       symlinkSync("/dev/zero", path.join(cwd, "zero.sh"));
       writeFileSync(path.join(cwd, "ok.sh"), "echo ok\n");

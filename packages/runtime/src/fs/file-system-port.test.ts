@@ -1,23 +1,20 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { decide, loadShellParser, RECOMMENDED_POLICY, resolvePolicy } from "@slashi/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cordonAvailability } from "../cordon/availability.js";
 import { mountPointsOf, nodeFileSystemPort } from "./file-system-port.js";
 
 describe("nodeFileSystemPort", () => {
-  let root: string;
-  let home: string;
-  let workspace: string;
+  const root = scratchDir("slashi-fs-port-");
+  const home = join(root, "home");
+  const workspace = join(home, "project");
   const policy = resolvePolicy([{ kind: "user", source: "test", document: RECOMMENDED_POLICY }]);
 
   beforeAll(async () => {
     await loadShellParser();
-    root = mkdtempSync(join(tmpdir(), "slashi-fs-port-"));
-    home = join(root, "home");
-    workspace = join(home, "project");
     mkdirSync(join(home, ".ssh"), { recursive: true });
     writeFileSync(join(home, ".ssh", "id_rsa"), "canary");
     writeFileSync(join(home, ".ssh", "work"), "canary");
@@ -25,10 +22,6 @@ describe("nodeFileSystemPort", () => {
     writeFileSync(join(workspace, "src", "a.ts"), "export {};");
     symlinkSync(join(home, ".ssh"), join(workspace, "docs"));
     symlinkSync(join(home, ".ssh", "id_rsa"), join(workspace, "notes.txt"));
-  });
-
-  afterAll(() => {
-    rmSync(root, { recursive: true, force: true });
   });
 
   const context = () => ({ cwd: workspace, workspaceRoot: workspace, home, fs: nodeFileSystemPort() });
@@ -114,7 +107,6 @@ describe("nodeFileSystemPort", () => {
     // inside is the one the port reads.
     it.runIf(process.platform === "linux" && cordonAvailability().available)(
       "asks for rm -rf of a bind mount in the workspace, and of a folder holding one, rule or not",
-      { timeout: 60_000 },
       () => {
         const cache = join(workspace, "cache");
         const vendor = join(workspace, "vendor", "data");

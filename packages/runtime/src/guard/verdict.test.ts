@@ -1,9 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { enkaiduPolicyDocument, enkaiduSettingsFrom, loadShellParser, resolvePolicy } from "@slashi/core";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { beforeAll, describe, expect, it } from "vitest";
 import { contextAt, CWD } from "../../test/guard-fixtures.js";
 import { commandBinding } from "../approval/binding.js";
 import { bindingSite } from "../approval/remembered.js";
@@ -26,19 +25,16 @@ const snapshot = {
   context: contextAt,
 };
 
-let dir: string;
+const dir = scratchDir("slashi-verdict-");
 let store: CommandApprovalFileStore;
 
 beforeAll(async () => {
   await loadShellParser();
-  dir = mkdtempSync(path.join(tmpdir(), "slashi-verdict-"));
   store = new CommandApprovalFileStore({ file: path.join(dir, "command-approvals.json") });
   const binding = commandBinding(["./deploy.sh", "--prod"], await bindingSite(CWD, {}), files(SCRIPT));
   if (!binding.ok) throw new Error(binding.reason);
   await store.put({ key: binding.key, digest: binding.digest, approvedAt: new Date().toISOString() });
 });
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("decideVerdict", () => {
   it("answers an ask with a remembered approval of the same argv, cwd and content", async () => {
