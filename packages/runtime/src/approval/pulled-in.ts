@@ -290,9 +290,7 @@ export class PulledIn {
     for (const command of new Set(scope.shells))
       lines.push({ owner: `$(shell …) in ${makefile.file}`, line: command });
     for (const { owner, line } of lines) {
-      const commands = analysed(line, owner);
-      if (!Array.isArray(commands)) return commands;
-      const why = this.commands(commands, owner, cwd, depth);
+      const why = this.shellText(line, owner, cwd, depth);
       if (why !== undefined) return why;
     }
     return undefined;
@@ -309,13 +307,16 @@ export class PulledIn {
     for (const name of names) {
       const body = scripts[name];
       if (body === undefined || !this.once(`script ${name}`, packageJson)) continue;
-      const owner = `the "${name}" script of ${packageJson}`;
-      const commands = analysed(body, owner);
-      if (!Array.isArray(commands)) return commands;
-      const why = this.commands(commands, owner, dir, depth);
+      const why = this.shellText(body, `the "${name}" script of ${packageJson}`, dir, depth);
       if (why !== undefined) return why;
     }
     return undefined;
+  }
+
+  /** What a line of shell text (a recipe line, a package script's body) pulls in, run in `cwd`. */
+  private shellText(text: string, owner: string, cwd: string, depth: number): Why | undefined {
+    const commands = analysed(text, owner);
+    return Array.isArray(commands) ? this.commands(commands, owner, cwd, depth) : commands;
   }
 
   /**
