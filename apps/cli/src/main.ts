@@ -19,7 +19,7 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   explain: async () => (await import("./commands/explain.js")).explainCommand,
   exec: async () => (await import("./commands/exec.js")).execCommand,
   run: async () => (await import("./commands/run.js")).runCommand,
-  list: async () => (await import("./commands/run.js")).listCommand,
+  list: async () => (await import("./commands/list.js")).listCommand,
   trust: async () => (await import("./commands/trust.js")).trustCommand,
   untrust: async () => (await import("./commands/trust.js")).untrustCommand,
   "trust status": async () => (await import("./commands/trust.js")).trustStatusCommand,

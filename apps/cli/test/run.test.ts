@@ -243,7 +243,10 @@ describe("slashi run: the runtime's approval rule", () => {
   const writeTeam = (commands: unknown[]): void =>
     writeFileSync(path.join(ws, ".vscode", "slashi.json"), JSON.stringify({ version: 1, commands }));
   const auditEvents = (event: string): { command?: string }[] =>
-    readFileSync(path.join(tmp.dir, "state", "audit.jsonl"), "utf8")
+    (existsSync(path.join(tmp.dir, "state", "audit.jsonl"))
+      ? readFileSync(path.join(tmp.dir, "state", "audit.jsonl"), "utf8")
+      : ""
+    )
       .split("\n")
       .filter((l) => l !== "")
       .map((l) => JSON.parse(l) as { event: string; command?: string })
@@ -266,6 +269,34 @@ describe("slashi run: the runtime's approval rule", () => {
         .slice(before)
         .map((r) => r.command),
     ).toEqual(["/outer"]);
+  });
+
+  it("never offers Always allow for a command that names its callee with a variable: the file does not load", async () => {
+    writeTeam([
+      {
+        name: "any",
+        steps: [
+          { type: "terminal", command: `touch ${marker("any-ran")}` },
+          { type: "slash", command: "${args}" },
+        ],
+      },
+      { name: "other", steps: [{ type: "terminal", command: `touch ${marker("other-ran")}` }] },
+    ]);
+    const before = auditEvents("approve").length;
+    for (const words of [
+      ["run", "/any", "other"],
+      ["approvals", "add-command", "/any"],
+    ]) {
+      const session = io("a\nr\na\n");
+      await expect(main(words, session)).rejects.toMatchObject({
+        code: "SCHEMA_INVALID",
+        message: expect.stringMatching(/\/commands\/0\/steps\/1\/command\): must be a command name/),
+      });
+      expect(session.err()).not.toMatch(/Always allow|Run once/);
+    }
+    expect(existsSync(marker("any-ran"))).toBe(false);
+    expect(existsSync(marker("other-ran"))).toBe(false);
+    expect(auditEvents("approve").length).toBe(before);
   });
 
   it("without a terminal, refuses with the approvals line that approves it there, and that line does", async () => {

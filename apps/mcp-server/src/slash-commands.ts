@@ -1,21 +1,20 @@
 /**
- * `list_commands` and `run_command`: the person's own slash commands (`<config dir>/commands.json`) and the
- * trusted workspace's team file (`.vscode/slashi.json`), planned and approved by the runtime's `approveSlashRun`
- * and walked once by its step loop. Over MCP only steps that need no editor and no person typing run: `terminal`
+ * `list_commands` and `run_command`: the runtime's command catalogue (the person's own `<config dir>/commands.json`,
+ * the trusted workspace's team file `.vscode/slashi.json`, the installed packs' commands, in the one lookup order
+ * every host applies), planned and approved by the runtime's `approveSlashRun` and walked once by its step loop. Over MCP only steps that need no editor and no person typing run: `terminal`
  * (all of a command's lines approved together with one form, then each guarded as it runs: the runtime's
  * `guardedBatch`), `notify` (its text is returned) and `wait`; `slash` steps are followed to commands of the same
- * file. A command that can reach any other step kind, itself or through a callee, is listed as not runnable and
+ * file or pack. A command that can reach any other step kind, itself or through a callee, is listed as not runnable and
  * refused with `NEEDS_EDITOR` before anything runs.
  *
  * Trust and approval:
- * - an untrusted workspace's team file is neither listed nor run;
- * - a workspace command whose exact steps the person has not approved (its fingerprint, in the approvals store)
- *   asks before every terminal step, even one the policy allows; an approved one is still decided step by step,
+ * - an untrusted workspace's team file and the installed packs' commands are neither listed nor run;
+ * - a team or pack command whose exact steps the person has not approved (its fingerprint, bound to the workspace
+ *   or to the pack's exact version and integrity, in the approvals store) asks before every terminal step, even one the policy allows; an approved one is still decided step by step,
  *   so a `deny` never runs and an `ask` still asks;
  * - secret variables (`${env:…}`, `${config:…}`, `${clipboard}`) never expand in a shared terminal step (the
  *   core refuses them before anything runs).
  */
-import path from "node:path";
 import type {
   CallToolResult,
   InputRequiredResult,
@@ -24,34 +23,37 @@ import type {
 } from "@modelcontextprotocol/server";
 import {
   approvalStateOf,
-  commandNameKey,
   dialectForShell,
   fingerprintCommand,
   isSlashiError,
-  parseTeamFile,
   planSlashRun,
   SlashiErrorCode,
   type ApprovalRecord,
   type ApprovalState,
-  type CommandSource,
   type StepPerformer,
   type TerminalStep,
 } from "@slashi/core";
 import {
   ApprovalFileStore,
   approveSlashRun,
+  findCallee,
+  groupOf,
   guardedBatch,
+  hiddenBy,
   howToApproveCommand,
-  readBoundedText,
+  loadCommandCatalogue,
+  lookupCommand,
+  packLabel,
   redactValue,
   runSlashSteps,
-  SLASHI_FILES,
   stepPerformerOf,
   textDigest,
   type ApprovedBatch,
-  type StepAt,
-  type StepCommand,
+  type CatalogueEntry,
   type GuardedRunRequest,
+  type LoadedCommandCatalogue,
+  type PackCommandLoader,
+  type StepAt,
   type StepHostPort,
 } from "@slashi/runtime";
 import * as z from "zod/v4";
@@ -148,77 +150,59 @@ async function walkSteps(
   }
 }
 
-/** A loaded slash command. */
-export interface LoadedCommand extends StepCommand {
-  /** Where it came from. */
-  source: Extract<CommandSource, "user" | "workspace">;
-  /** The file. */
-  file: string;
-  /** JSON path of the definition. */
-  jsonPath: string;
-}
+/** A command of the runtime's catalogue, as slashi-mcp lists and runs it. */
+type LoadedCommand = CatalogueEntry;
+
+/** The installed packs' commands; the registry client is loaded only when the catalogue is read. */
+const packCommands: PackCommandLoader = async (options) =>
+  (await import("@slashi/registry-client")).loadInstalledPackCommands(options);
 
 /** What was found, plus problems to report. */
-export interface CommandCatalog {
-  /** Commands, the person's first (they win on a name clash). */
+interface CommandCatalog {
+  /** The runtime's catalogue of the served workspace. */
+  catalogue: LoadedCommandCatalogue;
+  /** The commands `/name` finds (a command hidden by an earlier one of the same name is left out). */
   commands: LoadedCommand[];
-  /** Files that could not be read or parsed, and other notes. */
+  /** Sources that could not be read or parsed, hidden commands, what an untrusted workspace did not load. */
   notes: string[];
   /** Whether the workspace is trusted. */
   workspaceTrusted: boolean;
 }
 
-/** A file the workspace controls: a FIFO or a link to `/dev/zero` there is refused (`FILE_UNSAFE`), not waited on. */
-async function readOptional(file: string): Promise<string | undefined> {
-  try {
-    return await readBoundedText(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+/** Where a command comes from, in notes: `the pack @acme/pack@1.0.0`, or its file. */
+function fromWhere(command: LoadedCommand): string {
+  return command.pack ? `the pack ${packLabel(command.pack)}` : command.label;
 }
 
-/** Loads the person's commands and, when the workspace is trusted, the team file's. */
-export async function loadCommands(services: Services): Promise<CommandCatalog> {
-  const notes: string[] = [];
-  const commands: LoadedCommand[] = [];
-  const seen = new Set<string>();
+/** Loads the runtime's command catalogue for the served workspace, trusted as the policy session says. */
+async function loadCommands(services: Services): Promise<CommandCatalog> {
   const state = await services.policy.current();
-  const sources: { source: "user" | "workspace"; file: string }[] = [
-    { source: "user", file: path.join(services.config.paths.configDir, SLASHI_FILES.userCommands) },
-  ];
-  if (state.trusted) sources.push({ source: "workspace", file: services.config.workspace.teamFile });
-  else if ((await readOptional(services.config.workspace.teamFile).catch(() => undefined)) !== undefined) {
+  const catalogue = await loadCommandCatalogue({
+    paths: services.config.paths,
+    workspace: services.config.workspace,
+    trusted: state.trusted,
+    packCommands,
+  });
+  const notes = catalogue.problems.map((p) => `${p.error.message} (${p.error.code})`);
+  const commands: LoadedCommand[] = [];
+  for (const entry of catalogue.entries) {
+    const winner = hiddenBy(catalogue, entry);
+    if (winner === undefined) commands.push(entry);
+    else
+      notes.push(
+        `${fromWhere(entry)}: /${entry.name} is hidden by the command of the same name from ${fromWhere(winner)}`,
+      );
+  }
+  if (catalogue.untrustedTeamFile || catalogue.untrustedPacks > 0) {
+    const what = [
+      ...(catalogue.untrustedTeamFile ? ["its team file"] : []),
+      ...(catalogue.untrustedPacks > 0 ? ["the installed packs' commands"] : []),
+    ].join(" and ");
     notes.push(
-      `the workspace ${services.config.workspace.root} is not trusted, so its team file is not loaded (run \`slashi trust\` there to trust it)`,
+      `the workspace ${services.config.workspace.root} is not trusted, so ${what} are not loaded (run \`slashi trust\` there to trust it)`,
     );
   }
-  for (const { source, file } of sources) {
-    let text: string | undefined;
-    try {
-      text = await readOptional(file);
-    } catch (error) {
-      notes.push(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
-      continue;
-    }
-    if (text === undefined) continue;
-    try {
-      const team = parseTeamFile(text, file);
-      team.commands.forEach((def, i) => {
-        const key = commandNameKey(def.name);
-        if (seen.has(key)) {
-          notes.push(`${file}: /${def.name} is hidden by the person's own command of the same name`);
-          return;
-        }
-        seen.add(key);
-        const jsonPath = `/commands/${i}`;
-        commands.push({ definition: def, source, file, jsonPath, where: { file, jsonPath } });
-      });
-    } catch (error) {
-      notes.push(isSlashiError(error) ? error.message : `${file}: ${(error as Error).message}`);
-    }
-  }
-  return { commands, notes, workspaceTrusted: state.trusted };
+  return { catalogue, commands, notes, workspaceTrusted: state.trusted };
 }
 
 /**
@@ -243,28 +227,18 @@ function runnableHere(
   }
 }
 
-/** The commands a `slash` step of `command` may call: those of the same file. */
-function groupOf(catalog: CommandCatalog, command: LoadedCommand): LoadedCommand[] {
-  return catalog.commands.filter((c) => c.source === command.source);
-}
-
 /** The person's approvals of slash commands. */
 async function approvalRecords(services: Services): Promise<readonly ApprovalRecord[]> {
-  const file = path.join(services.config.paths.stateDir, SLASHI_FILES.approvals);
-  return new ApprovalFileStore({ file }).list();
+  return new ApprovalFileStore({ file: services.config.paths.approvals }).list();
 }
 
-/** How a team command stands against the person's approvals. */
-function approvalOf(
-  services: Services,
-  command: LoadedCommand,
-  records: readonly ApprovalRecord[],
-): ApprovalState {
-  return approvalStateOf(
-    command.definition,
-    { source: "workspace", name: command.definition.name, workspaceKey: services.config.workspace.key },
-    records,
-  );
+/**
+ * How a shared command stands against the person's approvals: a team command's approval is bound to the
+ * workspace, a pack command's to the pack's exact version and integrity (so an update asks again).
+ */
+function approvalOf(command: LoadedCommand, records: readonly ApprovalRecord[]): ApprovalState {
+  if (command.identity === undefined) return { state: "new" };
+  return approvalStateOf(command.definition, command.identity, records);
 }
 
 /** Registers `list_commands`. */
@@ -274,7 +248,7 @@ export function listCommandsTool(server: McpServer, services: Services): void {
     {
       title: "List Slashi slash commands",
       description:
-        "List the slash commands this server can run with run_command: the person's own commands and the trusted workspace's team commands. Commands that reach steps this server cannot perform (editor steps, input, open), themselves or through a command they call, are listed with runnable: false.",
+        "List the slash commands this server can run with run_command: the person's own commands, the trusted workspace's team commands and the installed packs' commands. Commands that reach steps this server cannot perform (editor steps, input, open), themselves or through a command they call, are listed with runnable: false.",
       inputSchema: z.object({}),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
@@ -290,8 +264,9 @@ export function listCommandsTool(server: McpServer, services: Services): void {
         ...(c.definition.description === undefined ? {} : { description: c.definition.description }),
         ...(c.definition.args === undefined ? {} : { args: c.definition.args }),
         source: c.source,
-        ...runnableHere(c, groupOf(catalog, c)),
-        approval: c.source === "user" ? "own" : approvalOf(services, c, records).state,
+        ...(c.pack ? { pack: c.pack.id, version: c.pack.version } : {}),
+        ...runnableHere(c, groupOf(catalog.catalogue, c)),
+        approval: c.source === "user" ? "own" : approvalOf(c, records).state,
         steps: c.definition.steps.map((s) => s.type),
       }));
       const why = (c: (typeof list)[number]): string =>
@@ -303,7 +278,7 @@ export function listCommandsTool(server: McpServer, services: Services): void {
       const text = [
         ...list.map(
           (c) =>
-            `/${c.name}${c.args ? ` ${c.args}` : ""} (${c.source}${why(c)}${c.approval === "changed" || c.approval === "new" ? ", asks before running" : ""})${c.description ? ` - ${c.description}` : ""}`,
+            `/${c.name}${c.args ? ` ${c.args}` : ""} (${c.pack ? `pack ${c.pack}@${c.version}` : c.source}${why(c)}${c.approval === "changed" || c.approval === "new" ? ", asks before running" : ""})${c.description ? ` - ${c.description}` : ""}`,
         ),
         ...catalog.notes.map((n) => `note: ${n}`),
       ];
@@ -373,8 +348,16 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
     const loaded = await catalogOrError(services);
     if ("error" in loaded) return loaded.error;
     const { catalog } = loaded;
-    const key = commandNameKey(input.name.replace(/^\//, ""));
-    const command = catalog.commands.find((c) => commandNameKey(c.definition.name) === key);
+    const lookup = lookupCommand(catalog.catalogue, input.name);
+    if (lookup.problem !== undefined) {
+      // A source that comes first could not be read: which command the name means is unknown.
+      return toolError(
+        toolErrorCodeOf(lookup.problem.error, ToolErrorCode.CONFIG_ERROR),
+        `/${input.name.replace(/^\//, "")} cannot be looked up: ${lookup.problem.error.message}`,
+        { file: lookup.problem.file, notes: catalog.notes },
+      );
+    }
+    const command = lookup.found;
     if (command === undefined) {
       return toolError(
         ToolErrorCode.INVALID_ARGUMENT,
@@ -384,7 +367,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
         },
       );
     }
-    const group = groupOf(catalog, command);
+    const group = groupOf(catalog.catalogue, command);
     const records = command.source === "user" ? [] : await approvalRecords(services);
     const args = input.args ?? "";
     let dialect;
@@ -403,7 +386,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
         command,
         group,
         {
-          state: (c) => approvalOf(services, c, records),
+          state: (c) => approvalOf(c, records),
           ask: async () => "unapproved",
           remember: async () => undefined,
         },
@@ -445,10 +428,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
         inputs,
         ...(dialect === undefined ? {} : { dialect }),
       }),
-      callee: (_caller, name) => {
-        const key = commandNameKey(name.replace(/^\//, ""));
-        return group.find((c) => commandNameKey(c.definition.name) === key);
-      },
+      callee: (_caller, name) => findCallee(group, name),
       refuseCall: approval.refuseCall,
       // Terminal steps run in the workspace, or in the cwd they name inside it (the runtime's one rule).
       workspace: () => services.config.workspace.root,
@@ -533,13 +513,14 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
     if (refusal !== undefined) return refusal;
     if (walked !== undefined) return walked;
 
-    const state = command.source === "user" ? undefined : approvalOf(services, command, records).state;
-    const title = `/${command.definition.name} (${command.source === "user" ? "your command" : unapproved ? `team command, ${state === "changed" ? "changed since you approved it" : "not approved yet"}` : "approved team command"})`;
+    const state = command.source === "user" ? undefined : approvalOf(command, records).state;
+    const kind = command.pack ? `command of the pack ${packLabel(command.pack)}` : "team command";
+    const title = `/${command.definition.name} (${command.source === "user" ? "your command" : unapproved ? `${kind}, ${state === "changed" ? "changed since you approved it" : "not approved yet"}` : `approved ${kind}`})`;
     const outcome = await guardedBatch(
       {
         lines,
         ...(unapproved
-          ? { confirmAll: `/${command.definition.name} is a team command whose steps you have not approved` }
+          ? { confirmAll: `/${command.definition.name} is a ${kind} whose steps you have not approved` }
           : {}),
       },
       {
@@ -574,6 +555,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
                   howToApproveCommand({
                     name: command.definition.name,
                     source: command.source,
+                    ...(command.pack ? { pack: command.pack.id } : {}),
                     cwd: services.config.workspace.root,
                   }),
                   ...outcome.approveWith,

@@ -249,6 +249,44 @@ describe("run_command", () => {
     );
   });
 
+  it("never asks about nor offers to approve a team command that names its callee with a variable", async () => {
+    // The runtime offers no "Always allow" for such a call; here the loader refuses the definition before that.
+    await trustWorkspace();
+    const any = {
+      name: "team-any",
+      steps: [
+        { type: "terminal", command: "touch any-ran" },
+        { type: "slash", command: "${args}" },
+      ],
+    };
+    writeFileSync(
+      path.join(sandbox.workspace, ".vscode", "slashi.json"),
+      JSON.stringify({ commands: [teamDefinition, any] }),
+    );
+    for (const elicitation of [true, false]) {
+      server = await connect(sandbox, { elicitation });
+      const listed = structured(await server.client.callTool({ name: "list_commands", arguments: {} }));
+      // The whole team file is refused (a file with one bad definition loads none), with the place named.
+      expect((listed.commands as { name: string }[]).map((c) => c.name)).not.toContain("team-any");
+      expect((listed.notes as string[]).join("\n")).toContain("must be a command name");
+      const result = await server.client.callTool({
+        name: "run_command",
+        arguments: { name: "team-any", args: "team-hi" },
+      });
+      // Refused as a team file that does not load, naming the place; no line to approve it anywhere.
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result)).toMatch(/\/commands\/1\/steps\/1\/command\): must be a command name/);
+      expect(structured(result).approveWith).toBeUndefined();
+      expect(JSON.stringify(result)).not.toContain("add-command");
+      expect(server.forms).toEqual([]);
+      expect(existsSync(path.join(sandbox.workspace, "any-ran"))).toBe(false);
+      await server.close();
+      server = undefined;
+    }
+    const approvals = path.join(sandbox.stateDir, "approvals.json");
+    expect(existsSync(approvals) ? await new ApprovalFileStore({ file: approvals }).list() : []).toEqual([]);
+  });
+
   it("runs an approved team command without asking when the policy allows its steps", async () => {
     await trustWorkspace();
     const record = makeApprovalRecord(

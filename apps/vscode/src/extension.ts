@@ -5,11 +5,18 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import * as vscode from "vscode";
-import { loadShellParser, makeVisible, type SlashiError } from "@slashi/core";
-import { ApprovalFileStore, AuditLog, SLASHI_FILES, slashiPaths, workspaceKeyOf } from "@slashi/runtime";
-import { loadInstalledPackLayers } from "@slashi/registry-client";
+import { isSlashiError, loadShellParser, makeVisible, SlashiError, SlashiErrorCode } from "@slashi/core";
+import {
+  ApprovalFileStore,
+  AuditLog,
+  SLASHI_FILES,
+  slashiPaths,
+  workspaceKeyOf,
+  type InstalledPackCommands,
+} from "@slashi/runtime";
+import { loadInstalledPackCommands, loadInstalledPackLayers } from "@slashi/registry-client";
 import { editorWorkspaceKey, moveEditorApprovals, SharedApprovals } from "./approvals.js";
-import { buildCatalog, sourceLabel, type Catalog, type PackCommandInput } from "./catalog.js";
+import { buildCatalog, sourceLabel, type Catalog } from "./catalog.js";
 import { parseRunArgument, parseTyped, type Invocation } from "./invocation.js";
 import { packManager, registerPackCommands, windowPackDialogs, type PackDialogs } from "./packs.js";
 import { ExtensionPolicy, pendingTrustLines, type LoadedPolicy } from "./policy.js";
@@ -118,13 +125,15 @@ async function loadCatalog(): Promise<Catalog> {
             folder: first.path,
           }
         : undefined;
-  let packs: PackCommandInput[] = [];
-  let packError: SlashiError | undefined;
+  let packs: InstalledPackCommands[] = [];
+  let packsError: SlashiError | undefined;
   try {
     const manager = await packManager(securitySettings().registries);
-    packs = (await manager.list()).length > 0 ? await manager.installedCommands() : [];
+    packs = await loadInstalledPackCommands({ packsDir: manager.packsDir });
   } catch (error) {
-    packError = error as SlashiError;
+    packsError = isSlashiError(error)
+      ? error
+      : new SlashiError(SlashiErrorCode.IO_FAILED, `the installed packs cannot be read: ${String(error)}`);
   }
   return buildCatalog({
     trusted: true,
@@ -134,7 +143,7 @@ async function loadCatalog(): Promise<Catalog> {
     ...(workspaceSettings ? { workspaceSettings } : {}),
     folders,
     packs,
-    ...(packError ? { packError } : {}),
+    ...(packsError ? { packsError } : {}),
   });
 }
 

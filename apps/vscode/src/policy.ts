@@ -124,7 +124,7 @@ export interface TerminalStepCall {
   shell: string | undefined;
   /** Absolute working directory, when the step sets one. */
   cwd?: string;
-  /** The terminal's environment (`RunnerHost.terminalEnv`), which the command will run with. */
+  /** The terminal's environment (`SlashRunnerHost.terminalEnv`), which the command will run with. */
   env: BindingEnv;
 }
 

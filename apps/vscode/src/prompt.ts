@@ -1,88 +1,20 @@
 /**
- * What the approval modal says, built from core's renderings: the steps that need approval in plain words,
- * unexpanded, with invisible and look-alike characters shown as tokens; for a command that changed since the
- * person approved it, which steps changed. Pure data and text; the extension shows it in a modal.
+ * What the approval modal says: the runtime's prompt data (`ApprovalPrompt`, `TerminalPrompt`: the steps that need
+ * approval in plain words, unexpanded, with invisible and look-alike characters shown as tokens; for a command that
+ * changed since the person approved it, which steps changed) as the text of VS Code's modal message box.
  */
+import { makeVisible, showControls, type ApprovalState } from "@slashi/core";
 import {
-  describeCommandChanges,
-  makeVisible,
-  renderStep,
-  showControls,
-  stepNeedsApproval,
-  type ApprovalState,
-} from "@slashi/core";
+  promptCommand as runtimePromptCommand,
+  type ApprovalPrompt,
+  type PromptCommand,
+  type TerminalPrompt,
+} from "@slashi/runtime";
 import { sourceLabel, type CommandEntry } from "./catalog.js";
 
-/** One command in an approval prompt. */
-export interface PromptCommand {
-  /** Name without `/`. */
-  name: string;
-  /** Where it was written (`team`, `pack @acme/x@1.0.0`, …) and the file or label. */
-  from: string;
-  /** `new`: never approved; `changed`: approved before in another form; `approved`: approved in this form. */
-  status: "new" | "changed" | "approved";
-  /** The steps that need approval, numbered as in the command, rendered unexpanded and made visible. */
-  steps: string[];
-  /** How many steps need no approval (insert, notify, input, wait). */
-  harmless: number;
-  /** For a changed command: what changed, one line each. */
-  changes: string[];
-  /** For a pack command approved only in an earlier version of its pack: that version. */
-  updatedFrom?: string;
-}
-
-/** An approval prompt. */
-export interface ApprovalPrompt {
-  /** The command the person ran. */
-  root: string;
-  /** Commands to approve: the root and every callee not approved in its current form. */
-  commands: PromptCommand[];
-  /** Whether Always Allow is offered (not when a callee is chosen at run time). */
-  canRemember: boolean;
-  /** Extra sentences (calls chosen at run time, why Always Allow is missing). */
-  notes: string[];
-  /** Why the command is not covered by earlier approvals: each command and reason, with its call chain. */
-  uncovered?: { name: string; reason: string; path: string[] }[];
-}
-
-/** A terminal command the policy wants a person to confirm (for commands not approved by fingerprint). */
-export interface TerminalPrompt {
-  /** Command name. */
-  command: string;
-  /** The step, rendered unexpanded. */
-  step: string;
-  /** The expanded command line, made visible. */
-  commandLine: string;
-  /** The policy's reasons, one line each. */
-  reasons: string[];
-  /**
-   * Whether "Always Allow" may be offered: the runtime can bind this exact argv, directory and the content it
-   * runs, so every host (CLI, hooks, MCP, the extension) answers the same line there without asking again.
-   */
-  canRemember: boolean;
-  /** Why "Always Allow" is not offered, when it is not. */
-  cannotRemember?: string;
-}
-
-/** Builds the prompt entry for one command in its approval state. */
+/** Builds the prompt entry for one command in its approval state (the runtime's `promptCommand`, labelled). */
 export function promptCommand(entry: CommandEntry, state: ApprovalState): PromptCommand {
-  const steps: string[] = [];
-  let harmless = 0;
-  entry.definition.steps.forEach((step, i) => {
-    if (stepNeedsApproval(step)) steps.push(`${i + 1}. ${renderStep(step)}`);
-    else harmless++;
-  });
-  return {
-    name: entry.name,
-    from: `${sourceLabel(entry)}: ${makeVisible(entry.label)}`,
-    status: state.state,
-    steps,
-    harmless,
-    changes: state.state === "changed" ? describeCommandChanges(state.changes) : [],
-    ...(state.state === "changed" && state.updatedFrom !== undefined
-      ? { updatedFrom: state.updatedFrom }
-      : {}),
-  };
+  return runtimePromptCommand(entry.definition, state, `${sourceLabel(entry)}: ${makeVisible(entry.label)}`);
 }
 
 /** The modal's message (one line) and detail (the rest), as VS Code's modal message box shows them. */

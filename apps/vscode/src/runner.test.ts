@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { resolvePolicy, SlashiErrorCategory, type DecideContext } from "@slashi/core";
 import {
@@ -9,6 +7,7 @@ import {
   decideVerdict,
   textDigest,
 } from "@slashi/runtime";
+import { scratchDir } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { FOLDER, FOLDER_KEY, harness, teamFile } from "../test/fake-host.js";
 import { OUTCOME_BY_CATEGORY, Runner } from "./runner.js";
@@ -179,6 +178,35 @@ describe("Runner: approvals", () => {
     expect(h.host.approvals).toEqual([]);
   });
 
+  it("offers no Always allow when a call names its callee with a variable, and records nothing", async () => {
+    const any = {
+      name: "any",
+      steps: [
+        { type: "notify", message: "calling" },
+        { type: "slash", command: "${args}" },
+      ],
+    };
+    // A team file with such a step does not load (the schema wants a command name), so it is never asked about.
+    const team = harness(teamFile([ship, any]));
+    team.host.answer = "always";
+    expect(await team.runner.run({ name: "any", args: "ship" })).toMatchObject({ status: "refused" });
+    expect(team.host.approvals).toEqual([]);
+    expect(await team.approvalStore.list()).toEqual([]);
+    // A shared command that reaches the runner anyway (a pack command here) is asked about without the choice,
+    // and an "always" answer runs it once and stores nothing.
+    const h = harness(undefined, {
+      packs: [{ pack: "@acme/pack", version: "1.0.0", integrity: "sha512-x", command: any as never }],
+    });
+    h.host.answer = "always";
+    await h.runner.run({ name: "any", args: "ship" });
+    expect(h.host.approvals).toHaveLength(1);
+    expect(h.host.approvals[0]).toMatchObject({ canRemember: false });
+    expect(h.host.approvals[0]?.notes?.join("\n")).toContain("names the command it calls with a variable");
+    expect(await h.approvalStore.list()).toEqual([]);
+    await h.runner.run({ name: "any", args: "ship" });
+    expect(h.host.approvals).toHaveLength(2);
+  });
+
   it("refuses a cycle of the person's own commands before their first step runs", async () => {
     const h = harness(undefined, {
       userValue: [
@@ -312,108 +340,100 @@ describe("Runner: terminal steps under the policy", () => {
   });
 
   it("runs a step the person answered with Always allow in any host, without asking", async () => {
-    const state = mkdtempSync(path.join(tmpdir(), "slashi-vscode-state-"));
-    try {
-      const h = harness(
-        undefined,
-        {
-          userValue: [{ name: "fetch", steps: [{ type: "terminal", command: "curl https://example.com" }] }],
-        },
-        undefined,
-        state,
-      );
-      h.host.values = { workspaceFolder: FOLDER };
-      h.host.terminalAnswer = undefined;
-      expect(await h.runner.run({ name: "fetch", args: "" })).toMatchObject({ status: "cancelled" });
-      const binding = commandBinding(
-        ["curl", "https://example.com"],
-        await bindingSite(FOLDER, {}),
-        () => undefined,
-      );
-      if (!binding.ok) throw new Error(binding.reason);
-      await new CommandApprovalFileStore({ file: path.join(state, "command-approvals.json") }).put({
-        key: binding.key,
-        digest: binding.digest,
-        approvedAt: "2026-11-29T12:00:00Z",
-      });
-      expect(await h.runner.run({ name: "fetch", args: "" })).toEqual({ status: "done" });
-      expect(h.host.terminalPrompts).toHaveLength(1);
-      expect(h.audit.filter((r) => r.event === "run").map((r) => r.answer)).toEqual(["remembered"]);
-    } finally {
-      rmSync(state, { recursive: true, force: true });
-    }
+    const state = scratchDir("slashi-vscode-state-");
+    const h = harness(
+      undefined,
+      {
+        userValue: [{ name: "fetch", steps: [{ type: "terminal", command: "curl https://example.com" }] }],
+      },
+      undefined,
+      state,
+    );
+    h.host.values = { workspaceFolder: FOLDER };
+    h.host.terminalAnswer = undefined;
+    expect(await h.runner.run({ name: "fetch", args: "" })).toMatchObject({ status: "cancelled" });
+    const binding = commandBinding(
+      ["curl", "https://example.com"],
+      await bindingSite(FOLDER, {}),
+      () => undefined,
+    );
+    if (!binding.ok) throw new Error(binding.reason);
+    await new CommandApprovalFileStore({ file: path.join(state, "command-approvals.json") }).put({
+      key: binding.key,
+      digest: binding.digest,
+      approvedAt: "2026-11-29T12:00:00Z",
+    });
+    expect(await h.runner.run({ name: "fetch", args: "" })).toEqual({ status: "done" });
+    expect(h.host.terminalPrompts).toHaveLength(1);
+    expect(h.audit.filter((r) => r.event === "run").map((r) => r.answer)).toEqual(["remembered"]);
   });
 
   it("stores Always allow from the terminal modal where every host reads it, bound to argv and cwd", async () => {
-    const state = mkdtempSync(path.join(tmpdir(), "slashi-vscode-state-"));
-    try {
-      const h = harness(
-        undefined,
-        {
-          userValue: [
-            { name: "fetch", steps: [{ type: "terminal", command: "curl https://example.com" }] },
-            { name: "piped", steps: [{ type: "terminal", command: "curl https://example.com | cat" }] },
-          ],
-        },
-        undefined,
-        state,
-      );
-      h.host.values = { workspaceFolder: FOLDER };
-      h.host.terminalAnswer = "always";
-      expect(await h.runner.run({ name: "fetch", args: "" })).toEqual({ status: "done" });
-      expect(h.host.terminalPrompts[0]).toMatchObject({ canRemember: true });
-      // The next run of the same line in the same directory asks no more.
-      expect(await h.runner.run({ name: "fetch", args: "" })).toEqual({ status: "done" });
-      expect(h.host.terminalPrompts).toHaveLength(1);
-      expect(h.audit.filter((r) => r.event !== "decision").map((r) => [r.event, r.answer])).toEqual([
-        ["approve", undefined],
-        ["run", "always"],
-        ["run", "remembered"],
-      ]);
-      // What another host reads from the same store: the remembered approval answers the policy's ask.
-      const store = new CommandApprovalFileStore({ file: path.join(state, "command-approvals.json") });
-      const binding = commandBinding(
-        ["curl", "https://example.com"],
-        await bindingSite(FOLDER, {}),
-        () => undefined,
-      );
-      if (!binding.ok) throw new Error(binding.reason);
-      expect(await store.get(binding.key)).toMatchObject({ workspaceKey: FOLDER_KEY });
-      const snapshot = {
-        policy: resolvePolicy([]),
-        context: (at: { cwd?: string; shell?: string } = {}): DecideContext => ({
-          shell: at.shell ?? "bash",
-          cwd: at.cwd ?? FOLDER,
-          workspaceRoot: FOLDER,
-          home: "/home/ada",
-        }),
-      };
-      const other = await decideVerdict(
-        { command: "curl https://example.com", cwd: FOLDER, env: {} },
-        snapshot,
-        store,
-      );
-      expect(other.reasons.map((r) => r.code)).toEqual(["approval.remembered"]);
-      const elsewhere = await decideVerdict(
-        { command: "curl https://example.com", cwd: "/code/other", env: {} },
-        snapshot,
-        store,
-      );
-      expect(elsewhere.verdict).toBe("ask");
-      // A line the binding cannot hold (it needs the shell) is not offered Always allow: an answer to the
-      // question not asked runs nothing and stores nothing; Run runs it once and it asks again next time.
-      expect(await h.runner.run({ name: "piped", args: "" })).toMatchObject({ status: "cancelled" });
-      expect(h.host.terminalPrompts[1]).toMatchObject({ canRemember: false });
-      expect(h.host.terminalPrompts[1]?.cannotRemember).toEqual(expect.any(String));
-      h.host.terminalAnswer = "run";
-      expect(await h.runner.run({ name: "piped", args: "" })).toEqual({ status: "done" });
-      expect(await h.runner.run({ name: "piped", args: "" })).toEqual({ status: "done" });
-      expect(h.host.terminalPrompts).toHaveLength(4);
-      expect(h.audit.filter((r) => r.event === "approve")).toHaveLength(1);
-      expect(await store.list()).toHaveLength(1);
-    } finally {
-      rmSync(state, { recursive: true, force: true });
-    }
+    const state = scratchDir("slashi-vscode-state-");
+    const h = harness(
+      undefined,
+      {
+        userValue: [
+          { name: "fetch", steps: [{ type: "terminal", command: "curl https://example.com" }] },
+          { name: "piped", steps: [{ type: "terminal", command: "curl https://example.com | cat" }] },
+        ],
+      },
+      undefined,
+      state,
+    );
+    h.host.values = { workspaceFolder: FOLDER };
+    h.host.terminalAnswer = "always";
+    expect(await h.runner.run({ name: "fetch", args: "" })).toEqual({ status: "done" });
+    expect(h.host.terminalPrompts[0]).toMatchObject({ canRemember: true });
+    // The next run of the same line in the same directory asks no more.
+    expect(await h.runner.run({ name: "fetch", args: "" })).toEqual({ status: "done" });
+    expect(h.host.terminalPrompts).toHaveLength(1);
+    expect(h.audit.filter((r) => r.event !== "decision").map((r) => [r.event, r.answer])).toEqual([
+      ["approve", undefined],
+      ["run", "always"],
+      ["run", "remembered"],
+    ]);
+    // What another host reads from the same store: the remembered approval answers the policy's ask.
+    const store = new CommandApprovalFileStore({ file: path.join(state, "command-approvals.json") });
+    const binding = commandBinding(
+      ["curl", "https://example.com"],
+      await bindingSite(FOLDER, {}),
+      () => undefined,
+    );
+    if (!binding.ok) throw new Error(binding.reason);
+    expect(await store.get(binding.key)).toMatchObject({ workspaceKey: FOLDER_KEY });
+    const snapshot = {
+      policy: resolvePolicy([]),
+      context: (at: { cwd?: string; shell?: string } = {}): DecideContext => ({
+        shell: at.shell ?? "bash",
+        cwd: at.cwd ?? FOLDER,
+        workspaceRoot: FOLDER,
+        home: "/home/ada",
+      }),
+    };
+    const other = await decideVerdict(
+      { command: "curl https://example.com", cwd: FOLDER, env: {} },
+      snapshot,
+      store,
+    );
+    expect(other.reasons.map((r) => r.code)).toEqual(["approval.remembered"]);
+    const elsewhere = await decideVerdict(
+      { command: "curl https://example.com", cwd: "/code/other", env: {} },
+      snapshot,
+      store,
+    );
+    expect(elsewhere.verdict).toBe("ask");
+    // A line the binding cannot hold (it needs the shell) is not offered Always allow: an answer to the
+    // question not asked runs nothing and stores nothing; Run runs it once and it asks again next time.
+    expect(await h.runner.run({ name: "piped", args: "" })).toMatchObject({ status: "cancelled" });
+    expect(h.host.terminalPrompts[1]).toMatchObject({ canRemember: false });
+    expect(h.host.terminalPrompts[1]?.cannotRemember).toEqual(expect.any(String));
+    h.host.terminalAnswer = "run";
+    expect(await h.runner.run({ name: "piped", args: "" })).toEqual({ status: "done" });
+    expect(await h.runner.run({ name: "piped", args: "" })).toEqual({ status: "done" });
+    expect(h.host.terminalPrompts).toHaveLength(4);
+    expect(h.audit.filter((r) => r.event === "approve")).toHaveLength(1);
+    expect(await store.list()).toHaveLength(1);
   });
 
   it("stops at a non-zero exit code and names the step unexpanded", async () => {

@@ -2,7 +2,7 @@
  * The command-handler layer: runs one slash command under the trust model. It re-checks Workspace Trust, applies
  * the source rules before any prompt, asks for approval by fingerprint (with transitive coverage of `slash`
  * steps), then hands the command to the runtime's one step loop (`runSlashSteps`) through a step port made of the
- * {@link RunnerHost}: the loop expands and walks the steps, this file only performs what the editor does and runs
+ * {@link SlashRunnerHost}: the loop expands and walks the steps, this file only performs what the editor does and runs
  * each terminal step through the runtime's guarded run (the person's policy, the modal, the audit record).
  */
 import path from "node:path";
@@ -36,6 +36,7 @@ import {
   runSlashSteps,
   stepPerformerOf,
   type SlashApprovalPort,
+  type SlashRunnerHost,
   type AuditPort,
   type GuardedRunRequest,
   type GuardedVerdict,
@@ -47,7 +48,6 @@ import {
 } from "@slashi/runtime";
 import type { SharedApprovals } from "./approvals.js";
 import { findCallee, findCommand, groupOf, type Catalog, type CommandEntry } from "./catalog.js";
-import type { RunnerHost } from "./host.js";
 import type { Invocation } from "./invocation.js";
 import { terminalStepRequest, type LoadedPolicy } from "./policy.js";
 import { promptCommand } from "./prompt.js";
@@ -84,7 +84,7 @@ export type RunOutcome =
 /** What the runner needs besides the host. */
 export interface RunnerOptions {
   /** The editor. */
-  host: RunnerHost;
+  host: SlashRunnerHost;
   /** Approvals of shared commands: the store every host reads. */
   approvals: SharedApprovals;
   /** The current catalog. */
@@ -159,7 +159,7 @@ function stepLabel(at: Pick<StepAt<CommandEntry>, "command" | "index">): string 
 }
 
 /** The workspace folder a command runs in: its own, or the first folder of the window for the user's commands. */
-function folderOf(entry: CommandEntry, host: RunnerHost): string | undefined {
+function folderOf(entry: CommandEntry, host: SlashRunnerHost): string | undefined {
   return entry.folder ?? host.editorValues().workspaceFolder;
 }
 

@@ -1,24 +1,21 @@
 /**
- * The {@link RunnerHost} over the VS Code API: modals, inputs, the active editor, terminals with shell
+ * The runtime's {@link SlashRunnerHost} over the VS Code API: modals, inputs, the active editor, terminals with shell
  * integration, editor commands, settings and opening URLs or files.
  */
 import path from "node:path";
 import * as vscode from "vscode";
 import type { ContextVariable, InputStep } from "@slashi/core";
 import type {
-  ApprovalAnswer,
-  RunnerHost,
+  ApprovalPrompt,
+  PromptAnswer,
   SettingScope,
   SettingTarget,
+  SlashRunnerHost,
   TerminalOutcome,
+  TerminalPrompt,
   TerminalRequest,
-} from "./host.js";
-import {
-  formatApprovalPrompt,
-  formatTerminalPrompt,
-  type ApprovalPrompt,
-  type TerminalPrompt,
-} from "./prompt.js";
+} from "@slashi/runtime";
+import { formatApprovalPrompt, formatTerminalPrompt } from "./prompt.js";
 import { shownWindow } from "./visible-window.js";
 
 /** Labels of the modal buttons. */
@@ -29,9 +26,9 @@ export const ALWAYS_ALLOW_LABEL = "Always Allow";
 /** Prompts the extension shows; tests of the extension replace them (only in test mode). */
 export interface Prompter {
   /** The approval modal. */
-  approval(prompt: ApprovalPrompt): Promise<ApprovalAnswer>;
+  approval(prompt: ApprovalPrompt): Promise<PromptAnswer>;
   /** The modal for a terminal command the policy asks about. */
-  terminal(prompt: TerminalPrompt): Promise<ApprovalAnswer>;
+  terminal(prompt: TerminalPrompt): Promise<PromptAnswer>;
 }
 
 /** Modal prompts with VS Code's message box. */
@@ -48,7 +45,7 @@ export const modalPrompter: Prompter = {
 async function modal(
   { message, detail }: { message: string; detail: string },
   canRemember: boolean,
-): Promise<ApprovalAnswer> {
+): Promise<PromptAnswer> {
   const buttons = canRemember ? [RUN_LABEL, ALWAYS_ALLOW_LABEL] : [RUN_LABEL];
   const answer = await shownWindow.showWarningMessage(message, { modal: true, detail }, ...buttons);
   return answer === ALWAYS_ALLOW_LABEL ? "always" : answer === RUN_LABEL ? "run" : undefined;
@@ -76,7 +73,7 @@ function registeredScope(key: string): SettingScope | undefined {
 }
 
 /** The editor side of a run. */
-export class VscodeHost implements RunnerHost {
+export class VscodeHost implements SlashRunnerHost {
   readonly #terminals = new Map<string, OwnTerminal>();
   readonly #output: vscode.OutputChannel;
   readonly #prompter: () => Prompter;
@@ -97,11 +94,11 @@ export class VscodeHost implements RunnerHost {
     return vscode.workspace.isTrusted;
   }
 
-  askApproval(prompt: ApprovalPrompt): Promise<ApprovalAnswer> {
+  askApproval(prompt: ApprovalPrompt): Promise<PromptAnswer> {
     return this.#prompter().approval(prompt);
   }
 
-  askTerminal(prompt: TerminalPrompt): Promise<ApprovalAnswer> {
+  askTerminal(prompt: TerminalPrompt): Promise<PromptAnswer> {
     return this.#prompter().terminal(prompt);
   }
 

@@ -1,24 +1,15 @@
-// A RunnerHost made of plain objects: it records what the runner asked the editor to do, and answers prompts from
-// a script. Used by the unit tests and the contract tests.
-import { loadShellParser, type InputStep, type Step } from "@slashi/core";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// The extension's runner over the runtime's fake editor (`FakeRunnerHost`, the runtime's test double of its
+// `SlashRunnerHost` port), with the runner's stores and a settable catalog. Used by the unit and contract tests.
+import { loadShellParser, type Step } from "@slashi/core";
 import path from "node:path";
-import { onTestFinished } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
 import { ApprovalFileStore } from "@slashi/runtime";
 import { SharedApprovals, type KeyValueState } from "../src/approvals.js";
 import { buildCatalog, type Catalog, type CatalogInput, type CommandEntry } from "../src/catalog.js";
-import type {
-  ApprovalAnswer,
-  RunnerHost,
-  SettingScope,
-  TerminalOutcome,
-  TerminalRequest,
-} from "../src/host.js";
 import { ExtensionPolicy } from "../src/policy.js";
 import type { AuditEntry } from "@slashi/runtime";
-import type { ApprovalPrompt, TerminalPrompt } from "../src/prompt.js";
 import { Runner } from "../src/runner.js";
+import { FakeRunnerHost } from "../../../packages/runtime/test/fake-runner-host.js";
 
 /** A memento in memory. */
 export class MemoryState implements KeyValueState {
@@ -32,108 +23,9 @@ export class MemoryState implements KeyValueState {
   }
 }
 
-/** One thing the runner did, in order. */
-export type Effect =
-  | { kind: "insert"; text: string }
-  | { kind: "notify"; level: string; message: string }
-  | { kind: "wait"; ms: number }
-  | { kind: "terminal"; request: TerminalRequest }
-  | { kind: "command"; id: string; args: unknown }
-  | { kind: "setting"; key: string; value: unknown; target: string }
-  | { kind: "openExternal"; url: string }
-  | { kind: "openFile"; path: string }
-  | { kind: "input"; step: InputStep };
-
-export class FakeHost implements RunnerHost {
-  trusted = true;
-  effects: Effect[] = [];
-  approvals: ApprovalPrompt[] = [];
-  terminalPrompts: TerminalPrompt[] = [];
-  logs: string[] = [];
-  answer: ApprovalAnswer = "run";
-  terminalAnswer: ApprovalAnswer = "run";
-  inputs: Record<string, string | undefined> = {};
-  env_: Record<string, string> = {};
-  config_: Record<string, unknown> = {};
-  clipboardText = "";
-  values: Record<string, string> = {};
-  shell: string | undefined = "/bin/bash";
-  exitCodes: TerminalOutcome[] = [];
-  scopes: Record<string, SettingScope> = {};
-  hasEditor = true;
-
-  isTrusted(): boolean {
-    return this.trusted;
-  }
-  async askApproval(prompt: ApprovalPrompt): Promise<ApprovalAnswer> {
-    this.approvals.push(prompt);
-    return this.answer;
-  }
-  async askTerminal(prompt: TerminalPrompt): Promise<ApprovalAnswer> {
-    this.terminalPrompts.push(prompt);
-    return this.terminalAnswer;
-  }
-  editorValues(): Record<string, string> {
-    return { ...this.values };
-  }
-  env(name: string): string | undefined {
-    return this.env_[name];
-  }
-  terminalEnv(): Record<string, string | undefined> {
-    return { ...this.env_ };
-  }
-  config(key: string): unknown {
-    return this.config_[key];
-  }
-  async clipboard(): Promise<string> {
-    return this.clipboardText;
-  }
-  async input(step: InputStep): Promise<string | undefined> {
-    this.effects.push({ kind: "input", step });
-    return Object.hasOwn(this.inputs, step.name) ? this.inputs[step.name] : (step.default ?? "");
-  }
-  async insert(text: string): Promise<boolean> {
-    if (!this.hasEditor) return false;
-    this.effects.push({ kind: "insert", text });
-    return true;
-  }
-  notify(level: "info" | "warning" | "error", message: string): void {
-    this.effects.push({ kind: "notify", level, message });
-  }
-  async wait(ms: number): Promise<void> {
-    this.effects.push({ kind: "wait", ms });
-  }
-  terminalShell(): string | undefined {
-    return this.shell;
-  }
-  async runInTerminal(request: TerminalRequest): Promise<TerminalOutcome> {
-    this.effects.push({ kind: "terminal", request });
-    return this.exitCodes.shift() ?? { kind: "exit", code: 0 };
-  }
-  async executeCommand(id: string, args: unknown): Promise<void> {
-    this.effects.push({ kind: "command", id, args });
-  }
-  settingScope(key: string): SettingScope | undefined {
-    return this.scopes[key];
-  }
-  async writeSetting(key: string, value: unknown, target: string): Promise<void> {
-    this.effects.push({ kind: "setting", key, value, target });
-  }
-  async openExternal(url: string): Promise<boolean> {
-    this.effects.push({ kind: "openExternal", url });
-    return true;
-  }
-  async openFile(path: string): Promise<void> {
-    this.effects.push({ kind: "openFile", path });
-  }
-  log(line: string): void {
-    this.logs.push(line);
-  }
-}
-
 /** A runner over a fake host, with its stores and a settable catalog input. */
 export interface Harness {
-  host: FakeHost;
+  host: FakeRunnerHost;
   /** The runtime's state dir of this harness (approvals, command approvals). */
   stateDir: string;
   /** The shared approvals store (`<state dir>/approvals.json`), as every host opens it. */
@@ -160,13 +52,8 @@ export function harness(
   /** The runtime's state dir; default a fresh temporary one, removed when the test ends. */
   stateDir?: string,
 ): Harness {
-  const host = new FakeHost();
-  let state = stateDir;
-  if (state === undefined) {
-    const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "slashi-vscode-state-")));
-    onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
-    state = scratch;
-  }
+  const host = new FakeRunnerHost();
+  const state = stateDir ?? scratchDir("slashi-vscode-state-");
   const approvalStore = new ApprovalFileStore({ file: path.join(state, "approvals.json") });
   const approvals = new SharedApprovals(approvalStore, () => h.input.folders?.map((f) => f.key) ?? []);
   const h: Harness = {

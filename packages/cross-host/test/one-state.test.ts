@@ -3,7 +3,7 @@
 // `<state dir>/approvals.json`. Each host starts where a person would start it: the repository's root, or a
 // sub-folder of it (the editor opened on `packages/app`, a terminal there, an MCP server started there with
 // `--workspace` of that folder). The extension's runner (in-process, its folders read as the extension reads them,
-// with the runner's test host standing in for the editor), `slashi run` (the built binary, and in-process through
+// with the runtime's fake of its slash-runner host port standing in for the editor), `slashi run` (the built binary, and in-process through
 // the CLI's `main` where it must answer a prompt) and MCP `list_commands` of the built `slashi-mcp` over stdio each
 // read what another one wrote.
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -22,7 +22,7 @@ import { buildCatalog } from "../../../apps/vscode/src/catalog.js";
 import { extensionPolicy } from "./extension.js";
 import { Runner } from "../../../apps/vscode/src/runner.js";
 import { folderInputs } from "../../../apps/vscode/src/workspaces.js";
-import { FakeHost } from "../../../apps/vscode/test/fake-host.js";
+import { FakeRunnerHost } from "../../runtime/test/fake-runner-host.js";
 import { withMcp } from "./mcp.js";
 
 const at = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
@@ -80,8 +80,8 @@ describe.each(LAYOUTS)("one user state, every host started in $layout", ({ start
   }
 
   /** The extension opened on `folder`: its runner over the shared store, its catalog, its policy. */
-  async function extension(): Promise<{ host: FakeHost; runner: Runner }> {
-    const host = new FakeHost();
+  async function extension(): Promise<{ host: FakeRunnerHost; runner: Runner }> {
+    const host = new FakeRunnerHost();
     const folders = await folderInputs([{ path: folder }], (file) => nodePolicyFiles.read(file));
     const approvals = new SharedApprovals(
       new ApprovalFileStore({ file: slashiPaths({ env }).approvals }),

@@ -84,4 +84,5 @@ export type { PublishablePack } from "./pack/publish.js";
 export { scaffoldFiles, scaffoldPack } from "./pack/init.js";
 export type { ScaffoldOptions } from "./pack/init.js";
 export { loadInstalledPackLayers, loadPackPresets } from "./pack/presets.js";
+export { loadInstalledPackCommands } from "./pack/commands.js";
 export type { LoadPackPresetsOptions, PackPolicyIdentity } from "./pack/presets.js";

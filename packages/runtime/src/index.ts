@@ -186,6 +186,34 @@ export type { RunRequest, RunResult } from "./runner/run-command.js";
 // slash
 export { runSlashSteps, stepPerformerOf, StepStopCode } from "./slash/step-loop.js";
 export { approveSlashRun, checkSourceRules } from "./slash/approve.js";
+export {
+  buildCommandCatalogue,
+  findCallee,
+  findCommand,
+  groupOf,
+  hiddenBy,
+  lookupCommand,
+  packLabel,
+  USER_SETTINGS_LABEL,
+} from "./slash/catalogue.js";
+export type {
+  CatalogueEntry,
+  CatalogueFolder,
+  CatalogueInput,
+  CatalogueOrigin,
+  CataloguePack,
+  CatalogueProblem,
+  CatalogueRestriction,
+  CommandCatalogue,
+  CommandLookup,
+  InstalledPackCommands,
+} from "./slash/catalogue.js";
+export { loadCommandCatalogue } from "./slash/load-catalogue.js";
+export type {
+  CommandCatalogueOptions,
+  LoadedCommandCatalogue,
+  PackCommandLoader,
+} from "./slash/load-catalogue.js";
 export type {
   SlashApprovalAnswer,
   SlashApprovalOptions,
@@ -205,6 +233,18 @@ export type {
   StepStop,
   TerminalStepRun,
 } from "./slash/step-loop.js";
+export { promptCommand } from "./slash/runner-host.js";
+export type {
+  ApprovalPrompt,
+  PromptAnswer,
+  PromptCommand,
+  SettingScope,
+  SettingTarget,
+  SlashRunnerHost,
+  TerminalOutcome,
+  TerminalPrompt,
+  TerminalRequest,
+} from "./slash/runner-host.js";
 
 // fs
 export { mountPointsOf, nodeFileSystemPort } from "./fs/file-system-port.js";

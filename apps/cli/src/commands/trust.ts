@@ -29,7 +29,7 @@ import { ensureParser, openSession, resolveWorkspace, slashiPaths } from "../con
 import { ExitCode, formatError, invalidPolicyLine, toExitCode } from "../errors.js";
 import { jsonText, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
-import { loadCommands, type LoadedCommands } from "./run.js";
+import { loadCommands, type LoadedCommands } from "./slash/catalogue.js";
 
 function cwdOf(args: ParsedArgs, io: Io): string {
   return path.resolve(io.cwd, typeof args.flags.cwd === "string" ? args.flags.cwd : ".");
@@ -102,15 +102,19 @@ export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
   let teamError: string | undefined;
   try {
     loaded = await loadCommands(io, cwd);
+    const problem = loaded.problems.find((p) => p.origin === "team-file");
+    if (problem !== undefined) throw problem.error;
   } catch (error) {
     teamError = formatError(error);
     println(io.stderr, `slashi: the commands of this workspace do not load: ${teamError}`);
   }
-  const packs = (loaded?.packs ?? []).map((p) => ({
+  const entries = loaded?.entries ?? [];
+  const packs = [...new Set(entries.flatMap((e) => (e.pack ? [e.pack] : [])))].map((p) => ({
     name: p.id,
     version: p.version,
-    commands: p.commands.map((c) => c.name),
+    commands: entries.filter((e) => e.pack === p).map((e) => e.name),
   }));
+  const teamCommands = entries.filter((e) => e.origin === "team-file");
   if (args.flags.json === true) {
     printJson(io, workspace, {
       trusted: true,
@@ -118,7 +122,7 @@ export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
       ...gains,
       teamFile: {
         file: workspace.teamFile,
-        commands: (loaded?.team ?? []).map((c) => c.name),
+        commands: teamCommands.map((c) => c.name),
         ...(teamError === undefined ? {} : { error: teamError }),
       },
       packs,
@@ -129,7 +133,7 @@ export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
   if (policyText !== undefined)
     println(io.stdout, `approved its policy file ${workspace.policyFile} as it is now (a change asks again)`);
   printGains(io, gains, args.flags.verbose === true);
-  const team = (loaded?.team ?? []).map((c) => `/${c.name}`);
+  const team = teamCommands.map((c) => `/${c.name}`);
   if (team.length > 0)
     println(
       io.stdout,

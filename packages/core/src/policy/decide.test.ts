@@ -252,3 +252,17 @@ describe("script-level checks on long input", () => {
     expect(d.script.map((r) => r.code)).toContain("policy.incomplete-analysis");
   });
 });
+
+describe("programs named like the keys of a plain object", () => {
+  // Tables of programs looked up by name must not find Object.prototype's keys: `constructor -e x` threw (a
+  // TypeError from the interpreter table) and a bare `constructor` or `__proto__` was read as a removal.
+  const names = Object.getOwnPropertyNames(Object.prototype).map((name) => name.toLowerCase());
+
+  it.each(names.flatMap((name) => [name, `${name} -e x`, `${name} -c x`, `${name} -rf x`, `${name} -- x`]))(
+    "%s is an unknown program, nothing more",
+    (line) => {
+      const d = decide(line, recommended, context);
+      expect(d.reasons.map((r) => r.code)).toEqual(["policy.no-rule"]);
+    },
+  );
+});

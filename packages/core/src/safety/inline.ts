@@ -76,7 +76,7 @@ const SHELLS = new Set([
 
 function interpreterOf(name: string): Interpreter | undefined {
   if (/^(python|pypy)[0-9.]*$/.test(name) || name === "py") return PYTHON;
-  return INTERPRETERS[name];
+  return Object.hasOwn(INTERPRETERS, name) ? INTERPRETERS[name] : undefined;
 }
 
 /** True for a word that selects PowerShell's `-EncodedCommand` (any unique prefix, `-ec`, any dash or `/`). */

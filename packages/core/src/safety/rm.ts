@@ -37,7 +37,7 @@ export function removalOf(
   const name = invocation.name;
   const windowsStyle = WINDOWS_REMOVERS.has(name) || (name === "rmdir" && context.platform === "windows");
   if (windowsStyle) return windowsRemoval(invocation, context);
-  const kind = REMOVERS[name];
+  const kind = Object.hasOwn(REMOVERS, name) ? REMOVERS[name] : undefined;
   if (kind === undefined) return undefined;
   const parsed = parseOptions(
     invocation.args,

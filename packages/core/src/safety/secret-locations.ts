@@ -231,16 +231,46 @@ function compile(entry: SecretLocation): Compiled {
 }
 
 const COMPILED: readonly Compiled[] = SECRET_LOCATIONS.map(compile);
+/** Whether a base name matches one of several `*` patterns. */
+interface BaseNameTest {
+  test(name: string): boolean;
+}
+
+/**
+ * A test of a base name against `*` patterns: `*.pem` as an ending, `id_*` as a beginning, compared as strings;
+ * the rest through one regular expression (an alternation of twenty `[^/]*…` branches backtracks on every
+ * name it reads).
+ */
+function baseNameTest(patterns: readonly string[]): BaseNameTest {
+  const endings: string[] = [];
+  const beginnings: string[] = [];
+  const others: string[] = [];
+  for (const pattern of patterns) {
+    const star = pattern.indexOf("*");
+    const onlyStar = star >= 0 && pattern.indexOf("*", star + 1) < 0;
+    if (onlyStar && star === 0) endings.push(pattern.slice(1));
+    else if (onlyStar && star === pattern.length - 1) beginnings.push(pattern.slice(0, -1));
+    else others.push(componentSource(pattern));
+  }
+  const rest = others.length > 0 ? new RegExp(`^(?:${others.join("|")})$`) : undefined;
+  return {
+    test: (name) =>
+      endings.some((e) => name.endsWith(e)) ||
+      beginnings.some((b) => name.startsWith(b)) ||
+      (rest !== undefined && rest.test(name)),
+  };
+}
+
 /** The entries with no literal component (`*.pem`, `id_*`): any path may match them. */
 const UNANCHORED: readonly Compiled[] = COMPILED.filter((c) => c.literals.length === 0);
 /**
  * A base name at least one of {@link UNANCHORED} matches, when each of them is one file component (so matches
  * only a path's last component); `undefined` when one is not, and every one must be tried.
  */
-const UNANCHORED_BASE: RegExp | undefined = UNANCHORED.every(
+const UNANCHORED_BASE: BaseNameTest | undefined = UNANCHORED.every(
   (c) => c.entry.kind === "file" && c.entry.anchor === "anywhere" && c.parts.length === 1,
 )
-  ? new RegExp(`^(?:${UNANCHORED.map((c) => componentSource(c.parts[0]!.text)).join("|")})$`)
+  ? baseNameTest(UNANCHORED.map((c) => c.parts[0]!.text))
   : undefined;
 /** The other entries by their first literal component: a path without that name matches none of them. */
 const BY_LITERAL: ReadonlyMap<string, readonly Compiled[]> = COMPILED.reduce((map, c) => {

@@ -303,7 +303,7 @@ export function argumentWrites(invocation: Invocation, context: SafetyContext): 
     default:
       break;
   }
-  const powershell = POWERSHELL_WRITERS[name];
+  const powershell = Object.hasOwn(POWERSHELL_WRITERS, name) ? POWERSHELL_WRITERS[name] : undefined;
   if (powershell !== undefined) {
     const positional: number[] = [];
     for (let i = 0; i < args.length; i++) {

@@ -166,15 +166,15 @@ function cmdPayload(argv: readonly Word[]): ShellPayload | undefined {
 }
 
 const PYTHON = /^(python[0-9.]*|pypy[0-9.]*)$/;
-const INTERPRETER_INLINE: Record<string, RegExp> = {
-  node: /^-(e|p|-eval|-print)$|^--(eval|print)=/,
-  nodejs: /^-(e|p|-eval|-print)$|^--(eval|print)=/,
-  perl: /^-[a-zA-Z]*[eE]/,
-  ruby: /^-[a-zA-Z]*e/,
-  php: /^-[a-zA-Z]*r/,
-  lua: /^-[a-zA-Z]*e/,
-  osascript: /^-e$/,
-};
+const INTERPRETER_INLINE: ReadonlyMap<string, RegExp> = new Map([
+  ["node", /^-(e|p|-eval|-print)$|^--(eval|print)=/],
+  ["nodejs", /^-(e|p|-eval|-print)$|^--(eval|print)=/],
+  ["perl", /^-[a-zA-Z]*[eE]/],
+  ["ruby", /^-[a-zA-Z]*e/],
+  ["php", /^-[a-zA-Z]*r/],
+  ["lua", /^-[a-zA-Z]*e/],
+  ["osascript", /^-e$/],
+]);
 
 /**
  * True when a program reads the program text it runs from standard input: a shell with no script and no
@@ -213,7 +213,7 @@ export function readsProgramFromStdin(argv: readonly Word[]): boolean {
     }
     return true;
   }
-  const inline = INTERPRETER_INLINE[name];
+  const inline = INTERPRETER_INLINE.get(name);
   if (inline) {
     for (let i = 1; i < argv.length; i++) {
       const t = (argv[i] as Word).text;

@@ -58,7 +58,7 @@ function withTable(name: string, args: readonly string[], table: InterpreterOpti
  * @param args - the words after the program name
  */
 export function interpreterLaunch(name: string, args: readonly string[]): InterpreterLaunch {
-  const table = INTERPRETER_OPTIONS[name];
+  const table = Object.hasOwn(INTERPRETER_OPTIONS, name) ? INTERPRETER_OPTIONS[name] : undefined;
   if (table !== undefined) return withTable(name, args, table);
   const first = args[0];
   if (first === undefined) return { refused: `${name} without a script file is an interactive interpreter` };

@@ -4,11 +4,13 @@
  * parser-free reading of plain scripts to `plain-script.ts`, redirect nodes to `redirects.ts` and what runs in
  * them to `redirect-walk.ts`, heredoc bodies to `heredocs.ts`, assignments to `assignments.ts`, the checks on a
  * whole script and the words bash evaluates to `script-checks.ts`, the bookkeeping of variables bash evaluates
- * to `variables.ts`, facts about parse-tree nodes to `node-facts.ts`.
+ * to `variables.ts`, the grammar and payload owner of the script being read to `payload-scope.ts`, facts about
+ * parse-tree nodes to `node-facts.ts`.
  */
 import type { Language, Tree } from "web-tree-sitter";
 import type { ShellGrammar } from "../quoting/dialect.js";
 import { checkSteering, readAssignment } from "./assignments.js";
+import { commandRecord } from "./command-record.js";
 import { joinContext, type Scope } from "./context.js";
 import { DirectoryTracker } from "./directory.js";
 import { checkWords, FindingList, ShellFindingCode } from "./findings.js";
@@ -26,7 +28,8 @@ import {
 } from "./node-facts.js";
 import type { Word } from "./options.js";
 import { bashParserOrThrow } from "./parser.js";
-import { anyDownloader, checkPipeToShell, programSemantics } from "./payloads.js";
+import { PayloadScope } from "./payload-scope.js";
+import { anyDownloader, checkPipeToShell, programSemantics, type InputFacts } from "./payloads.js";
 import { readPlainScript } from "./plain-script.js";
 import { readRedirectOf, walkHeredocBody, walkRedirect, walkTail } from "./redirect-walk.js";
 import {
@@ -37,7 +40,7 @@ import {
   type Suffix,
   type Tail,
 } from "./redirects.js";
-import { unwrapRunners, type UnwrapResult } from "./runners.js";
+import type { UnwrapResult } from "./runners.js";
 import { checkHeredocReading, checkParsedScript, checkZshText, scriptFits } from "./script-checks.js";
 import { LEAF_TYPES, SNode } from "./snode.js";
 import type { Assignment, CommandContext, ExtractedCommand } from "./types.js";
@@ -55,41 +58,39 @@ export class Analysis {
   readonly aliases = new Set<string>();
   /** The directory each command runs in, followed through `cd`, `pushd`, `popd` and subshell scoping. */
   readonly directory = new DirectoryTracker();
-  /** The command whose payloads are being read (`env -C dir sh -c '…'`): they start where it runs. */
-  private payloadOwner: ExtractedCommand | undefined;
   /** Names read in arithmetic, the values the script gives them, names declared `-i`/`-n`. */
   private readonly variables = new VariableChecks(this.list);
+  /** The grammar of the script being walked and the command whose payloads are being read. */
+  private readonly payloads = new PayloadScope(this.directory, this.variables);
   /** Whether plain scripts skip the parser (tests turn it off to compare both paths). */
   plainEnabled = true;
+
   /** The grammar of the shell that runs the script being walked (payloads name their own shell). */
-  grammar: ShellGrammar = "bash";
+  get grammar(): ShellGrammar {
+    return this.payloads.grammar;
+  }
 
   /**
    * Parses and walks a script (the top level or a payload) read by a shell of `grammar` (default: the grammar
    * of the script it is nested in).
    */
   script(src: string, context: readonly CommandContext[], depth: number, grammar?: ShellGrammar): void {
-    const outer = this.grammar;
-    if (grammar !== undefined) this.grammar = grammar;
-    this.variables.readBy(this.grammar);
-    try {
-      this.scriptIn(src, context, depth);
-    } finally {
-      this.grammar = outer;
-    }
+    this.payloads.readBy(grammar, () => {
+      if (!scriptFits(this.list, src, depth)) return;
+      // A payload (`bash -c`, a heredoc fed to a shell, a backtick in a heredoc) runs in a shell of its own
+      this.payloads.ownShell(depth, () => this.parseAndWalk(src, context, depth));
+    });
   }
 
-  private scriptIn(src: string, context: readonly CommandContext[], depth: number): void {
-    if (!scriptFits(this.list, src, depth)) return;
-    // A payload (`bash -c`, a heredoc fed to a shell, a backtick in a heredoc) runs in a shell of its own: it
-    // starts in the current directory and its `cd`s stay inside it.
-    const saved = depth > 0 ? this.directory.save() : undefined;
-    if (saved !== undefined && this.payloadOwner !== undefined) this.directory.enterRunner(this.payloadOwner);
-    try {
-      this.parseAndWalk(src, context, depth);
-    } finally {
-      if (saved !== undefined) this.directory.restore(saved);
-    }
+  /** What a command's program runs as code (`sh -c`, `eval`, a heredoc fed to a shell), read as payloads. */
+  private programPayloads(
+    cmd: ExtractedCommand,
+    effective: readonly Word[],
+    depth: number,
+    context: readonly CommandContext[],
+    facts: InputFacts,
+  ): void {
+    this.payloads.payloadsOf(cmd, () => programSemantics(this, cmd, effective, depth, context, facts));
   }
 
   private parseAndWalk(src: string, context: readonly CommandContext[], depth: number): void {
@@ -253,13 +254,11 @@ export class Analysis {
     this.directory.apply(cmd);
     const to = this.commands.length;
     if (tail) walkTail(this, tail, scope, context);
-    this.payloadOwner = cmd;
-    programSemantics(this, cmd, unwrapped.effective, scope.depth, context, {
+    this.programPayloads(cmd, unwrapped.effective, scope.depth, context, {
       nestedDownload: anyDownloader(this.commands, from, to),
       redirectDownload: anyDownloader(this.commands, to, this.commands.length),
       stdinRedirects: redirects,
     });
-    this.payloadOwner = undefined;
     return cmd;
   }
 
@@ -702,15 +701,13 @@ export class Analysis {
     if (!deferredBodies) for (const info of heredocs) walkRedirect(this, info, scope, context);
     const redirectEnd = this.commands.length;
 
-    this.payloadOwner = cmd;
-    programSemantics(this, cmd, unwrapped.effective, scope.depth, context, {
+    this.programPayloads(cmd, unwrapped.effective, scope.depth, context, {
       nestedDownload: anyDownloader(this.commands, beforeNested, redirectStart),
       redirectDownload:
         anyDownloader(this.commands, redirectStart, redirectEnd) ||
         anyDownloader(this.commands, heredocStart, redirectEnd),
       stdinRedirects: allRedirects,
     });
-    this.payloadOwner = undefined;
 
     for (const suffix of suffixes) {
       const listContext =
@@ -731,40 +728,8 @@ export class Analysis {
     allRedirects: readonly RedirectInfo[],
     context: readonly CommandContext[],
   ): { cmd: ExtractedCommand; unwrapped: UnwrapResult } {
-    const argv = values.map((w) => w.text);
-    const dynamic: number[] = [];
-    const tildes: number[] = [];
-    for (let k = 0; k < values.length; k++) {
-      if ((values[k] as WordValue).dynamic) dynamic.push(k);
-      if ((values[k] as WordValue).tilde) tildes.push(k);
-    }
-    const argWords: Word[] = values.map((w) => ({ text: w.text, dynamic: w.dynamic }));
-    const unwrapped = unwrapRunners(argWords);
-    const effective = unwrapped.effective.map((w) => w.text);
-    const effectiveDynamic: number[] = [];
-    unwrapped.effective.forEach((w, k) => {
-      if (w.dynamic) effectiveDynamic.push(k);
-    });
-    for (const a of unwrapped.assignments) assignments.push({ name: a.name, value: a.value, exported: true });
-    const staticProgram = unwrapped.effective.length === 0 || !unwrapped.effective[0]?.dynamic;
-    const cmdContext = unwrapped.wrappers.length ? joinContext(context, "wrapped") : context;
-    const cmd: ExtractedCommand = {
-      text,
-      argv,
-      dynamic,
-      assignments,
-      redirects: allRedirects.map((r) => r.redirect),
-      wrappers: unwrapped.wrappers,
-      effective,
-      staticProgram,
-      context: cmdContext as CommandContext[],
-      lookupOnly: unwrapped.lookupOnly,
-      effectiveDynamic,
-      tildes,
-    };
-    const start0 = argv.length - effective.length;
-    if (effective.length && effective.every((w, k) => w === argv[start0 + k])) cmd.effectiveStart = start0;
-    if (unwrapped.appendsArguments) cmd.appendsArguments = true;
+    const { cmd, unwrapped } = commandRecord(text, values, assignments, allRedirects, context);
+    const { argv, staticProgram } = cmd;
     this.commands.push(cmd);
     this.directory.stamp(cmd);
 
@@ -810,13 +775,11 @@ export class Analysis {
           const redirects = element.redirects.map((r) => ({ ...r, targets: [] }));
           const { cmd, unwrapped } = this.emit(text, values, [], redirects, pipeContext);
           this.directory.apply(cmd);
-          this.payloadOwner = cmd;
-          programSemantics(this, cmd, unwrapped.effective, scope.depth, pipeContext, {
+          this.programPayloads(cmd, unwrapped.effective, scope.depth, pipeContext, {
             nestedDownload: false,
             redirectDownload: false,
             stdinRedirects: redirects,
           });
-          this.payloadOwner = undefined;
           heads.push(cmd);
           ranges.push([from, this.commands.length]);
         }

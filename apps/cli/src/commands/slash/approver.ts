@@ -1,0 +1,145 @@
+/**
+ * The CLI as the runtime's approver of a shared slash command: the terminal prompt, the approvals store and the
+ * audit records of the answer, and the line a person runs on a terminal when nobody could be asked.
+ */
+import {
+  approvalStateOf,
+  describeCommandChanges,
+  renderCommand,
+  type ApprovalRecord,
+  type CommandDefinition,
+} from "@slashi/core";
+import {
+  ApprovalFileStore,
+  AuditLog,
+  howToApproveCommand,
+  packLabel,
+  type CatalogueEntry,
+  type SlashApprovalPort,
+  type SlashApprovalRequest,
+} from "@slashi/runtime";
+import { slashiPaths } from "../../context.js";
+import { paint, println, shown, type Io } from "../../io.js";
+import { choose } from "../../prompt.js";
+import type { LoadedCommands } from "./catalogue.js";
+
+/** Where a shared command comes from, for the prompt: `the pack @acme/pack@1.0.0`, or its file. */
+function fromWhere(found: CatalogueEntry): string {
+  return found.pack ? `the pack ${packLabel(found.pack)}` : found.label;
+}
+
+/** What the terminal offers when the runtime's approval sequence asks. */
+export type PromptMode = "run" | "dry-run" | "approve";
+
+/**
+ * The CLI as the runtime's approver: the approvals store, the terminal prompt (Run once / Always allow / Cancel,
+ * Always allow only when the one rule lets it be remembered), the audit records of the answer. A dry run goes on
+ * unapproved (it runs nothing); without a terminal nobody can be asked.
+ */
+export function terminalApprover(
+  io: Io,
+  found: CatalogueEntry,
+  mode: PromptMode,
+): SlashApprovalPort<CatalogueEntry> {
+  const paths = slashiPaths(io);
+  const store = new ApprovalFileStore({ file: paths.approvals });
+  const audit = new AuditLog({ file: paths.audit });
+  const label = (def: CommandDefinition): string =>
+    `/${def.name}${found.pack ? ` (${packLabel(found.pack)})` : ""}`;
+  let records: Promise<readonly ApprovalRecord[]> | undefined;
+  return {
+    state: async (c) =>
+      c.identity === undefined
+        ? { state: "new" }
+        : approvalStateOf(c.definition, c.identity, await (records ??= store.list())),
+    async ask(request) {
+      if (mode === "dry-run") {
+        println(
+          io.stdout,
+          `needs approval: ${request.uncovered.map((u) => shown`/${u.name} (${u.reason})`).join(", ")}`,
+        );
+        return "unapproved";
+      }
+      if (!io.interactive || (mode === "approve" && !request.canRemember)) return "unavailable";
+      const from = fromWhere(found);
+      println(io.stderr, paint(io, "yellow", "approval needed") + shown`: a shared command from ${from}`);
+      for (const { command, state } of request.commands) {
+        println(io.stderr, renderCommand(command.definition));
+        if (state.state !== "changed") continue;
+        const heading =
+          state.updatedFrom === undefined
+            ? "changed since you approved it:"
+            : shown`updated from version ${state.updatedFrom}, which you approved; changed since:`;
+        println(io.stderr, paint(io, "yellow", `  ${heading}`));
+        for (const line of describeCommandChanges(state.changes)) println(io.stderr, `    ${line}`);
+      }
+      for (const u of request.uncovered) println(io.stderr, shown`  /${u.name}: ${u.reason}`);
+      for (const name of request.dynamic)
+        println(
+          io.stderr,
+          shown`  /${name} names the command it calls with a variable: that call is refused when it runs, and Always allow is not offered`,
+        );
+      const root = request.root.definition;
+      const answer = await choose(
+        io,
+        mode === "approve" ? shown`Approve /${root.name}?` : shown`Run /${root.name}?`,
+        [
+          ...(mode === "run" ? [{ key: "r", label: "Run once", value: "once" as const }] : []),
+          ...(request.canRemember ? [{ key: "a", label: "Always allow", value: "always" as const }] : []),
+          { key: "c", label: "Cancel", value: "cancel" as const },
+        ],
+      );
+      if (answer !== "cancel") return answer;
+      await audit.append({
+        event: "decision",
+        host: "cli",
+        source: found.source,
+        command: label(root),
+        answer,
+      });
+      return undefined;
+    },
+    async remember(c) {
+      // Pack approvals are global: they hold in every workspace and survive `approvals reset --workspace`.
+      if (c.identity === undefined) return;
+      const record = await store.remember(c.definition, c.identity, {
+        host: "cli",
+        clock: { now: () => Date.now() },
+      });
+      await audit.append({
+        event: "approve",
+        host: "cli",
+        source: found.source,
+        command: label(c.definition),
+        fingerprint: record.fingerprint,
+        ...(record.workspaceKey === undefined ? {} : { workspaceKey: record.workspaceKey }),
+      });
+    },
+  };
+}
+
+/** Says that nobody could be asked, with the line a person runs on their terminal to approve the command. */
+export function refuseUnasked(
+  io: Io,
+  found: CatalogueEntry,
+  loaded: LoadedCommands,
+  request: SlashApprovalRequest<CatalogueEntry>,
+  what: string,
+): void {
+  const from = fromWhere(found);
+  println(io.stderr, shown`slashi: /${found.definition.name} from ${from} ${what}`);
+  for (const u of request.uncovered)
+    println(
+      io.stderr,
+      shown`  /${u.name}: ${u.reason}` +
+        (u.path.length > 1 ? ` (via ${u.path.map((p) => shown`${p}`).join(" › ")})` : ""),
+    );
+  const how = howToApproveCommand({
+    name: found.definition.name,
+    source: found.source,
+    ...(found.pack ? { pack: found.pack.id } : {}),
+    cwd: loaded.workspace.root,
+    ...(request.canRemember ? {} : { notRememberable: "a call names the command it calls with a variable" }),
+  });
+  println(io.stderr, shown`${how.text}`);
+}
