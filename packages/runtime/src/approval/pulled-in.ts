@@ -11,7 +11,8 @@
  * managers put on a package script's `PATH`, are not bound.
  */
 import path from "node:path";
-import { interpreterLaunch, makeLaunch, type ExtractedCommand } from "@slashi/core";
+import type { ExtractedCommand } from "@slashi/core";
+import { interpreterLaunch, makeLaunch } from "@slashi/core/internal";
 import type { BindingEnv, ReadText } from "./env-binding.js";
 import {
   expandMake,
