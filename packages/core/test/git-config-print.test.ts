@@ -315,3 +315,103 @@ describe.skipIf(BASH === undefined || !GIT)("what a git directory keeps of the U
     );
   });
 });
+
+describe.skipIf(BASH === undefined || !GIT)("stored objects named by id", () => {
+  /** Ids of the repository's objects: a tracked secret file's blob, a harmless blob, a commit. */
+  const id = { secret: "", plain: "", commit: "" };
+  beforeAll(() => {
+    const rev = (arg: string) =>
+      spawnSync("git", ["rev-parse", arg], { cwd: workspace, env: ENV, encoding: "utf8" }).stdout.trim();
+    id.secret = rev("HEAD:.env");
+    id.commit = rev("HEAD");
+    writeFileSync(join(workspace, "plain.txt"), "plain\n");
+    id.plain = spawnSync("git", ["hash-object", "-w", "plain.txt"], {
+      cwd: workspace,
+      env: ENV,
+      encoding: "utf8",
+    }).stdout.trim();
+  });
+  const fill = (template: string) =>
+    template
+      .replace(/<S(\d*)>/g, (_, n: string) => id.secret.slice(0, n === "" ? 40 : Number(n)))
+      .replace(/<P(\d*)>/g, (_, n: string) => id.plain.slice(0, n === "" ? 40 : Number(n)))
+      .replace(/<C(\d*)>/g, (_, n: string) => id.commit.slice(0, n === "" ? 40 : Number(n)));
+
+  it.each([
+    "git cat-file -p <S7>",
+    "git cat-file blob <S>",
+    "git show <S8>",
+    "git --no-pager show --stat <S7>",
+    "git -C . show <S7>",
+    "git grep -h . <S7>",
+    "git diff <P7> <S7>",
+    "git diff <P7>..<S7>",
+    "git cat-file -p <S7>^{}",
+    "git ls-tree -r HEAD --format=%\\(objectname\\) | git cat-file --batch",
+    "git cat-file --batch-all-objects --batch",
+    "o=<S7>; git show $o",
+  ])("%s prints a tracked secret file and is not allowed, with a port or without", (template) => {
+    const line = fill(template);
+    expect(printed(line), line).toContain(TOKEN);
+    expect(decide(line, policy, context).decision, line).not.toBe("allow");
+    expect(decide(line, policy, { ...context, fs: fsPort }).decision, line).not.toBe("allow");
+  });
+
+  it.each([
+    "git cat-file -t <S7>",
+    "git cat-file -s <S>",
+    "git cat-file -p HEAD",
+    "git cat-file -p <C7>^{commit}",
+    "git show HEAD^{tree}",
+    "git show <C7>^{commit}",
+    "git log -1 --format=%s <C7>",
+    "git cat-file --batch-all-objects --batch-check",
+    "git ls-tree HEAD",
+  ])("%s stays allowed", (template) => {
+    const line = fill(template);
+    expect(decide(line, policy, context).decision, line).toBe("allow");
+  });
+
+  // one bash and one git process per run: the timeout is a hang guard with room for a loaded machine
+  it("never allows a generated call that prints a blob by its id", { timeout: 300_000 }, () => {
+    const call = fc.constantFrom(
+      "cat-file -p",
+      "cat-file blob",
+      "cat-file --textconv",
+      "show",
+      "show --stat",
+      "--no-pager show",
+      "grep -h TOKEN",
+      "grep -h -e . --",
+      "diff <P7>",
+    );
+    const length = fc.integer({ min: 4, max: 40 });
+    const spelling = fc.constantFrom("", "^{}", "^{blob}", "~0", "^{commit}", "^{tree}");
+    fc.assert(
+      fc.property(call, length, spelling, fc.boolean(), (c, n, s, upper) => {
+        const object = fill(`<S${n}>`);
+        const line = `git ${fill(c)} ${upper ? object.toUpperCase() : object}${s}`;
+        if (decide(line, policy, context).decision !== "allow") return;
+        expect(printed(line), line).not.toContain(TOKEN);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe.skipIf(BASH === undefined || !GIT)("a git directory of any name, without a file-system port", () => {
+  it.each(["cat store/config", "cat ./store/config", "cd store && cat config", "head st?re/conf?g"])(
+    "%s prints the token and is not allowed even when nothing can look at the disk",
+    (line) => {
+      expect(printed(line)).toContain(TOKEN);
+      expect(decide(line, policy, context).decision).not.toBe("allow");
+    },
+  );
+
+  it.each(["cat store/HEAD", "ls store", "cat README.md", "git config --get user.name"])(
+    "%s stays allowed",
+    (line) => {
+      expect(decide(line, policy, context).decision).toBe("allow");
+    },
+  );
+});

@@ -98,12 +98,10 @@ describe("repository configs at any depth", () => {
     );
   });
 
-  it("keeps files of the same names outside git directories allowed", () => {
+  it("keeps files of other names, and the workspace root's, allowed", () => {
     for (const line of [
       "cat config/app.json",
-      "cat src/config",
-      "cat modules/a/config",
-      "cat docs/git/config",
+      "cat config",
       "cat vendor/x.gitignore",
       "grep -r TODO src",
       "cat .gitmodules .gitignore",
@@ -111,11 +109,28 @@ describe("repository configs at any depth", () => {
       "cat .git/HEAD",
       "cat .git/description",
       "cat logs/HEAD",
-      "cat src/packed-refs",
       "tail -f logs/app.log",
       "grep -r x .git/objects/info",
     ])
       expect(decide(line, policy, context).decision, line).toBe("allow");
+  });
+
+  /** A port that shows every folder as an ordinary one (no `HEAD`, `objects` and `refs`). */
+  const plainFolders: DecideContext = {
+    ...context,
+    fs: { realpath: (p) => p, readdir: () => ["README.md"] },
+  };
+
+  it("asks for a git directory's file names in any folder without a port, which could show it is none", () => {
+    for (const line of [
+      "cat src/config",
+      "cat modules/a/config",
+      "cat docs/git/config",
+      "cat src/packed-refs",
+    ]) {
+      expect(codes(line), line).toContain("secret.read");
+      expect(decide(line, policy, plainFolders).decision, line).toBe("allow");
+    }
   });
 });
 

@@ -443,6 +443,11 @@ const table = [
     "git prints configuration values, remote URLs or stored credentials (`git config --list`, `git remote -v`, `git var -l`), which can hold tokens (`http.extraHeader`, a token in a remote URL).",
   ],
   [
+    "secret.git-object",
+    "ask",
+    "git prints a stored object the line names by id or not at all (`git cat-file -p 1a2b…`, `git show 1a2b…`, `git cat-file --batch`), which may be a secret file's content that was once tracked, staged or stashed.",
+  ],
+  [
     "secret.exfiltration",
     "deny",
     "The line reads a secret (a secret file, a tree holding secrets, the environment) and sends data over the network (`cat ~/.ssh/id_rsa | nc`, `curl -d @.env`, `dig $(…).x.com`).",

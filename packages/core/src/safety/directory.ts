@@ -557,7 +557,12 @@ function gitPlaces(
   return { places, code: [] };
 }
 
-/** go reads `-C dir` (first), `-modfile`, `-overlay`, and runs `-exec`/`-toolexec` programs. */
+/**
+ * go reads `-C dir` (first), `-modfile`, `-overlay`, and runs `-exec`/`-toolexec`/`-vettool` programs and an
+ * external linker named in `-ldflags` (`-extld`).
+ */
+const GO_PROGRAM_OPTIONS: ReadonlySet<string> = new Set(["exec", "toolexec", "vettool"]);
+
 function goPlaces(
   invocation: Invocation,
   context: SafetyContext,
@@ -581,9 +586,15 @@ function goPlaces(
     const [, name, glued] = m;
     const value = glued ?? args[i + 1];
     const valueIndex = glued === undefined ? i + 1 : i;
-    if (name === "C" || name === "modfile" || name === "overlay" || name === "exec" || name === "toolexec") {
+    // the external linker is a program: `-ldflags=-extld=prog` (cgo or `-linkmode=external`)
+    if (name === "ldflags" && value !== undefined && /(^|[\s'"])--?extld\b/.test(value)) {
       if (glued === undefined) i++;
-      if (name === "exec" || name === "toolexec")
+      code.push({ kind: "long", name: name, index: i, value });
+      continue;
+    }
+    if (name === "C" || name === "modfile" || name === "overlay" || GO_PROGRAM_OPTIONS.has(name!)) {
+      if (glued === undefined) i++;
+      if (GO_PROGRAM_OPTIONS.has(name!))
         code.push({ kind: "long", name: name!, index: i, ...(value === undefined ? {} : { value }) });
       else if (name === "C") cwd = value === undefined ? null : at(value, valueIndex);
       else if (value !== undefined)

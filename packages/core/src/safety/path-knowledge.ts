@@ -14,6 +14,7 @@ import {
   repositoryPlace,
   secretMatch,
   unescapeGlob,
+  unseenRepositoryPlace,
 } from "./secret-locations.js";
 import type { RepositoryPlaceView, SecretMatch } from "./secret-locations.js";
 import type { FileSystemPort, SafetyContext } from "./types.js";
@@ -460,6 +461,23 @@ export function patternSecret(components: readonly string[], context: SafetyCont
   return secretTarget(components, context).match;
 }
 
+/** One-entry memo of the workspace root's components. */
+let workTree = { root: "", parts: [] as string[] };
+
+/** The workspace root's components (a work tree, not a git directory), when there is one. */
+function workTreeOf(context: SafetyContext): string[] | undefined {
+  const root = context.workspaceRoot;
+  if (root === undefined) return undefined;
+  if (workTree.root !== root)
+    workTree = {
+      root,
+      parts: normalize(root, context)
+        .split("/")
+        .filter((s) => s !== ""),
+    };
+  return workTree.parts;
+}
+
 /**
  * {@link patternSecret}, with the secret place a link or a glob match leads to (`target`, an absolute path) when
  * the pattern does not name it itself: `notes.txt` linked to `~/.ssh/id_rsa` gives that key's path.
@@ -472,7 +490,8 @@ export function secretTarget(
   const direct = mayMatchSecret(components, home);
   if (direct === "secret") return { match: direct };
   const fs = context.fs;
-  if (fs === undefined) return { match: direct };
+  // nothing can look whether a folder is a git directory: any folder may be one
+  if (fs === undefined) return { match: unseenRepositoryPlace(components, workTreeOf(context)) ?? direct };
   const head = literalHead(components);
   const realHead = realOf(head, fs);
   let out: SecretMatch = direct;

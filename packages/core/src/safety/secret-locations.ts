@@ -112,6 +112,24 @@ export const SECRET_LOCATIONS: readonly SecretLocation[] = Object.freeze(
     file("credentials*.json", "anywhere", "service credentials"),
     file("service-account*.json", "anywhere", "service account keys"),
     file("serviceaccount*.json", "anywhere", "service account keys"),
+    file(".s3cfg", "anywhere", "s3cmd access keys"),
+    file(".boto", "anywhere", "gsutil and boto access keys"),
+    file(".config/rclone/rclone.conf", "anywhere", "rclone remotes' tokens and passwords"),
+    file(".mc/config.json", "anywhere", "MinIO client access keys"),
+    file(".config/helm/repositories.yaml", "anywhere", "Helm repository passwords"),
+    file(".config/containers/auth.json", "anywhere", "Podman and Buildah registry logins"),
+    file("run/user/*/containers/auth.json", "root", "Podman and Buildah registry logins"),
+    file(".config/fly/config.yml", "anywhere", "Fly.io token"),
+    file(".fly/config.yml", "anywhere", "Fly.io token"),
+    file(".config/doctl/config.yaml", "anywhere", "DigitalOcean token"),
+    file(".config/netlify/config.json", "anywhere", "Netlify token"),
+    file(".netlify/config.json", "home", "Netlify token"),
+    file(".local/share/com.vercel.cli/auth.json", "anywhere", "Vercel token"),
+    file(".vercel/auth.json", "home", "Vercel token"),
+    file(".supabase/access-token", "anywhere", "Supabase token"),
+    file(".railway/config.json", "home", "Railway token"),
+    file(".config/stripe/config.toml", "anywhere", "Stripe API keys"),
+    file(".dev.vars", "anywhere", "Cloudflare Wrangler development secrets"),
     // package registries, git hosts, databases
     file(".netrc", "anywhere", "machine passwords"),
     file("_netrc", "anywhere", "machine passwords"),
@@ -145,6 +163,16 @@ export const SECRET_LOCATIONS: readonly SecretLocation[] = Object.freeze(
     folder(".config/gh", "home", "GitHub CLI token"),
     file(".npmrc", "anywhere", "npm registry tokens"),
     file(".yarnrc.yml", "anywhere", "Yarn registry tokens"),
+    file(".yarnrc", "anywhere", "Yarn 1 registry tokens"),
+    file(".m2/settings.xml", "anywhere", "Maven server passwords"),
+    file(".m2/settings-security.xml", "anywhere", "Maven master password"),
+    file(".gradle/gradle.properties", "anywhere", "Gradle publishing credentials"),
+    file(".composer/auth.json", "anywhere", "Composer registry tokens"),
+    file(".config/composer/auth.json", "anywhere", "Composer registry tokens"),
+    file(".config/pip/pip.conf", "anywhere", "pip index URLs with credentials"),
+    file(".pip/pip.conf", "anywhere", "pip index URLs with credentials"),
+    file(".condarc", "home", "conda channel tokens"),
+    file(".htpasswd", "anywhere", "web server password hashes"),
     file(".pypirc", "anywhere", "PyPI tokens"),
     file(".cargo/credentials", "anywhere", "crates.io token"),
     file(".cargo/credentials.toml", "anywhere", "crates.io token"),
@@ -165,6 +193,13 @@ export const SECRET_LOCATIONS: readonly SecretLocation[] = Object.freeze(
     folder(".config/github-copilot", "home", "GitHub Copilot tokens"),
     file(".cursor/mcp.json", "home", "Cursor MCP server settings with their tokens"),
     file(".config/hub", "home", "hub GitHub token"),
+    file(".continue/config.json", "home", "Continue model API keys"),
+    file(".continue/config.yaml", "home", "Continue model API keys"),
+    file(".aider.conf.yml", "anywhere", "aider model API keys"),
+    // browsers: saved passwords, cookies (logged-in sessions)
+    folder(".mozilla/firefox", "home", "Firefox passwords and cookies"),
+    folder(".config/google-chrome", "home", "Chrome passwords and cookies"),
+    folder(".config/chromium", "home", "Chromium passwords and cookies"),
     // environment files
     file(".env", "anywhere", "environment secrets"),
     file(".env.*", "anywhere", "environment secrets", ENV_TEMPLATES),
@@ -176,6 +211,8 @@ export const SECRET_LOCATIONS: readonly SecretLocation[] = Object.freeze(
     file(".lesshst", "anywhere", "less search history"),
     file(".histfile", "anywhere", "zsh history (a common HISTFILE name)"),
     file(".viminfo", "anywhere", "Vim command and search history"),
+    folder(".local/share/nvim/shada", "anywhere", "Neovim command and search history"),
+    folder(".bash_sessions", "home", "macOS Terminal's per-session shell histories"),
     file(".local/share/fish/fish_history", "anywhere", "fish history"),
     // system secrets
     file("etc/shadow", "root", "password hashes"),
@@ -343,6 +380,14 @@ function relate(parts: readonly string[], entry: Compiled, home: readonly string
   }
 }
 
+/**
+ * A copy of a file by its name: an editor's backup, swap or autosave (`.netrc~`, `.env.swp`, `#.npmrc#`) or a
+ * copy kept by hand or by a package tool (`.bak`, `.backup`, `.orig`, `.old`, `.save`, `.tmp`, `.rpmsave`,
+ * `.dpkg-old`…). Lower case; group 1 or 2 is the original name.
+ */
+const BACKUP_COPY =
+  /^#(.+)#$|^(.+?)(?:~|\.(?:bak|backup|orig|old|save|sav|swp|swo|tmp|rpmsave|rpmnew|dpkg-old|dpkg-new|dpkg-dist))$/;
+
 /** One-entry memo of the home directory's components. */
 let homeParts = { home: "", parts: [] as string[] };
 
@@ -452,6 +497,12 @@ export function secretMatch(path: string, home: string): SecretMatch {
 
 /** {@link secretMatch} of a path given as its lower-case components (none empty, none with a `/`). */
 function partsMatch(parts: readonly string[], home: string): SecretMatch {
+  // a copy an editor or a package tool leaves beside a file holds what the file holds
+  const copy = parts.length > 0 ? BACKUP_COPY.exec(parts[parts.length - 1]!) : null;
+  if (copy !== null) {
+    const original = [...parts.slice(0, -1), (copy[1] ?? copy[2])!];
+    if (partsMatch(original, home) === "secret") return "secret";
+  }
   if (parts.length > 0 && PUBLIC_KEY.test(parts[parts.length - 1]!)) {
     // a public key is never secret, but a folder of that name is still reached through
     return undefined;
@@ -654,6 +705,38 @@ function globPlaceView(parts: readonly string[], res: readonly (RegExp | null)[]
       return tail.endsWith(".git") || ".git".endsWith(tail);
     },
   };
+}
+
+/** The reflog's own names in a git directory's `logs/`: `HEAD` and the `refs/` tree. */
+const REFLOG_NAMES: ReadonlySet<string> = new Set(["head", "refs"]);
+const LOGS: ReadonlySet<string> = new Set(["logs"]);
+
+/**
+ * Relates a path pattern to a repository's secret places when nothing can look at the disk (no file-system
+ * port): a git directory needs no `.git` in its name (`git --git-dir=store`, `git clone --bare … store`), so any
+ * folder may be one, and a file named like a git directory's secret file (`store/config`, `x/FETCH_HEAD`,
+ * `x/packed-refs`, `x/config.worktree`) or a reflog (`x/logs/HEAD`, `x/logs/refs/…`) may be one of its secret
+ * places. Names that merely contain these (`config.json`, `config/app.json`, `logs/app.log`) are not, and
+ * neither is a folder known to be a work tree (the workspace root: the host found its `.git` there). The old
+ * `remotes/` and `branches/` folders count only below a git directory the name or the port shows.
+ * @param components - the pattern's components after the root, in order
+ * @param workTree - the components of the workspace root, when there is one
+ */
+export function unseenRepositoryPlace(
+  components: readonly string[],
+  workTree: readonly string[] | undefined,
+): SecretMatch {
+  const n = components.length;
+  if (n < 2) return undefined;
+  const parts = components.map((c) => c.toLowerCase());
+  const view = globPlaceView(parts, parts.map(globComponentRegExp));
+  // whether the folder of components [0, end) is the work tree
+  const isWorkTree = (end: number): boolean =>
+    workTree !== undefined && workTree.length === end && workTree.every((c, k) => c === components[k]);
+  if (view.isOneOf(n - 1, GIT_DIRECTORY_FILES) && !isWorkTree(n - 1)) return "secret";
+  for (let k = 1; k + 1 < n; k++)
+    if (view.isOneOf(k, LOGS) && view.isOneOf(k + 1, REFLOG_NAMES) && !isWorkTree(k)) return "secret";
+  return undefined;
 }
 
 /**

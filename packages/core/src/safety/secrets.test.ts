@@ -30,6 +30,37 @@ describe("secret reads", () => {
     "cat ~/.pypirc",
     "cat ~/.docker/config.json",
     "cat ~/.kube/config",
+    "cat ~/.m2/settings.xml",
+    "cat ~/.gradle/gradle.properties",
+    "cat ~/.config/composer/auth.json",
+    "cat ~/.yarnrc",
+    "cat ~/.config/pip/pip.conf",
+    "cat ~/.s3cfg",
+    "cat ~/.boto",
+    "cat ~/.config/rclone/rclone.conf",
+    "cat ~/.mc/config.json",
+    "cat ~/.config/helm/repositories.yaml",
+    "cat ~/.config/containers/auth.json",
+    "cat /run/user/1000/containers/auth.json",
+    "cat ~/.config/fly/config.yml",
+    "cat ~/.config/doctl/config.yaml",
+    "cat ~/.config/netlify/config.json",
+    "cat ~/.local/share/com.vercel.cli/auth.json",
+    "cat ~/.supabase/access-token",
+    "cat ~/.config/stripe/config.toml",
+    "cat .dev.vars",
+    "cat public/.htpasswd",
+    "cat ~/.continue/config.json",
+    "cat ~/.mozilla/firefox/abc.default/logins.json",
+    "cp ~/.config/google-chrome/Default/Cookies /tmp/c",
+    "cat ~/.local/share/nvim/shada/main.shada",
+    "cat ~/.netrc~",
+    "cat /home/dev/.netrc.bak",
+    "cat .env.swp",
+    "cat %#.npmrc#",
+    "cat ~/.aws/credentials.old",
+    "cat ~/.git-credentials.orig.bak",
+    "cat ~/.gitconfig.rpmsave",
     "cat /proc/self/environ",
     "cat /proc/1/environ",
     "cat /etc/shadow",
@@ -77,7 +108,10 @@ describe("secret reads", () => {
     "cat .env.template",
     "cat ~/.ssh/id_rsa.pub",
     "cat ~/.ssh/known_hosts",
-    "cat ~/.ssh/config",
+    "cat ~/.ssh/known_hosts.old",
+    "cat README.md~",
+    "cat notes.txt.bak",
+    "cat package.json.orig",
     "ls ~/.ssh",
     "ls -la ~/.aws",
     "stat ~/.gnupg",
@@ -128,6 +162,54 @@ describe("secret reads", () => {
       expect(codes(text)).toEqual([]);
     },
   );
+
+  it.each([
+    "cat store/config",
+    "cat ./store/CONFIG",
+    "cat st?re/conf?g",
+    "head ../config",
+    "cat src/config",
+    "cat ~/.ssh/config",
+    "cat /srv/mirror/FETCH_HEAD",
+    "sed -n p store/packed-refs",
+    "cat store/config.worktree",
+    "tail store/logs/HEAD",
+    "cat store/logs/refs/remotes/origin/main",
+  ])("asks without a file-system port, which could show the folder is no git directory: %s", (text) => {
+    expect(codes(text)).toEqual(["secret.read"]);
+  });
+
+  it.each([
+    "cat config",
+    "cat ./config",
+    "cat config.json",
+    "cat config/app.json",
+    "cat src/config/index.ts",
+    "cat logs/HEAD",
+    "cat logs/app.log",
+    "cat src/logs/debug.txt",
+    "git config --get user.name",
+    "cat store/HEAD",
+  ])("raises nothing without a port for names that are no git directory's secret file: %s", (text) => {
+    expect(codes(text)).toEqual([]);
+  });
+
+  it("raises nothing for a config file in a folder the port shows is no git directory", () => {
+    const names: Record<string, string[]> = {
+      "/code/proj/store": ["config"],
+      "/home/dev/.ssh": ["config", "known_hosts"],
+    };
+    const context: SafetyContext = { ...ctx, fs: { realpath: (p) => p, readdir: (p) => names[p] } };
+    for (const text of ["cat store/config", "cat ~/.ssh/config"]) {
+      const command = cmd(text);
+      expect(classifySecrets(invocationOf(command), command, context), text).toEqual([]);
+    }
+    names["/code/proj/store"] = ["HEAD", "objects", "refs", "config"];
+    const command = cmd("cat store/config");
+    expect(classifySecrets(invocationOf(command), command, context).map((f) => f.code)).toEqual([
+      "secret.read",
+    ]);
+  });
 
   it("treats the secret file list case-insensitively and after normalisation", () => {
     expect(isSecretPath("/home/dev/.ssh/ID_RSA", ctx)).toBe(true);

@@ -1,6 +1,7 @@
 import type { Invocation } from "./argv.js";
 import { finding } from "./codes.js";
 import { gitConfigPrint } from "./git.js";
+import { gitObjectPrint } from "./git-objects.js";
 import {
   isOpaquePattern,
   knowPath,
@@ -144,6 +145,8 @@ export function classifySecrets(
         printed.word,
       ),
     );
+  const object = invocation === undefined ? undefined : gitObjectPrint(invocation);
+  if (object !== undefined) out.push(finding("secret.git-object", object.what, command, object.word));
   if (invocation !== undefined && !METADATA_ONLY.has(name)) {
     invocation.args.forEach((word, i) => {
       const dynamic = invocation.dynamic.has(i);

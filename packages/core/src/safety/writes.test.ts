@@ -263,3 +263,31 @@ describe("files a runner opens itself", () => {
     expect(codes("flock -s 9")).toEqual([]);
   });
 });
+
+describe("build and test output options", () => {
+  it.each([
+    ["go build -o /tmp/app .", ["write.file"]],
+    ["go test -coverprofile=/tmp/c.out ./...", ["write.file"]],
+    ["go test --cpuprofile /home/dev/cpu.out ./...", ["write.file"]],
+    ["go test -test.memprofile=/tmp/m ./...", ["write.file"]],
+    ["go build -debug-actiongraph=/tmp/g .", ["write.file"]],
+    ["go test -trace=$OUT ./...", ["write.dynamic-target"]],
+    ["go build -o ~/.bashrc .", ["write.sensitive-path"]],
+    ["cargo build --target-dir /tmp/x", ["write.file"]],
+    ["cargo build --target-dir=../other", ["write.file"]],
+    ["cargo build -Z unstable-options --artifact-dir ~/bin", ["write.file"]],
+  ])("%s writes outside the workspace: %j", (text, expected) => {
+    expect(codes(text)).toEqual(expected);
+  });
+
+  it.each([
+    "go build -o bin/app .",
+    "go test -coverprofile=cover.out ./...",
+    "go test -cpuprofile cpu.out ./...",
+    "go test -run TestX -v ./...",
+    "cargo build --target-dir target/ci",
+    "cargo test --release",
+  ])("%s writes what the build is for, inside the workspace", (text) => {
+    expect(codes(text)).toEqual([]);
+  });
+});

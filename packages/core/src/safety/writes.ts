@@ -24,9 +24,11 @@ export interface WriteTarget {
   /**
    * `side`: a redirection or an output option of a tool that otherwise only reads (such writes ask unless
    * workspace writes are allowed); `main`: what the command is for (`cp`, `rm`, `sed -i`), left to policy
-   * except for sensitive and protected paths.
+   * except for sensitive and protected paths; `build`: an output option of a project's build or test entry point
+   * (`go build -o`, `go test -coverprofile=`), which is what the build is for inside the workspace and a write
+   * like `side` anywhere else.
    */
-  kind: "side" | "main";
+  kind: "side" | "main" | "build";
   /** The command changes only metadata or creates empty entries (`chmod`, `touch`, `mkdir`). */
   metadataOnly?: boolean;
 }
@@ -107,6 +109,24 @@ const TSC_WRITERS = new Set([
   "out",
   "declarationdir",
   "tsbuildinfofile",
+]);
+
+/**
+ * go flags (single or double dash, `=value` or the next word) whose value is a file or folder the build or test
+ * writes: the binary, test profiles and traces, the build's debug traces.
+ */
+const GO_WRITERS = new Set([
+  "o",
+  "coverprofile",
+  "cpuprofile",
+  "memprofile",
+  "blockprofile",
+  "mutexprofile",
+  "trace",
+  "outputdir",
+  "debug-actiongraph",
+  "debug-deps-trace",
+  "debug-trace",
 ]);
 
 /** Write targets named by a command's arguments (destinations, in-place files, output options). */
@@ -300,6 +320,23 @@ export function argumentWrites(invocation: Invocation, context: SafetyContext): 
         else if (i + 1 < args.length) at(++i, `tsc --${m[1]!}`, "side");
       }
       break;
+    case "cargo":
+      for (let i = 1; i < args.length; i++) {
+        const m = /^--(target-dir|artifact-dir|out-dir)(?:=(.*))?$/.exec(args[i]!);
+        if (m === null) continue;
+        if (m[2] !== undefined) value(m[2], invocation.dynamic.has(i), `cargo --${m[1]!}`, "build");
+        else if (i + 1 < args.length) at(++i, `cargo --${m[1]!}`, "build");
+      }
+      break;
+    case "go":
+      for (let i = 1; i < args.length; i++) {
+        const m = /^--?([A-Za-z.-]+)(?:=(.*))?$/.exec(args[i]!);
+        const flag = m?.[1]?.replace(/^test\./, "");
+        if (m === null || flag === undefined || !GO_WRITERS.has(flag)) continue;
+        if (m[2] !== undefined) value(m[2], invocation.dynamic.has(i), `go -${m[1]!}`, "build");
+        else if (i + 1 < args.length) at(++i, `go -${m[1]!}`, "build");
+      }
+      break;
     default:
       break;
   }
@@ -422,6 +459,7 @@ export function classifyWrites(
       continue;
     }
     if (target.kind === "main") continue;
+    if (target.kind === "build" && !target.dynamic && path !== null && inWorkspace(path, context)) continue;
     if (target.dynamic || path === null) {
       out.push(
         finding(
