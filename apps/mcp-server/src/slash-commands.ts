@@ -22,14 +22,11 @@ import type {
   ServerContext,
 } from "@modelcontextprotocol/server";
 import {
-  approvalStateOf,
   dialectForShell,
   fingerprintCommand,
   isSlashiError,
   planSlashRun,
   SlashiErrorCode,
-  type ApprovalRecord,
-  type ApprovalState,
   type StepPerformer,
   type TerminalStep,
 } from "@slashi/core";
@@ -45,8 +42,10 @@ import {
   lookupCommand,
   packLabel,
   redactValue,
+  repositoryMismatchNote,
   runSlashSteps,
   stepPerformerOf,
+  storedApprovalState,
   textDigest,
   type ApprovedBatch,
   type CatalogueEntry,
@@ -55,6 +54,8 @@ import {
   type PackCommandLoader,
   type StepAt,
   type StepHostPort,
+  type StoredApproval,
+  type StoredApprovalState,
 } from "@slashi/runtime";
 import * as z from "zod/v4";
 import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
@@ -228,17 +229,21 @@ function runnableHere(
 }
 
 /** The person's approvals of slash commands. */
-async function approvalRecords(services: Services): Promise<readonly ApprovalRecord[]> {
+async function approvalRecords(services: Services): Promise<readonly StoredApproval[]> {
   return new ApprovalFileStore({ file: services.config.paths.approvals }).list();
 }
 
 /**
  * How a shared command stands against the person's approvals: a team command's approval is bound to the
- * workspace, a pack command's to the pack's exact version and integrity (so an update asks again).
+ * workspace and the repository there now, a pack command's to the pack's exact version and integrity (so an update
+ * asks again).
  */
-function approvalOf(command: LoadedCommand, records: readonly ApprovalRecord[]): ApprovalState {
+async function approvalOf(
+  command: LoadedCommand,
+  records: readonly StoredApproval[],
+): Promise<StoredApprovalState> {
   if (command.identity === undefined) return { state: "new" };
-  return approvalStateOf(command.definition, command.identity, records);
+  return storedApprovalState(command.definition, command.identity, records);
 }
 
 /** Registers `list_commands`. */
@@ -259,14 +264,17 @@ export function listCommandsTool(server: McpServer, services: Services): void {
       const records = catalog.commands.some((c) => c.source !== "user")
         ? await approvalRecords(services)
         : [];
-      const list = catalog.commands.map((c) => ({
+      const approvals = await Promise.all(
+        catalog.commands.map((c) => (c.source === "user" ? undefined : approvalOf(c, records))),
+      );
+      const list = catalog.commands.map((c, i) => ({
         name: c.definition.name,
         ...(c.definition.description === undefined ? {} : { description: c.definition.description }),
         ...(c.definition.args === undefined ? {} : { args: c.definition.args }),
         source: c.source,
         ...(c.pack ? { pack: c.pack.id, version: c.pack.version } : {}),
         ...runnableHere(c, groupOf(catalog.catalogue, c)),
-        approval: c.source === "user" ? "own" : approvalOf(c, records).state,
+        approval: approvals[i]?.state ?? "own",
         steps: c.definition.steps.map((s) => s.type),
       }));
       const why = (c: (typeof list)[number]): string =>
@@ -513,9 +521,10 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
     if (refusal !== undefined) return refusal;
     if (walked !== undefined) return walked;
 
-    const state = command.source === "user" ? undefined : approvalOf(command, records).state;
+    const standing = command.source === "user" ? undefined : await approvalOf(command, records);
+    const state = standing?.state;
     const kind = command.pack ? `command of the pack ${packLabel(command.pack)}` : "team command";
-    const title = `/${command.definition.name} (${command.source === "user" ? "your command" : unapproved ? `${kind}, ${state === "changed" ? "changed since you approved it" : "not approved yet"}` : `approved ${kind}`})`;
+    const title = `/${command.definition.name} (${command.source === "user" ? "your command" : unapproved ? `${kind}, ${standing?.repository !== undefined ? repositoryMismatchNote(standing.repository) : state === "changed" ? "changed since you approved it" : "not approved yet"}` : `approved ${kind}`})`;
     const outcome = await guardedBatch(
       {
         lines,

@@ -2,9 +2,9 @@
 // only when the workspace is trusted, team commands ask until their fingerprint is approved, editor-only steps
 // are refused, and every terminal step is decided by the policy.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { decide, loadShellParser, makeApprovalRecord, resolvePolicy } from "@slashi/core";
+import { decide, loadShellParser, resolvePolicy, type CommandDefinition } from "@slashi/core";
 import {
   ApprovalFileStore,
   CommandApprovalFileStore,
@@ -67,7 +67,10 @@ const userCommands = {
   ],
 };
 
-const teamDefinition = { name: "team-hi", steps: [{ type: "terminal", command: "echo team" }] };
+const teamDefinition: CommandDefinition = {
+  name: "team-hi",
+  steps: [{ type: "terminal", command: "echo team" }],
+};
 
 let sandbox: Sandbox;
 let server: Connected | undefined;
@@ -90,6 +93,15 @@ async function trustWorkspace(): Promise<void> {
   await new TrustFileStore({ file: path.join(sandbox.stateDir, "trust.json") }).setTrusted(
     workspaceKeyOf(sandbox.workspace),
     true,
+  );
+}
+
+/** "Always allow" of a team command of the sandbox workspace, as `slashi run` or the extension records it. */
+async function approveTeamCommand(definition: CommandDefinition): Promise<void> {
+  await new ApprovalFileStore({ file: path.join(sandbox.stateDir, "approvals.json") }).remember(
+    definition,
+    { source: "workspace", name: definition.name, workspaceKey: workspaceKeyOf(sandbox.workspace) },
+    { host: "cli", clock: { now: () => Date.now() } },
   );
 }
 
@@ -140,6 +152,27 @@ describe("list_commands", () => {
       (c) => c.name === "team-hi",
     );
     expect(team).toMatchObject({ source: "workspace", approval: "new" });
+  });
+
+  it("lists an approved team command as new once another repository sits at the workspace path", async () => {
+    await trustWorkspace();
+    await approveTeamCommand(teamDefinition);
+    const approval = async (): Promise<string | undefined> => {
+      const result = await server!.client.callTool({ name: "list_commands", arguments: {} });
+      const commands = structured(result).commands as { name: string; approval: string }[];
+      return commands.find((c) => c.name === "team-hi")?.approval;
+    };
+    server = await connect(sandbox);
+    expect(await approval()).toBe("approved");
+    // A fresh `git init` in place of the repository's .git: another repository at the same path.
+    renameSync(path.join(sandbox.workspace, ".git"), path.join(sandbox.root, "old.git"));
+    execFileSync("git", ["init", "-q"], { cwd: sandbox.workspace });
+    await trustWorkspace();
+    expect(await approval()).toBe("new");
+    const run = await server.client.callTool({ name: "run_command", arguments: { name: "team-hi" } });
+    expect(run.isError).toBeFalsy();
+    expect(server.forms).toHaveLength(1);
+    expect(server.forms[0]).toContain("approved in another repository that was at this path before");
   });
 
   // The test timeout is the hang guard: a plain read of a FIFO never returns.
@@ -289,12 +322,7 @@ describe("run_command", () => {
 
   it("runs an approved team command without asking when the policy allows its steps", async () => {
     await trustWorkspace();
-    const record = makeApprovalRecord(
-      teamDefinition as never,
-      { source: "workspace", name: "team-hi", workspaceKey: workspaceKeyOf(sandbox.workspace) },
-      { now: () => Date.now() },
-    );
-    await new ApprovalFileStore({ file: path.join(sandbox.stateDir, "approvals.json") }).put(record);
+    await approveTeamCommand(teamDefinition);
     server = await connect(sandbox);
     const result = await server.client.callTool({ name: "run_command", arguments: { name: "team-hi" } });
     expect(result.isError).toBeFalsy();
@@ -304,17 +332,15 @@ describe("run_command", () => {
 
   it("asks again when the arguments of an approved team command add a command to its line", async () => {
     await trustWorkspace();
-    const echo = { name: "team-echo", steps: [{ type: "terminal", command: "touch made-${args}" }] };
+    const echo: CommandDefinition = {
+      name: "team-echo",
+      steps: [{ type: "terminal", command: "touch made-${args}" }],
+    };
     writeFileSync(
       path.join(sandbox.workspace, ".vscode", "slashi.json"),
       JSON.stringify({ commands: [teamDefinition, echo] }),
     );
-    const record = makeApprovalRecord(
-      echo as never,
-      { source: "workspace", name: "team-echo", workspaceKey: workspaceKeyOf(sandbox.workspace) },
-      { now: () => Date.now() },
-    );
-    await new ApprovalFileStore({ file: path.join(sandbox.stateDir, "approvals.json") }).put(record);
+    await approveTeamCommand(echo);
     server = await connect(sandbox, { answer: { action: "decline" } });
     const result = await server.client.callTool({
       name: "run_command",

@@ -1,9 +1,11 @@
 import path from "node:path";
 import { makeApprovalRecord, type CommandIdentity } from "@slashi/core";
-import { ApprovalFileStore, slashiPaths } from "@slashi/runtime";
+import { ApprovalFileStore, slashiPaths, workspaceKeyOf } from "@slashi/runtime";
+import { gitRepository, recloneAt, scratchDir } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { FOLDER_KEY, harness, MemoryState, teamFile } from "../test/fake-host.js";
 import { APPROVALS_STATE_KEY, editorWorkspaceKey, moveEditorApprovals } from "./approvals.js";
+import { formatApprovalPrompt } from "./prompt.js";
 
 const ship = { name: "ship", steps: [{ type: "terminal" as const, command: "git push" }] };
 const team: CommandIdentity = { source: "workspace", name: "ship", workspaceKey: FOLDER_KEY };
@@ -78,8 +80,33 @@ describe("one approvals store for every host", () => {
   });
 });
 
+describe("a team approval belongs to the repository it was given in", () => {
+  it("asks again, saying why, once another repository is cloned at the folder", async () => {
+    const dir = gitRepository(path.join(scratchDir("slashi-vscode-reclone-"), "app"));
+    const h = harness();
+    h.input.folders = [
+      {
+        path: dir,
+        key: workspaceKeyOf(dir),
+        teamFile: { path: path.join(dir, ".vscode", "slashi.json"), text: teamFile([ship]) },
+      },
+    ];
+    h.host.answer = "always";
+    expect(await h.runner.run({ name: "ship", args: "" })).toEqual({ status: "done" });
+    expect(await h.runner.run({ name: "ship", args: "" })).toEqual({ status: "done" });
+    expect(h.host.approvals).toHaveLength(1);
+
+    recloneAt(dir);
+    h.host.answer = "run";
+    expect(await h.runner.run({ name: "ship", args: "" })).toEqual({ status: "done" });
+    expect(h.host.approvals).toHaveLength(2);
+    const { detail } = formatApprovalPrompt(h.host.approvals[1]!);
+    expect(detail).toContain("approved in another repository that was at this path before");
+  });
+});
+
 describe("moveEditorApprovals", () => {
-  it("moves team and pack approvals out of the editor's state once; they still approve, now for every host", async () => {
+  it("moves team and pack approvals out of the editor's state once, into the store every host reads", async () => {
     const h = harness(teamFile([ship]), { packs });
     const teamRecord = makeApprovalRecord(ship, team, clock("2026-11-01T00:00:00Z"));
     const packRecord = makeApprovalRecord(lint, pack, clock("2026-11-02T00:00:00Z"));
@@ -96,9 +123,13 @@ describe("moveEditorApprovals", () => {
       ignored: 0,
     });
 
-    expect(await h.runner.run({ name: "ship", args: "" })).toEqual({ status: "done" });
+    // The pack approval holds; the team approval carries no repository identity, so it asks once more, saying so.
     expect(await h.runner.run({ name: "lint", args: "" })).toEqual({ status: "done" });
     expect(h.host.approvals).toEqual([]);
+    expect(await h.runner.run({ name: "ship", args: "" })).toEqual({ status: "done" });
+    expect(h.host.approvals.map((p) => p.commands[0]?.repositoryNote)).toEqual([
+      "approved before Slashi kept which repository an approval belongs to: asks once more",
+    ]);
     expect(
       (await h.approvalStore.list()).map((r) => [r.host, r.workspaceKey ?? "every workspace"]).sort(),
     ).toEqual([
@@ -121,7 +152,7 @@ describe("moveEditorApprovals", () => {
 
     expect((await moveEditorApprovals([state.workspace], h.approvalStore)).imported).toBe(1);
     expect(state.workspace.get(APPROVALS_STATE_KEY)).toBeUndefined();
-    expect((await h.approvalStore.stateOf(ship, team)).state).toBe("approved");
+    expect(await h.approvalStore.stateOf(ship, team)).toEqual({ state: "new", repository: "unconfirmed" });
   });
 
   it("re-keys approvals made under the editor's old case-folded macOS key to the key every host uses", async () => {
@@ -136,7 +167,7 @@ describe("moveEditorApprovals", () => {
       key === old ? editorWorkspaceKey(real, "linux") : key,
     );
     const shared = { ...team, workspaceKey: editorWorkspaceKey(real, "linux") };
-    expect((await h.approvalStore.stateOf(ship, shared)).state).toBe("approved");
+    expect(await h.approvalStore.stateOf(ship, shared)).toEqual({ state: "new", repository: "unconfirmed" });
     expect((await h.approvalStore.list())[0]?.workspaceKey).toBe(real);
   });
 });

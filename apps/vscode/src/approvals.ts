@@ -6,7 +6,6 @@
  */
 import {
   canonicalWorkspaceKey,
-  type ApprovalState,
   type Clock,
   type CommandDefinition,
   type CommandIdentity,
@@ -16,6 +15,7 @@ import {
   type ApprovalFileStore,
   type ApprovalImport,
   type StoredApproval,
+  type StoredApprovalState,
 } from "@slashi/runtime";
 
 /** The part of VS Code's `Memento` the move needs. */
@@ -55,8 +55,11 @@ export class SharedApprovals {
     this.#workspaceKeys = workspaceKeys;
   }
 
-  /** The approval state of a definition under an identity. */
-  state(definition: CommandDefinition, identity: CommandIdentity): Promise<ApprovalState> {
+  /**
+   * The approval state of a definition under an identity; a team command's approval counts only in the
+   * repository it was given in (the runtime's `storedApprovalState`).
+   */
+  state(definition: CommandDefinition, identity: CommandIdentity): Promise<StoredApprovalState> {
     return this.#store.stateOf(definition, identity);
   }
 

@@ -3,17 +3,18 @@
  * approval in plain words, unexpanded, with invisible and look-alike characters shown as tokens; for a command that
  * changed since the person approved it, which steps changed) as the text of VS Code's modal message box.
  */
-import { makeVisible, showControls, type ApprovalState } from "@slashi/core";
+import { makeVisible, showControls } from "@slashi/core";
 import {
   promptCommand as runtimePromptCommand,
   type ApprovalPrompt,
   type PromptCommand,
+  type StoredApprovalState,
   type TerminalPrompt,
 } from "@slashi/runtime";
 import { sourceLabel, type CommandEntry } from "./catalog.js";
 
 /** Builds the prompt entry for one command in its approval state (the runtime's `promptCommand`, labelled). */
-export function promptCommand(entry: CommandEntry, state: ApprovalState): PromptCommand {
+export function promptCommand(entry: CommandEntry, state: StoredApprovalState): PromptCommand {
   return runtimePromptCommand(entry.definition, state, `${sourceLabel(entry)}: ${makeVisible(entry.label)}`);
 }
 
@@ -28,6 +29,7 @@ export function formatApprovalPrompt(prompt: ApprovalPrompt): { message: string;
       : `/${makeVisible(prompt.root)} is a shared command. Run it?`;
   const blocks = prompt.commands.map((c) => {
     const lines = [`/${makeVisible(c.name)} (${c.from})`];
+    if (c.repositoryNote !== undefined) lines.push(`Not approved here: ${c.repositoryNote}.`);
     if (c.status === "changed") {
       lines.push(
         c.updatedFrom === undefined

@@ -129,10 +129,23 @@ export { JsonFileStore, pointerSegment } from "./store/json-store.js";
 export type { JsonStoreOptions, RepairResult, ShapeProblem, StoreEnvelope } from "./store/json-store.js";
 export { RecordStore } from "./store/record-store.js";
 export type { RecordCheck, RecordDocument, RecordStoreOptions } from "./store/record-store.js";
-export { APPROVALS_VERSION, ApprovalFileStore, approvalWorkspaceKey } from "./store/approvals.js";
-export type { ApprovalImport, ApprovalImportOptions, SlashiHost, StoredApproval } from "./store/approvals.js";
+export {
+  APPROVALS_VERSION,
+  ApprovalFileStore,
+  approvalWorkspaceKey,
+  repositoryMismatchNote,
+  storedApprovalState,
+} from "./store/approvals.js";
+export type {
+  ApprovalImport,
+  ApprovalImportOptions,
+  RepositoryMismatch,
+  SlashiHost,
+  StoredApproval,
+  StoredApprovalState,
+} from "./store/approvals.js";
 export { TRUST_VERSION, TrustFileStore } from "./store/trust.js";
-export type { TrustRecord } from "./store/trust.js";
+export type { TrustRecord, TrustState } from "./store/trust.js";
 export { COMMAND_APPROVALS_VERSION, CommandApprovalFileStore } from "./store/command-approvals.js";
 export type { CommandApprovalRecord } from "./store/command-approvals.js";
 

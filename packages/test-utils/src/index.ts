@@ -16,3 +16,4 @@ export { freePort, startRegistry, stopRegistry, verdaccioBin, verdaccioUnavailab
 export type { RunningRegistry } from "./verdaccio.mjs";
 export { writeStubBwrap } from "./stub-bwrap.js";
 export { hostileText, rawControls } from "./hostile-text.js";
+export { git, gitRepository, recloneAt } from "./git.js";

@@ -23,6 +23,7 @@ import {
   workspaceIdentity,
   workspacePolicyApprovalKey,
   type TrustGainGroup,
+  type TrustState,
   type Workspace,
 } from "@slashi/runtime";
 import { ensureParser, openSession, resolveWorkspace, slashiPaths } from "../context.js";
@@ -225,6 +226,15 @@ export async function untrustCommand(args: ParsedArgs, io: Io): Promise<number> 
   return ExitCode.OK;
 }
 
+/** How `trust status` words each trust state (given whether the store holds a record for the path). */
+const TRUST_STATE_WORDS: Record<TrustState, (recorded: boolean) => string> = {
+  trusted: () => "trusted",
+  untrusted: (recorded) => (recorded ? "not trusted (untrusted explicitly)" : "not trusted"),
+  "other-repository": () => "not trusted (another directory or repository than the one trusted is here now)",
+  unconfirmed: () =>
+    "not trusted until you confirm it (trusted before Slashi kept which repository was trusted: run slashi trust again)",
+};
+
 /** `slashi trust status`: exit 0 when trusted, 10 when not. */
 export async function trustStatusCommand(args: ParsedArgs, io: Io): Promise<number> {
   const workspace = await resolveWorkspace(cwdOf(args, io));
@@ -232,7 +242,8 @@ export async function trustStatusCommand(args: ParsedArgs, io: Io): Promise<numb
   const store = new TrustFileStore({ file: paths.trust });
   const record = await store.get(workspace.key);
   // Trusted at this path, and still the same directory and repository (another one cloned here is not).
-  const trusted = await store.isTrusted(workspace.key, await workspaceIdentity(workspace.root));
+  const state = await store.trustState(workspace.key, await workspaceIdentity(workspace.root));
+  const trusted = state === "trusted";
   const policyText = await readOptional(workspace.policyFile);
   let policyApproved: boolean | undefined;
   if (policyText !== undefined) {
@@ -252,7 +263,7 @@ export async function trustStatusCommand(args: ParsedArgs, io: Io): Promise<numb
   } else {
     println(
       io.stdout,
-      `${workspace.root}: ${trusted ? "trusted" : record?.trusted === true ? "not trusted (another directory or repository than the one trusted is here now)" : record ? "not trusted (untrusted explicitly)" : "not trusted"}${record ? ` since ${record.at}` : ""}`,
+      `${workspace.root}: ${TRUST_STATE_WORDS[state](record !== undefined)}${record ? ` since ${record.at}` : ""}`,
     );
     if (policyApproved === false)
       println(

@@ -380,6 +380,14 @@ function relate(parts: readonly string[], entry: Compiled, home: readonly string
   }
 }
 
+/**
+ * A copy of a file by its name: an editor's backup, swap or autosave (`.netrc~`, `.env.swp`, `#.npmrc#`) or a
+ * copy kept by hand or by a package tool (`.bak`, `.backup`, `.orig`, `.old`, `.save`, `.tmp`, `.rpmsave`,
+ * `.dpkg-old`…). Lower case; group 1 or 2 is the original name.
+ */
+const BACKUP_COPY =
+  /^#(.+)#$|^(.+?)(?:~|\.(?:bak|backup|orig|old|save|sav|swp|swo|tmp|rpmsave|rpmnew|dpkg-old|dpkg-new|dpkg-dist))$/;
+
 /** One-entry memo of the home directory's components. */
 let homeParts = { home: "", parts: [] as string[] };
 
@@ -489,6 +497,12 @@ export function secretMatch(path: string, home: string): SecretMatch {
 
 /** {@link secretMatch} of a path given as its lower-case components (none empty, none with a `/`). */
 function partsMatch(parts: readonly string[], home: string): SecretMatch {
+  // a copy an editor or a package tool leaves beside a file holds what the file holds
+  const copy = parts.length > 0 ? BACKUP_COPY.exec(parts[parts.length - 1]!) : null;
+  if (copy !== null) {
+    const original = [...parts.slice(0, -1), (copy[1] ?? copy[2])!];
+    if (partsMatch(original, home) === "secret") return "secret";
+  }
   if (parts.length > 0 && PUBLIC_KEY.test(parts[parts.length - 1]!)) {
     // a public key is never secret, but a folder of that name is still reached through
     return undefined;

@@ -38,11 +38,30 @@ describe("workspaceIdentity and trust", () => {
     expect(await store.isTrusted("ws", await workspaceIdentity(root))).toBe(false);
   });
 
-  it("still honours a trust record written before identities were kept", async () => {
+  it("says why another repository at a trusted path is not trusted", async () => {
+    const store = new TrustFileStore({ file: path.join(tmp.dir, "states.json") });
+    const root = path.join(tmp.dir, "states");
+    repository(root);
+    expect(await store.trustState(root)).toBe("untrusted");
+    // Without an identity given, the store reads that of the folder the key names.
+    await store.setTrusted(root, true);
+    expect(await store.trustState(root)).toBe("trusted");
+    expect(await store.trustState(root, await workspaceIdentity(root))).toBe("trusted");
+    renameSync(path.join(root, ".git"), path.join(tmp.dir, "states-old-git"));
+    repository(root);
+    expect(await store.trustState(root)).toBe("other-repository");
+    await store.setTrusted(root, false);
+    expect(await store.trustState(root)).toBe("untrusted");
+  });
+
+  it("trusts no repository with a record written before identities were kept, until trusted again", async () => {
     const store = new TrustFileStore({ file: path.join(tmp.dir, "old-trust.json") });
-    await store.setTrusted("ws", true);
-    expect(await store.isTrusted("ws", "1:2:3/-")).toBe(true);
-    await store.setTrusted("ws", false, new Date(), "1:2:3/-");
-    expect(await store.isTrusted("ws", "1:2:3/-")).toBe(false);
+    const root = path.join(tmp.dir, "old");
+    repository(root);
+    await store.put({ workspaceKey: root, trusted: true, at: new Date().toISOString() });
+    expect(await store.isTrusted(root, await workspaceIdentity(root))).toBe(false);
+    expect(await store.trustState(root)).toBe("unconfirmed");
+    await store.setTrusted(root, true, new Date(), await workspaceIdentity(root));
+    expect(await store.isTrusted(root, await workspaceIdentity(root))).toBe(true);
   });
 });

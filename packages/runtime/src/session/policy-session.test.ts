@@ -86,11 +86,7 @@ describe("openPolicySession", () => {
     };
     expect(await verdict()).not.toBe("allow");
     const key = workspaceKeyOf(dirs.repo);
-    await new TrustFileStore({ file: session.paths.trust }).put({
-      workspaceKey: key,
-      trusted: true,
-      at: new Date().toISOString(),
-    });
+    await new TrustFileStore({ file: session.paths.trust }).setTrusted(key, true);
     expect(await verdict()).not.toBe("allow");
     await new CommandApprovalFileStore({ file: session.paths.commandApprovals }).put({
       key: workspacePolicyApprovalKey(key),

@@ -15,20 +15,23 @@ import {
   SlashiError,
   SlashiErrorCode,
   sourceIsShared,
-  type ApprovalState,
   type CommandDefinition,
   type SlashRunPlan,
   type StepPerformer,
   type UncoveredCommand,
 } from "@slashi/core";
+import type { StoredApprovalState } from "../store/approvals.js";
 import type { StepCommand } from "./step-loop.js";
 
 /** One command the approval prompt shows, with how it stands against the person's approvals. */
 export interface SlashApprovalShown<C extends StepCommand> {
   /** The command. */
   command: C;
-  /** `new`, `changed` (with the changes) or `approved` (shown again only when every command is confirmed). */
-  state: ApprovalState;
+  /**
+   * `new`, `changed` (with the changes) or `approved` (shown again only when every command is confirmed); for a
+   * team command approved only in another repository at this path, `new` with `repository` saying why.
+   */
+  state: StoredApprovalState;
 }
 
 /** What the person is asked about. */
@@ -68,7 +71,7 @@ export type SlashApprovalAnswer = "once" | "always" | "unapproved" | "unavailabl
 /** What a host does for the approval sequence. */
 export interface SlashApprovalPort<C extends StepCommand> {
   /** How a shared command stands against the person's approvals (read from the approvals store). */
-  state(command: C): ApprovalState | Promise<ApprovalState>;
+  state(command: C): StoredApprovalState | Promise<StoredApprovalState>;
   /**
    * The source checks of one reachable command, before any prompt (a shared command's step limits, its
    * variables). Throws to refuse the run. Without it, {@link checkSourceRules} (the same rules, worded without a
@@ -155,7 +158,7 @@ export async function approveSlashRun<C extends StepCommand>(
   options: SlashApprovalOptions,
 ): Promise<SlashRunApproval<C>> {
   const shared = sourceIsShared(root.source);
-  const states = new Map<CommandDefinition, ApprovalState>();
+  const states = new Map<CommandDefinition, StoredApprovalState>();
   if (shared) for (const c of group) states.set(c.definition, await port.state(c));
   const confirmAlways = options.confirmAlways === true;
   const plan = planSlashRun(
@@ -185,7 +188,7 @@ export async function approveSlashRun<C extends StepCommand>(
   });
   if (!plan.needsApproval) return approved(undefined);
 
-  const stateOf = (c: C): ApprovalState => states.get(c.definition) ?? { state: "new" };
+  const stateOf = (c: C): StoredApprovalState => states.get(c.definition) ?? { state: "new" };
   const dynamic = plan.coverage.uncovered.filter((u) => u.reason === "dynamic").map((u) => u.name);
   const shown = reachable
     .filter((c) => confirmAlways || !shared || stateOf(c).state !== "approved")

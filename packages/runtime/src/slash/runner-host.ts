@@ -10,11 +10,11 @@ import {
   describeCommandChanges,
   renderStep,
   stepNeedsApproval,
-  type ApprovalState,
   type CommandDefinition,
   type ContextVariable,
   type InputStep,
 } from "@slashi/core";
+import { repositoryMismatchNote, type StoredApprovalState } from "../store/approvals.js";
 
 /** The person's answer to a prompt: run once, run and remember, or nothing (cancelled or closed). */
 export type PromptAnswer = "run" | "always" | undefined;
@@ -35,6 +35,8 @@ export interface PromptCommand {
   changes: string[];
   /** For a pack command approved only in an earlier version of its pack: that version. */
   updatedFrom?: string;
+  /** For a team command approved only in another repository at this path: why that approval is not used. */
+  repositoryNote?: string;
 }
 
 /** An approval prompt: a `SlashApprovalRequest` in the words a person reads. */
@@ -160,7 +162,7 @@ export interface SlashRunnerHost {
  */
 export function promptCommand(
   definition: CommandDefinition,
-  state: ApprovalState,
+  state: StoredApprovalState,
   from: string,
 ): PromptCommand {
   const steps: string[] = [];
@@ -179,5 +181,6 @@ export function promptCommand(
     ...(state.state === "changed" && state.updatedFrom !== undefined
       ? { updatedFrom: state.updatedFrom }
       : {}),
+    ...(state.repository === undefined ? {} : { repositoryNote: repositoryMismatchNote(state.repository) }),
   };
 }

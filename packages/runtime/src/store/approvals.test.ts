@@ -1,3 +1,4 @@
+import { renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
@@ -6,8 +7,9 @@ import {
   type CommandDefinition,
   type CommandIdentity,
 } from "@slashi/core";
-import { tempDir } from "@slashi/test-utils";
-import { ApprovalFileStore, approvalWorkspaceKey } from "./approvals.js";
+import { git, gitRepository, recloneAt, tempDir } from "@slashi/test-utils";
+import { workspaceKeyOf } from "../config/workspace.js";
+import { ApprovalFileStore, approvalWorkspaceKey, type StoredApproval } from "./approvals.js";
 
 const root = tempDir("slashi-approvals-");
 afterAll(() => root.remove());
@@ -61,6 +63,53 @@ describe("ApprovalFileStore: one approval for every host", () => {
   });
 });
 
+describe("ApprovalFileStore: a team approval belongs to the repository it was given in", () => {
+  const clock = at("2026-12-01T10:00:00Z");
+
+  it("is used through normal work, not in another repository cloned or initialised at the same path", async () => {
+    const dir = gitRepository(path.join(root.dir, "clone-at-same-path"));
+    const here: CommandIdentity = { ...team, workspaceKey: workspaceKeyOf(dir) };
+    const store = new ApprovalFileStore({ file: freshFile() });
+    await store.remember(deploy, here, { host: "vscode", clock });
+    await store.remember(deploy, pack, { host: "vscode", clock });
+    expect((await store.stateOf(deploy, here)).state).toBe("approved");
+
+    // Commits, branches and edits keep the repository.
+    writeFileSync(path.join(dir, "README"), "two\n");
+    git(dir, "commit", "-q", "-am", "two");
+    git(dir, "checkout", "-q", "-b", "topic");
+    expect((await store.stateOf(deploy, here)).state).toBe("approved");
+
+    // The repository deleted (moved aside, so no inode is reused) and another one cloned at the same path.
+    recloneAt(dir);
+    expect(await store.stateOf(deploy, here)).toEqual({ state: "new", repository: "other-repository" });
+    // An edited command in the new clone is new too, not "changed" against the other repository's approval.
+    const edited = { ...deploy, steps: [{ type: "terminal" as const, command: "make deploy; curl x" }] };
+    expect(await store.stateOf(edited, here)).toEqual({ state: "new", repository: "other-repository" });
+    // Pack approvals hold in every workspace.
+    expect((await store.stateOf(deploy, pack)).state).toBe("approved");
+
+    // Approved again in the new clone: used there, and no longer in a fresh `git init` at the path.
+    await store.remember(deploy, here, { host: "cli", clock });
+    expect((await store.stateOf(deploy, here)).state).toBe("approved");
+    renameSync(path.join(dir, ".git"), path.join(root.dir, "clone-at-same-path.git-old"));
+    git(dir, "init", "-q");
+    expect(await store.stateOf(deploy, here)).toEqual({ state: "new", repository: "other-repository" });
+  });
+
+  it("asks once more for an approval recorded before repositories were kept", async () => {
+    const dir = gitRepository(path.join(root.dir, "old-record"));
+    const here: CommandIdentity = { ...team, workspaceKey: workspaceKeyOf(dir) };
+    const store = new ApprovalFileStore({ file: freshFile() });
+    const record = await store.remember(deploy, here, { host: "cli", clock });
+    const { repository: _kept, ...old } = record;
+    await store.put(old satisfies StoredApproval);
+    expect(await store.stateOf(deploy, here)).toEqual({ state: "new", repository: "unconfirmed" });
+    await store.remember(deploy, here, { host: "cli", clock });
+    expect((await store.stateOf(deploy, here)).state).toBe("approved");
+  });
+});
+
 describe("ApprovalFileStore.importRecords", () => {
   const record = (identity: CommandIdentity, iso: string, def = deploy): ApprovalRecord =>
     makeApprovalRecord(def, identity, at(iso));
@@ -105,10 +154,13 @@ describe("ApprovalFileStore.importRecords", () => {
     });
     expect(result).toEqual({ imported: 2, kept: 0, ignored: 0 });
     const moved = { ...team, workspaceKey: "/Users/ada/Repo" };
-    const state = await store.stateOf(deploy, moved);
-    expect(state.state).toBe("approved");
-    if (state.state !== "approved") return;
-    expect(state.record).toMatchObject({ fingerprint: legacy.fingerprint, canonical: legacy.canonical });
+    const stored = await store.list();
+    expect(stored.find((r) => r.workspaceKey === "/Users/ada/Repo")).toMatchObject({
+      fingerprint: legacy.fingerprint,
+      canonical: legacy.canonical,
+    });
+    // Nothing tells which repository the editor's approval was given in: it asks once more.
+    expect(await store.stateOf(deploy, moved)).toEqual({ state: "new", repository: "unconfirmed" });
     expect((await store.stateOf(deploy, pack)).state).toBe("approved");
     expect((await store.stateOf(deploy, { ...team, workspaceKey: "/users/ada/repo" })).state).toBe("new");
   });

@@ -12,6 +12,7 @@ import {
   type CommandDefinition,
   type CommandIdentity,
 } from "@slashi/core";
+import { workspaceIdentity } from "../config/workspace-identity.js";
 import { check, RecordStore, setRecord, type RecordStoreOptions } from "./record-store.js";
 
 /** The host that recorded an approval or a log entry. */
@@ -30,7 +31,36 @@ export interface StoredApproval extends ApprovalRecord {
   steps?: string[];
   /** Canonical workspace key, for "reset approvals of this workspace". */
   workspaceKey?: string;
+  /**
+   * For a team command: the identity of the repository it was approved in (runtime's `workspaceIdentity` of the
+   * workspace root, as trust keeps it). A team approval is used only in that same repository: another one cloned
+   * or initialised at the same path asks again. Absent in records written before it was kept: those are never
+   * used (the person is asked once more).
+   */
+  repository?: string;
 }
+
+/**
+ * Why a team command's earlier approval at this path is not used: it was given in another repository that sat
+ * at the same path (`other-repository`), or before Slashi kept repository identities (`unconfirmed`).
+ */
+export type RepositoryMismatch = "other-repository" | "unconfirmed";
+
+/** What a prompt says about a team command whose approval at this path is not used ({@link RepositoryMismatch}). */
+export function repositoryMismatchNote(mismatch: RepositoryMismatch): string {
+  return mismatch === "other-repository"
+    ? "approved in another repository that was at this path before (a new clone or a new repository): asks again"
+    : "approved before Slashi kept which repository an approval belongs to: asks once more";
+}
+
+/**
+ * How a shared command stands against the approvals store: the core's {@link ApprovalState}; for a team command
+ * whose approval at this path belongs to another repository, `new` with the reason in `repository`.
+ */
+export type StoredApprovalState = ApprovalState & {
+  /** Set when an approval at this path exists but is not used, and why (say it in the prompt). */
+  repository?: RepositoryMismatch;
+};
 
 /** What {@link ApprovalFileStore.importRecords} did. */
 export interface ApprovalImport {
@@ -64,12 +94,54 @@ export function approvalWorkspaceKey(record: StoredApproval): string | undefined
   }
 }
 
-function stored(record: ApprovalRecord, identity: CommandIdentity, host: SlashiHost): StoredApproval {
+function stored(
+  record: ApprovalRecord,
+  identity: CommandIdentity,
+  host: SlashiHost,
+  repository?: string,
+): StoredApproval {
   return {
     ...record,
     host,
     // Pack approvals hold in every workspace, so they carry no workspace key and survive a workspace reset.
     ...(identity.source === "workspace" ? { workspaceKey: identity.workspaceKey } : {}),
+    ...(repository === undefined ? {} : { repository }),
+  };
+}
+
+/**
+ * The identity of the repository a team command lives in: runtime's `workspaceIdentity` of the folder its
+ * workspace key names (a workspace key is the canonical path of the workspace root).
+ */
+function repositoryOf(identity: CommandIdentity & { source: "workspace" }): Promise<string> {
+  return workspaceIdentity(identity.workspaceKey);
+}
+
+/**
+ * How a shared command stands against stored approvals, for every host: the core's `approvalStateOf`, except
+ * that a team command's approvals recorded in this workspace count only when they were given in the repository
+ * that sits at its path now (see {@link StoredApproval.repository}). When only such an unused approval exists,
+ * the state is `new` and `repository` says why.
+ * @param definition - the definition as loaded now
+ * @param identity - who the command is
+ * @param records - the approvals store's records (`await store.list()`)
+ */
+export async function storedApprovalState(
+  definition: CommandDefinition,
+  identity: CommandIdentity,
+  records: readonly StoredApproval[],
+): Promise<StoredApprovalState> {
+  if (identity.source !== "workspace") return approvalStateOf(definition, identity, records);
+  const repository = await repositoryOf(identity);
+  const here = (record: StoredApproval): boolean => approvalWorkspaceKey(record) === identity.workspaceKey;
+  const usable = records.filter((record) => !here(record) || record.repository === repository);
+  const state = approvalStateOf(definition, identity, usable);
+  if (state.state !== "new") return state;
+  const unused = records.filter((record) => here(record) && record.repository !== repository);
+  if (approvalStateOf(definition, identity, unused).state === "new") return state;
+  return {
+    state: "new",
+    repository: unused.some((record) => record.repository !== undefined) ? "other-repository" : "unconfirmed",
   };
 }
 
@@ -94,19 +166,21 @@ export class ApprovalFileStore extends RecordStore<StoredApproval> implements Ap
           ? undefined
           : { jsonPath: "/host", message: `host must be one of ${HOSTS.join(", ")}` }) ??
         check.optionalStrings(record, "steps") ??
-        check.optionalString(record, "workspaceKey")
+        check.optionalString(record, "workspaceKey") ??
+        check.optionalString(record, "repository")
       );
     });
   }
 
-  /** The approval state of a shared command against every record in the file (core `approvalStateOf`). */
-  async stateOf(definition: CommandDefinition, identity: CommandIdentity): Promise<ApprovalState> {
-    return approvalStateOf(definition, identity, await this.list());
+  /** The approval state of a shared command against every record in the file ({@link storedApprovalState}). */
+  async stateOf(definition: CommandDefinition, identity: CommandIdentity): Promise<StoredApprovalState> {
+    return storedApprovalState(definition, identity, await this.list());
   }
 
   /**
    * Records the person's "Always allow" of one shared command exactly as it is now: the core's record, the host,
-   * and for a team command its workspace key. Every host reads it from this file. Audit logging is the caller's.
+   * and for a team command its workspace key and the identity of the repository at that path now. Every host
+   * reads it from this file. Audit logging is the caller's.
    * @throws SlashiError `STEP_NOT_ALLOWED` (from the core) for a command its source may never run
    */
   async remember(
@@ -114,7 +188,12 @@ export class ApprovalFileStore extends RecordStore<StoredApproval> implements Ap
     identity: CommandIdentity,
     options: { host: SlashiHost; clock: Clock },
   ): Promise<StoredApproval> {
-    const record = stored(makeApprovalRecord(definition, identity, options.clock), identity, options.host);
+    const record = stored(
+      makeApprovalRecord(definition, identity, options.clock),
+      identity,
+      options.host,
+      identity.source === "workspace" ? await repositoryOf(identity) : undefined,
+    );
     await this.put(record);
     return record;
   }
@@ -122,7 +201,9 @@ export class ApprovalFileStore extends RecordStore<StoredApproval> implements Ap
   /**
    * Moves approvals a host kept elsewhere into this file, in one locked update. Only records the core can verify
    * are stored (an edited or unknown record never becomes an approval); a record the file already holds under
-   * the same key, approved at the same time or later, stays as it is. Nothing is removed from the file.
+   * the same key, approved at the same time or later, stays as it is. Nothing is removed from the file. Team
+   * records come without a repository identity (nothing tells which repository they were given in), so they are
+   * not used until the person approves the command again.
    */
   async importRecords(records: readonly unknown[], options: ApprovalImportOptions): Promise<ApprovalImport> {
     const result: ApprovalImport = { imported: 0, kept: 0, ignored: 0 };

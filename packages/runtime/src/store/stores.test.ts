@@ -70,6 +70,7 @@ describe("TrustFileStore", () => {
       workspaceKey: "/repo",
       trusted: true,
       at: "2026-11-29T12:00:00.000Z",
+      identity: expect.any(String),
     });
     await store.setTrusted("/repo", false);
     expect(await store.isTrusted("/repo")).toBe(false);

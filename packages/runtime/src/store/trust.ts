@@ -1,3 +1,4 @@
+import { workspaceIdentity } from "../config/workspace-identity.js";
 import { check, RecordStore, type RecordStoreOptions } from "./record-store.js";
 
 /** A decision about one workspace. */
@@ -10,10 +11,21 @@ export interface TrustRecord {
   at: string;
   /**
    * The workspace's identity when it was trusted (runtime's `workspaceIdentity`: which directory and `.git`
-   * sit at the path). Absent in records written before it was kept: those match any identity.
+   * sit at the path). Absent in records written before it was kept: such a record trusts no repository until
+   * the person confirms it once more (`slashi trust`), since nothing tells which repository they trusted.
    */
   identity?: string;
 }
+
+/**
+ * How a workspace stands in the trust store, for the repository at its path now:
+ * - `trusted`: recorded as trusted with this identity;
+ * - `untrusted`: no record, or recorded as untrusted;
+ * - `other-repository`: trusted for another directory or repository at the same path (a re-clone, a fresh
+ *   `git init`, a replaced folder): not trusted;
+ * - `unconfirmed`: trusted before identities were kept: not trusted until the person trusts it again.
+ */
+export type TrustState = "trusted" | "untrusted" | "other-repository" | "unconfirmed";
 
 /** Format version of `trust.json`. */
 export const TRUST_VERSION = 1;
@@ -27,32 +39,52 @@ export class TrustFileStore extends RecordStore<TrustRecord> {
       "slashi.trust",
       TRUST_VERSION,
       "workspaceKey",
-      (record) => check.boolean(record, "trusted") ?? check.string(record, "at"),
+      (record) =>
+        check.boolean(record, "trusted") ??
+        check.string(record, "at") ??
+        check.optionalString(record, "identity"),
     );
   }
 
   /**
-   * True only for a workspace recorded as trusted, and, when `identity` is given and the record kept one, with
-   * the same identity: another repository at the trusted path is not trusted.
+   * How the workspace at `workspaceKey` stands, with the identity of what sits there now ({@link TrustState}).
+   * @param identity - runtime's `workspaceIdentity` of the workspace root; by default that of the folder the key
+   *   names (a workspace key is the canonical path of its root)
    */
-  async isTrusted(workspaceKey: string, identity?: string): Promise<boolean> {
+  async trustState(workspaceKey: string, identity?: string): Promise<TrustState> {
     const record = await this.get(workspaceKey);
-    if (record?.trusted !== true) return false;
-    return identity === undefined || record.identity === undefined || record.identity === identity;
+    if (record?.trusted !== true) return "untrusted";
+    if (record.identity === undefined) return "unconfirmed";
+    const now = identity ?? (await workspaceIdentity(workspaceKey));
+    return record.identity === now ? "trusted" : "other-repository";
   }
 
-  /** Records trust or distrust of a workspace, now, with its identity when given. */
-  setTrusted(
+  /**
+   * True only for a workspace recorded as trusted with the same identity: another repository at the trusted path
+   * is not trusted, nor is a record that kept no identity ({@link TrustState} `unconfirmed`).
+   * @param identity - runtime's `workspaceIdentity` of the workspace root; by default that of the folder the key
+   *   names
+   */
+  async isTrusted(workspaceKey: string, identity?: string): Promise<boolean> {
+    return (await this.trustState(workspaceKey, identity)) === "trusted";
+  }
+
+  /**
+   * Records trust or distrust of a workspace, now. Trust is recorded with the workspace's identity: the one given,
+   * or that of the folder the key names.
+   */
+  async setTrusted(
     workspaceKey: string,
     trusted: boolean,
     at: Date = new Date(),
     identity?: string,
   ): Promise<void> {
-    return this.put({
+    const kept = identity ?? (trusted ? await workspaceIdentity(workspaceKey) : undefined);
+    await this.put({
       workspaceKey,
       trusted,
       at: at.toISOString(),
-      ...(identity === undefined ? {} : { identity }),
+      ...(kept === undefined ? {} : { identity: kept }),
     });
   }
 }

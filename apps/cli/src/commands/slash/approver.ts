@@ -2,21 +2,18 @@
  * The CLI as the runtime's approver of a shared slash command: the terminal prompt, the approvals store and the
  * audit records of the answer, and the line a person runs on a terminal when nobody could be asked.
  */
-import {
-  approvalStateOf,
-  describeCommandChanges,
-  renderCommand,
-  type ApprovalRecord,
-  type CommandDefinition,
-} from "@slashi/core";
+import { describeCommandChanges, renderCommand, type CommandDefinition } from "@slashi/core";
 import {
   ApprovalFileStore,
   AuditLog,
   howToApproveCommand,
   packLabel,
+  repositoryMismatchNote,
+  storedApprovalState,
   type CatalogueEntry,
   type SlashApprovalPort,
   type SlashApprovalRequest,
+  type StoredApproval,
 } from "@slashi/runtime";
 import { slashiPaths } from "../../context.js";
 import { paint, println, shown, type Io } from "../../io.js";
@@ -46,12 +43,12 @@ export function terminalApprover(
   const audit = new AuditLog({ file: paths.audit });
   const label = (def: CommandDefinition): string =>
     `/${def.name}${found.pack ? ` (${packLabel(found.pack)})` : ""}`;
-  let records: Promise<readonly ApprovalRecord[]> | undefined;
+  let records: Promise<readonly StoredApproval[]> | undefined;
   return {
     state: async (c) =>
       c.identity === undefined
         ? { state: "new" }
-        : approvalStateOf(c.definition, c.identity, await (records ??= store.list())),
+        : storedApprovalState(c.definition, c.identity, await (records ??= store.list())),
     async ask(request) {
       if (mode === "dry-run") {
         println(
@@ -65,6 +62,8 @@ export function terminalApprover(
       println(io.stderr, paint(io, "yellow", "approval needed") + shown`: a shared command from ${from}`);
       for (const { command, state } of request.commands) {
         println(io.stderr, renderCommand(command.definition));
+        if (state.repository !== undefined)
+          println(io.stderr, paint(io, "yellow", `  ${repositoryMismatchNote(state.repository)}`));
         if (state.state !== "changed") continue;
         const heading =
           state.updatedFrom === undefined
