@@ -37,7 +37,7 @@ export { showControls, makeVisible } from "./steps/visible.js";
 export type { MakeVisibleOptions } from "./steps/visible.js";
 // @section steps
 // sources
-export { checkExpandedOpenTarget, checkOpenTarget } from "./sources/open-target.js";
+export { checkOpenTarget } from "./sources/open-target.js";
 export type { OpenTargetCheck } from "./sources/open-target.js";
 export {
   checkSharedCommand,
@@ -53,9 +53,9 @@ export type {
 } from "./sources/sources.js";
 // @section sources
 // fingerprint
-export { approvalKey, commandIdentityKey, parseApprovalKey } from "./fingerprint/approval-key.js";
+export { approvalKey } from "./fingerprint/approval-key.js";
 export type { ApprovalKeyInput, CommandIdentity } from "./fingerprint/approval-key.js";
-export { approvalStateOf, isApprovalRecordValid, makeApprovalRecord } from "./fingerprint/approval-record.js";
+export { approvalStateOf, makeApprovalRecord } from "./fingerprint/approval-record.js";
 export type { ApprovalState } from "./fingerprint/approval-record.js";
 export { canonicalCommand, canonicalize } from "./fingerprint/canonical.js";
 export { DEFAULT_MAX_SLASH_DEPTH, coverageOf } from "./fingerprint/coverage.js";
@@ -68,34 +68,19 @@ export type {
   UncoveredCommand,
   UncoveredReason,
 } from "./fingerprint/coverage.js";
-export { describeUnavailableStep, planSlashRun } from "./run-plan/plan.js";
+export { planSlashRun } from "./run-plan/plan.js";
 export type { SlashRunPlan, SlashRunPlanOptions, StepPerformer } from "./run-plan/plan.js";
-export { findingsBeyondTemplate, templateLine } from "./run-plan/template.js";
-export {
-  describeCommandChanges,
-  describeStepChanges,
-  diffCommand,
-  diffSteps,
-  diffText,
-} from "./fingerprint/diff.js";
+export { describeCommandChanges, describeStepChanges, diffCommand, diffSteps } from "./fingerprint/diff.js";
 export type { CommandChanges, StepChange } from "./fingerprint/diff.js";
-export { fingerprintCommand, fingerprintOfCanonical } from "./fingerprint/fingerprint.js";
+export { fingerprintCommand } from "./fingerprint/fingerprint.js";
 export type { Fingerprint } from "./fingerprint/fingerprint.js";
 export type { ApprovalRecord, ApprovalStore, Clock } from "./fingerprint/ports.js";
 export { canonicalWorkspaceKey } from "./fingerprint/workspace-key.js";
 export type { WorkspaceKeyOptions } from "./fingerprint/workspace-key.js";
 // @section fingerprint
 // expansion
-export { expandCommand, expandStep, expandableFields, validateVariables } from "./expansion/expand.js";
-export type {
-  ExpandStepOptions,
-  ExpandableField,
-  ExpansionContext,
-  ExpansionWhere,
-  VariableUse,
-} from "./expansion/expand.js";
-export { redactedExpansionContext, trackSecretReads } from "./expansion/secret-reads.js";
-export type { SecretReads } from "./expansion/secret-reads.js";
+export { expandCommand, expandStep, validateVariables } from "./expansion/expand.js";
+export type { ExpandStepOptions, ExpansionContext, ExpansionWhere, VariableUse } from "./expansion/expand.js";
 export { CONTEXT_VARIABLES, findVariables } from "./expansion/template.js";
 export type { ContextVariable, VariableKind, VariableReference } from "./expansion/template.js";
 // @section expansion
@@ -139,10 +124,6 @@ export type {
 export { analyzeShell, loadShellParser, ShellFindingCode } from "./shell/index.js";
 export type { ShellParserOptions } from "./shell/index.js";
 export type { DirectoryStep, WorkingDirectory } from "./shell/directory.js";
-export { interpreterLaunch, makeLaunch } from "./shell/launch.js";
-export type { InterpreterLaunch, MakeLaunch } from "./shell/launch.js";
-export { CODE_LOADING_VARIABLES, codeLoadingVariable } from "./shell/code-loading-variables.js";
-export type { CodeLoadingValue, CodeLoadingVariable } from "./shell/code-loading-variables.js";
 // @section shell
 // safety
 export type { Finding } from "./safety/types.js";
@@ -164,7 +145,6 @@ export {
 } from "./policy/enkaidu.js";
 export type { EnkaiduImport, EnkaiduOs, EnkaiduShellSettings, EnkaiduSources } from "./policy/enkaidu.js";
 export { PolicyReasonCode } from "./policy/evaluate.js";
-export { isExtendsPath, unknownExtendsError } from "./policy/extends.js";
 export { explain, explainDecision, explanationOf } from "./policy/explain.js";
 export type { ExplainedCommand, Explanation } from "./policy/explain.js";
 export { parsePolicy, policySchema, validatePolicyDocument } from "./policy/parse.js";

@@ -2,6 +2,13 @@
 // import while a name waits to become public. Published (the runtime and the apps resolve it at run time), but
 // with no promise: a name here may change or go in any release. To make one public, move it to `./index.ts`.
 // Each section belongs to one folder; keep exports grouped by the folder that owns them.
+//
+// Pinned: the names in the "building blocks" section at the end are the parts of an operation that
+// @slashi/runtime and @slashi/registry-client carry out themselves (store records, the slash step loop, the
+// argv+cwd+content binding, pack policy fingerprints, `extends` lookups). They are not product API, so both
+// packages depend on this exact core version (`"@slashi/core": "workspace:*"`, published as an exact version) and
+// a change to them ships with those packages in the same release. Do not loosen those ranges while they import
+// from here.
 
 // steps
 export { APPROVAL_STEP_KINDS, HARMLESS_STEP_KINDS, STEP_KINDS, isStepKind } from "./steps/kinds.js";
@@ -101,3 +108,29 @@ export { closestName } from "./policy/extends.js";
 export { explainStructured } from "./policy/explain.js";
 export { ANY_TOKEN, END_TOKEN, formatPattern } from "./policy/pattern.js";
 export { DEFAULT_RESTRICTED_TERMS, LAYER_ORDER } from "./policy/resolve.js";
+
+// building blocks pinned by @slashi/runtime and @slashi/registry-client (see the top of this file)
+// sources: the step loop checks an `open` target again after expansion
+export { checkExpandedOpenTarget } from "./sources/open-target.js";
+// fingerprint: the approvals store verifies, re-keys and indexes records; the registry client fingerprints a pack's
+// offered policy; the step loop words a step kind its host cannot perform; the guarded run re-decides an approved
+// command's template; a remembered approval shows how its script changed
+export { commandIdentityKey, parseApprovalKey } from "./fingerprint/approval-key.js";
+export { isApprovalRecordValid } from "./fingerprint/approval-record.js";
+export { diffText } from "./fingerprint/diff.js";
+export { fingerprintOfCanonical } from "./fingerprint/fingerprint.js";
+export { describeUnavailableStep } from "./run-plan/plan.js";
+export { findingsBeyondTemplate, templateLine } from "./run-plan/template.js";
+// expansion: the step loop finds `${clipboard}`, collects secret values and expands with placeholders
+export { expandableFields } from "./expansion/expand.js";
+export type { ExpandableField } from "./expansion/expand.js";
+export { redactedExpansionContext, trackSecretReads } from "./expansion/secret-reads.js";
+export type { SecretReads } from "./expansion/secret-reads.js";
+// shell: the argv+cwd+content binding reads how an interpreter or make loads its script and which variables
+// load code
+export { interpreterLaunch, makeLaunch } from "./shell/launch.js";
+export type { InterpreterLaunch, MakeLaunch } from "./shell/launch.js";
+export { CODE_LOADING_VARIABLES, codeLoadingVariable } from "./shell/code-loading-variables.js";
+export type { CodeLoadingValue, CodeLoadingVariable } from "./shell/code-loading-variables.js";
+// policy: the policy session locates `extends` entries; the pack loader names an unknown one
+export { isExtendsPath, unknownExtendsError } from "./policy/extends.js";

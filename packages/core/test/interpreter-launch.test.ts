@@ -3,11 +3,11 @@
 // values are those same names (`python3 -W ignore b`, `bash -O extglob a`), and whatever ran must be the script
 // (or a file an option loads) that the launch named. A refused launch runs nothing that is then remembered.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
-import { tempDir } from "@slashi/test-utils";
+import { describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
 import { interpreterLaunch } from "../src/shell/launch.js";
 
 /** Names of the files in the folder; option values and the script are drawn from them. */
@@ -109,9 +109,7 @@ const SUBJECTS: Subject[] = [
   },
 ];
 
-const scratch = tempDir("slashi-launch-");
-const root = scratch.dir;
-afterAll(() => scratch.remove());
+const root = scratchDir("slashi-launch-");
 
 describe("interpreterLaunch against the real interpreters", () => {
   for (const subject of SUBJECTS) {
@@ -119,7 +117,7 @@ describe("interpreterLaunch against the real interpreters", () => {
     it.skipIf(program === undefined)(
       `${subject.program}: what runs is the script the launch names`,
       () => {
-        const dir = mkdtempSync(path.join(root, `${subject.program}-`));
+        const dir = scratchDir(`${subject.program}-`, root);
         for (const file of NAMES) writeFileSync(path.join(dir, file), subject.body(file));
         const marker = path.join(dir, "ran");
         let bound = 0;

@@ -12,17 +12,16 @@ import { tempDir } from "@slashi/test-utils";
 import {
   decide,
   expandStep,
-  findingsBeyondTemplate,
   loadShellParser,
   RECOMMENDED_POLICY,
   RECOMMENDED_PRESET_NAME,
   resolvePolicy,
-  templateLine,
   type DecideContext,
   type ExpansionContext,
   type ResolvedPolicy,
   type TerminalStep,
 } from "../src/index.js";
+import { findingsBeyondTemplate, templateLine } from "../src/internal.js";
 
 const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
 const scratch = tempDir("slashi-template-");

@@ -15,7 +15,8 @@ import {
   workspaceKeyOf,
 } from "@slashi/runtime";
 import { hostEnv, tempHome } from "@slashi/test-utils";
-import { CODE_LOADING_VARIABLES, loadShellParser } from "@slashi/core";
+import { loadShellParser } from "@slashi/core";
+import { CODE_LOADING_VARIABLES } from "@slashi/core/internal";
 import { execa } from "execa";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -162,6 +162,7 @@ export async function approvalsAdd(args: ParsedArgs, io: Io): Promise<number> {
   println(io.stderr, shown`  argv ${JSON.stringify(binding.argv)} in ${binding.cwd}`);
   if (binding.content.file) println(io.stderr, shown`  bound to the content of ${binding.content.file}`);
   if (remembered.changed) println(io.stderr, "  approved before, but what it runs has changed since");
+  for (const changed of remembered.changedFiles) println(io.stderr, shown`  changed since: ${changed}`);
   show("ask");
   const answer = await choose(io, "Always allow this exact command here?", [
     { key: "a", label: "Always allow", value: "always" },

@@ -179,6 +179,8 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
         const file = binding.ok && binding.content.file ? ` (${visible(binding.content.file)})` : "";
         if (verdict.remembered.diff.length > 0) println(io.stderr, `  what changed${file}:`);
         for (const line of verdict.remembered.diff) println(io.stderr, `    ${visible(line)}`);
+        for (const changed of verdict.remembered.changedFiles)
+          println(io.stderr, `  changed since: ${visible(changed)}`);
       }
       showReasons(reasons, "ask");
       const choices = [

@@ -77,7 +77,10 @@ async function decideCall(agent: Agent, io: Io): Promise<HookOutcome> {
       source: `agent:${agent}`,
       text: call.command,
       decision: verdict.decision.decision,
-      reasons: reasonsOut(countedReasons(verdict.decision)),
+      // The reasons it answered with (an approval that no longer matches what runs first), or the policy's.
+      reasons: reasonsOut(
+        verdict.rememberedKey === undefined ? verdict.reasons : countedReasons(verdict.decision),
+      ),
       ...(verdict.rememberedKey === undefined
         ? {}
         : { answer: "remembered", fingerprint: verdict.rememberedKey }),

@@ -1,9 +1,9 @@
 // `slashi pack …` against a real verdaccio on loopback (from e2e/registry; skipped when it is not installed,
 // except under CI). The handlers run in-process with an isolated config and state directory.
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
+  scratchDir,
   startRegistry,
   stopRegistry,
   verdaccioBin,
@@ -23,11 +23,11 @@ import { scriptedIo } from "../../test/helpers.js";
 
 const installed = verdaccioUnavailable() === undefined;
 
-let root: string;
+// Removed after the registry has stopped (vitest runs the file's afterAll hooks last registered first).
+const root = scratchDir("slashi-cli-pack-");
 let registry: RunningRegistry | undefined;
 
 beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), "slashi-cli-pack-"));
   if (!installed) return;
   registry = await startRegistry({ bin: verdaccioBin, dir: path.join(root, "registry"), tls: false });
   await writeFile(
@@ -38,7 +38,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (registry) await stopRegistry(registry);
-  await rm(root, { recursive: true, force: true });
 });
 
 function io(answers?: string): ReturnType<typeof scriptedIo> {

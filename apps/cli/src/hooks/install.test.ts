@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { describe, expect, it } from "vitest";
 
 /** Parsed settings, loosely typed for assertions. */
 type Settings = { [key: string]: Settings } & Record<string, unknown> & { hooks: Record<string, unknown[]> };
@@ -92,13 +91,8 @@ describe("settingsFile", () => {
 });
 
 describe("installHook", () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
   it("keeps a backup of the previous file and writes nothing when the hook is there", async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "slashi-install-"));
+    const dir = scratchDir("slashi-install-");
     const file = path.join(dir, ".claude", "settings.json");
     const first = await installHook("claude", file, "slashi hook claude");
     expect(first).toMatchObject({ file, changed: true });
@@ -114,7 +108,7 @@ describe("installHook", () => {
   });
 
   it("writes nothing when the existing file is malformed", async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "slashi-install-"));
+    const dir = scratchDir("slashi-install-");
     const file = path.join(dir, "settings.json");
     writeFileSync(file, "{ not json");
     const error = await installHook("gemini", file, "slashi hook gemini").catch((e: unknown) => e);
@@ -171,13 +165,8 @@ describe("replacing and removing", () => {
 });
 
 describe("installHook restore", () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
   it("puts the previous file back, or removes a file it created", async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "slashi-install-"));
+    const dir = scratchDir("slashi-install-");
     const file = path.join(dir, "settings.json");
     const created = await installHook("gemini", file, "slashi hook gemini");
     await created.restore?.();

@@ -26,10 +26,9 @@ import {
   operatorBefore,
   STATEMENT_TYPES,
 } from "./node-facts.js";
-import type { Word } from "./options.js";
 import { bashParserOrThrow } from "./parser.js";
 import { PayloadScope } from "./payload-scope.js";
-import { anyDownloader, checkPipeToShell, programSemantics, type InputFacts } from "./payloads.js";
+import { anyDownloader, checkPipeToShell, programSemantics } from "./payloads.js";
 import { readPlainScript } from "./plain-script.js";
 import { readRedirectOf, walkHeredocBody, walkRedirect, walkTail } from "./redirect-walk.js";
 import {
@@ -80,17 +79,6 @@ export class Analysis {
       // A payload (`bash -c`, a heredoc fed to a shell, a backtick in a heredoc) runs in a shell of its own
       this.payloads.ownShell(depth, () => this.parseAndWalk(src, context, depth));
     });
-  }
-
-  /** What a command's program runs as code (`sh -c`, `eval`, a heredoc fed to a shell), read as payloads. */
-  private programPayloads(
-    cmd: ExtractedCommand,
-    effective: readonly Word[],
-    depth: number,
-    context: readonly CommandContext[],
-    facts: InputFacts,
-  ): void {
-    this.payloads.payloadsOf(cmd, () => programSemantics(this, cmd, effective, depth, context, facts));
   }
 
   private parseAndWalk(src: string, context: readonly CommandContext[], depth: number): void {
@@ -254,11 +242,13 @@ export class Analysis {
     this.directory.apply(cmd);
     const to = this.commands.length;
     if (tail) walkTail(this, tail, scope, context);
-    this.programPayloads(cmd, unwrapped.effective, scope.depth, context, {
-      nestedDownload: anyDownloader(this.commands, from, to),
-      redirectDownload: anyDownloader(this.commands, to, this.commands.length),
-      stdinRedirects: redirects,
-    });
+    this.payloads.payloadsOf(cmd, () =>
+      programSemantics(this, cmd, unwrapped.effective, scope.depth, context, {
+        nestedDownload: anyDownloader(this.commands, from, to),
+        redirectDownload: anyDownloader(this.commands, to, this.commands.length),
+        stdinRedirects: redirects,
+      }),
+    );
     return cmd;
   }
 
@@ -701,13 +691,15 @@ export class Analysis {
     if (!deferredBodies) for (const info of heredocs) walkRedirect(this, info, scope, context);
     const redirectEnd = this.commands.length;
 
-    this.programPayloads(cmd, unwrapped.effective, scope.depth, context, {
-      nestedDownload: anyDownloader(this.commands, beforeNested, redirectStart),
-      redirectDownload:
-        anyDownloader(this.commands, redirectStart, redirectEnd) ||
-        anyDownloader(this.commands, heredocStart, redirectEnd),
-      stdinRedirects: allRedirects,
-    });
+    this.payloads.payloadsOf(cmd, () =>
+      programSemantics(this, cmd, unwrapped.effective, scope.depth, context, {
+        nestedDownload: anyDownloader(this.commands, beforeNested, redirectStart),
+        redirectDownload:
+          anyDownloader(this.commands, redirectStart, redirectEnd) ||
+          anyDownloader(this.commands, heredocStart, redirectEnd),
+        stdinRedirects: allRedirects,
+      }),
+    );
 
     for (const suffix of suffixes) {
       const listContext =
@@ -775,11 +767,13 @@ export class Analysis {
           const redirects = element.redirects.map((r) => ({ ...r, targets: [] }));
           const { cmd, unwrapped } = this.emit(text, values, [], redirects, pipeContext);
           this.directory.apply(cmd);
-          this.programPayloads(cmd, unwrapped.effective, scope.depth, pipeContext, {
-            nestedDownload: false,
-            redirectDownload: false,
-            stdinRedirects: redirects,
-          });
+          this.payloads.payloadsOf(cmd, () =>
+            programSemantics(this, cmd, unwrapped.effective, scope.depth, pipeContext, {
+              nestedDownload: false,
+              redirectDownload: false,
+              stdinRedirects: redirects,
+            }),
+          );
           heads.push(cmd);
           ranges.push([from, this.commands.length]);
         }

@@ -9,10 +9,10 @@ import {
   describeStepChanges,
   diffSteps,
   fingerprintCommand,
-  fingerprintOfCanonical,
   renderStep,
   stepNeedsApproval,
 } from "@slashi/core";
+import { fingerprintOfCanonical } from "@slashi/core/internal";
 import type { CommandDefinition, PackManifest, PolicyDocument, StepViolation } from "@slashi/core";
 
 /** Who a pack is: what approvals bind to. */

@@ -3,7 +3,8 @@
  * into the layered policy as a `pack` layer. Its deny and ask rules always apply; its allow rules and loosening
  * settings count only when the person approved that policy (bound to pack id, exact version and integrity).
  */
-import { PRESETS, SlashiError, SlashiErrorCode, unknownExtendsError } from "@slashi/core";
+import { PRESETS, SlashiError, SlashiErrorCode } from "@slashi/core";
+import { unknownExtendsError } from "@slashi/core/internal";
 import type { PolicyLayer, SourceLocation } from "@slashi/core";
 import type { PackLayerLoader } from "@slashi/runtime";
 import { packPolicyFingerprint } from "./describe.js";

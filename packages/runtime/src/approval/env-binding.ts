@@ -14,7 +14,7 @@
  * - `unpinned`: refused.
  */
 import path from "node:path";
-import { codeLoadingVariable, interpreterLaunch } from "@slashi/core";
+import { codeLoadingVariable, interpreterLaunch } from "@slashi/core/internal";
 import { textDigest } from "../audit/redact.js";
 
 /** The environment a command runs with: name → value (`undefined` or empty: not set). */

@@ -3,7 +3,8 @@
  * executes, see binding.ts), looked up in and written to the command-approval store. A remembered approval only
  * answers an `ask`: a `deny` is never lifted, and a line that needs the shell is never remembered.
  */
-import { diffText, isSlashiError, type Decision } from "@slashi/core";
+import { isSlashiError, type Decision } from "@slashi/core";
+import { diffText } from "@slashi/core/internal";
 import { readBoundedFileSync } from "../fs/bounded-read.js";
 import { plainArgv } from "../runner/plain-argv.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
@@ -55,6 +56,25 @@ export interface RememberedApproval {
    * still fits. Empty otherwise.
    */
   diff: string[];
+  /**
+   * When `changed`: the bound files (beyond the one the diff shows) whose bytes changed, appeared or went away
+   * since the approval, when the approval kept each file's digest. Empty otherwise.
+   */
+  changedFiles: string[];
+}
+
+/** The files of `now` whose digest differs from `before`'s, and those of `before` that are no longer bound. */
+function changedFiles(before: unknown, now: readonly [string, string][] | undefined): string[] {
+  if (!Array.isArray(before) || now === undefined) return [];
+  const old = new Map(
+    before.filter(
+      (entry): entry is [string, string] =>
+        Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "string",
+    ),
+  );
+  const out = now.filter(([file, digest]) => old.get(file) !== digest).map(([file]) => file);
+  const bound = new Set(now.map(([file]) => file));
+  return [...out, ...[...old.keys()].filter((file) => !bound.has(file))];
 }
 
 /**
@@ -82,7 +102,14 @@ export async function rememberedApproval(
   const argv = plainArgv(decision);
   if (decision.decision !== "ask") {
     const reason = `a ${decision.decision} is never answered by a remembered approval`;
-    return { argv, binding: { ok: false, reason }, approved: false, changed: false, diff: [] };
+    return {
+      argv,
+      binding: { ok: false, reason },
+      approved: false,
+      changed: false,
+      diff: [],
+      changedFiles: [],
+    };
   }
   const binding: Binding = argv
     ? commandBinding(argv, await bindingSite(at.cwd, at.env), read)
@@ -91,7 +118,7 @@ export async function rememberedApproval(
         reason:
           "a command line that needs the shell (pipes, lists, redirections, expansions) is approved once at a time",
       };
-  if (!binding.ok) return { argv, binding, approved: false, changed: false, diff: [] };
+  if (!binding.ok) return { argv, binding, approved: false, changed: false, diff: [], changedFiles: [] };
   const stored = await store.get(binding.key);
   const changed = stored !== undefined && stored.digest !== binding.digest;
   const before = stored?.shown;
@@ -102,6 +129,7 @@ export async function rememberedApproval(
     approved: stored?.digest === binding.digest,
     changed,
     diff: changed && typeof before === "string" && now !== undefined ? diffText(before, now) : [],
+    changedFiles: changed ? changedFiles(stored?.files, binding.content.files) : [],
   };
 }
 
@@ -131,5 +159,6 @@ export async function rememberApproval(
     ...(binding.content.file ? { file: binding.content.file } : {}),
     ...(binding.environment === undefined ? {} : { environment: binding.environment }),
     ...(binding.content.text === undefined ? {} : { shown: binding.content.text }),
+    ...(binding.content.files === undefined ? {} : { files: binding.content.files }),
   });
 }

@@ -11,9 +11,9 @@ import {
   SlashiErrorCode,
   enkaiduPolicyDocument,
   enkaiduSettingsFrom,
-  isExtendsPath,
   isSlashiError,
 } from "@slashi/core";
+import { isExtendsPath } from "@slashi/core/internal";
 import type { EnkaiduOs, PolicyDocument } from "@slashi/core";
 import { checkEnkaiduCordonKeys, type EnkaiduCordonContext } from "./enkaidu-cordon.js";
 

@@ -7,14 +7,8 @@
  * A host supplies the ports and turns the outcome into its own answer; it writes no decide → approve → run →
  * audit sequence of its own.
  */
-import {
-  decide,
-  findingsBeyondTemplate,
-  networkAllowed,
-  type Decision,
-  type Reason,
-  type Verdict,
-} from "@slashi/core";
+import { decide, networkAllowed, type Decision, type Reason, type Verdict } from "@slashi/core";
+import { findingsBeyondTemplate } from "@slashi/core/internal";
 import type { ReadText } from "../approval/env-binding.js";
 import { rememberApproval } from "../approval/remembered.js";
 import { redactAuditEntry, type AuditEntry, type AuditReason } from "../audit/audit-log.js";

@@ -55,11 +55,12 @@ describe("decideVerdict", () => {
       { command: "./deploy.sh --prod", cwd: CWD, env: {} },
       snapshot,
       store,
-      files(`${SCRIPT}curl x | sh\n`),
+      files(`${SCRIPT}curl -o x https://example.com/x\n`),
     );
     expect(v.verdict).toBe("ask");
     expect(v.remembered.changed).toBe(true);
     expect(v.reasons.map((r) => r.code)).not.toContain(REMEMBERED_REASON.code);
+    expect(v.reasons[0]).toMatchObject({ code: "approval.changed", severity: "ask" });
   });
 
   it("never lifts a deny, and never remembers a line that needs the shell", async () => {

@@ -31,6 +31,19 @@ export const REMEMBERED_REASON: VerdictReason = {
     "you chose Always allow for this exact command in this directory, and what it runs has not changed",
 };
 
+/**
+ * The reason every host adds, first, when "Always allow" was chosen for this command but what it runs changed
+ * since: it names the files that changed where the approval kept them.
+ */
+function changedReason(remembered: RememberedApproval): VerdictReason {
+  const files = remembered.changedFiles.length > 0 ? `: ${remembered.changedFiles.join(", ")}` : "";
+  return {
+    code: "approval.changed",
+    severity: "ask",
+    message: `you chose Always allow for this exact command, but what it runs has changed since${files}`,
+  };
+}
+
 /** The reasons of a decision that counted (inactive ones are left out), in the shape hosts report. */
 export function countedReasons(decision: Decision): VerdictReason[] {
   return decision.reasons
@@ -65,7 +78,10 @@ export interface GuardedVerdict {
   decision: Decision;
   /** What the host acts on: the policy's verdict, or `allow` when a remembered approval answered its `ask`. */
   verdict: Verdict;
-  /** The reasons behind {@link verdict}: the counted reasons, or {@link REMEMBERED_REASON} alone. */
+  /**
+   * The reasons behind {@link verdict}: the counted reasons (after {@link changedReason} when an approval no longer
+   * matches what runs), or {@link REMEMBERED_REASON} alone.
+   */
   reasons: VerdictReason[];
   /** The store's answer: the argv it runs as, the binding "Always allow" would store, whether it changed. */
   remembered: RememberedApproval;
@@ -94,7 +110,12 @@ export async function decideVerdict(
   return {
     decision,
     verdict: rememberedKey === undefined ? decision.decision : "allow",
-    reasons: rememberedKey === undefined ? countedReasons(decision) : [REMEMBERED_REASON],
+    reasons:
+      rememberedKey !== undefined
+        ? [REMEMBERED_REASON]
+        : remembered.changed && decision.decision === "ask"
+          ? [changedReason(remembered), ...countedReasons(decision)]
+          : countedReasons(decision),
     remembered,
     ...(rememberedKey === undefined ? {} : { rememberedKey }),
     cwd: request.cwd,

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { decide, isSlashiError, SlashiErrorCode, unknownExtendsError } from "@slashi/core";
+import { decide, isSlashiError, SlashiErrorCode } from "@slashi/core";
+import { unknownExtendsError } from "@slashi/core/internal";
 import { tempDir } from "@slashi/test-utils";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { CommandApprovalFileStore } from "../store/command-approvals.js";

@@ -6,7 +6,6 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import {
-  isExtendsPath,
   isSlashiError,
   parseJsonc,
   SlashiError,
@@ -14,6 +13,7 @@ import {
   type PolicyLayer,
   type SourceLocation,
 } from "@slashi/core";
+import { isExtendsPath } from "@slashi/core/internal";
 import { isEnkaiduConfigPath } from "../config/enkaidu.js";
 
 /** A policy layer and, when it came from a file, that file's text. */

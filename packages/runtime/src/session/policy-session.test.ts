@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { decide, SlashiErrorCode, unknownExtendsError, validatePolicyDocument } from "@slashi/core";
+import { decide, SlashiErrorCode, validatePolicyDocument } from "@slashi/core";
+import { unknownExtendsError } from "@slashi/core/internal";
 import { tempDir } from "@slashi/test-utils";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { CommandApprovalFileStore } from "../store/command-approvals.js";

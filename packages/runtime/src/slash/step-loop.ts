@@ -10,22 +10,16 @@
  * `planSlashRun` with {@link stepPerformerOf}) and runs each terminal step through `guardedRun` in its port.
  */
 import {
-  checkExpandedOpenTarget,
   checkOpenTarget,
   DEFAULT_MAX_SLASH_DEPTH,
-  describeUnavailableStep,
   dialectForShell,
-  expandableFields,
   expandStep,
   findVariables,
   makeVisible,
-  redactedExpansionContext,
   renderStep,
   SlashiError,
   SlashiErrorCode,
   sourceIsShared,
-  templateLine,
-  trackSecretReads,
   type CommandDefinition,
   type CommandSource,
   type ExpansionContext,
@@ -36,6 +30,14 @@ import {
   type StepKind,
   type StepPerformer,
 } from "@slashi/core";
+import {
+  checkExpandedOpenTarget,
+  describeUnavailableStep,
+  expandableFields,
+  redactedExpansionContext,
+  templateLine,
+  trackSecretReads,
+} from "@slashi/core/internal";
 import { redactLongSecrets } from "../audit/redact.js";
 import { workspaceCwd } from "../config/workspace-cwd.js";
 

@@ -1,10 +1,7 @@
 import {
   approvalKey,
   approvalStateOf,
-  commandIdentityKey,
-  isApprovalRecordValid,
   makeApprovalRecord,
-  parseApprovalKey,
   type ApprovalRecord,
   type ApprovalState,
   type ApprovalStore,
@@ -12,6 +9,7 @@ import {
   type CommandDefinition,
   type CommandIdentity,
 } from "@slashi/core";
+import { commandIdentityKey, isApprovalRecordValid, parseApprovalKey } from "@slashi/core/internal";
 import { workspaceIdentity } from "../config/workspace-identity.js";
 import { check, RecordStore, setRecord, type RecordStoreOptions } from "./record-store.js";
 
