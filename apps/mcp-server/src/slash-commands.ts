@@ -55,7 +55,6 @@ import {
   type StepAt,
   type StepHostPort,
   type StoredApproval,
-  type StoredApprovalState,
 } from "@slashi/runtime";
 import * as z from "zod/v4";
 import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
@@ -233,19 +232,6 @@ async function approvalRecords(services: Services): Promise<readonly StoredAppro
   return new ApprovalFileStore({ file: services.config.paths.approvals }).list();
 }
 
-/**
- * How a shared command stands against the person's approvals: a team command's approval is bound to the
- * workspace and the repository there now, a pack command's to the pack's exact version and integrity (so an update
- * asks again).
- */
-async function approvalOf(
-  command: LoadedCommand,
-  records: readonly StoredApproval[],
-): Promise<StoredApprovalState> {
-  if (command.identity === undefined) return { state: "new" };
-  return storedApprovalState(command.definition, command.identity, records);
-}
-
 /** Registers `list_commands`. */
 export function listCommandsTool(server: McpServer, services: Services): void {
   server.registerTool(
@@ -265,7 +251,9 @@ export function listCommandsTool(server: McpServer, services: Services): void {
         ? await approvalRecords(services)
         : [];
       const approvals = await Promise.all(
-        catalog.commands.map((c) => (c.source === "user" ? undefined : approvalOf(c, records))),
+        catalog.commands.map((c) =>
+          c.source === "user" ? undefined : storedApprovalState(c.definition, c.identity, records),
+        ),
       );
       const list = catalog.commands.map((c, i) => ({
         name: c.definition.name,
@@ -394,7 +382,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
         command,
         group,
         {
-          state: (c) => approvalOf(c, records),
+          state: (c) => storedApprovalState(c.definition, c.identity, records),
           ask: async () => "unapproved",
           remember: async () => undefined,
         },
@@ -521,7 +509,10 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
     if (refusal !== undefined) return refusal;
     if (walked !== undefined) return walked;
 
-    const standing = command.source === "user" ? undefined : await approvalOf(command, records);
+    const standing =
+      command.source === "user"
+        ? undefined
+        : await storedApprovalState(command.definition, command.identity, records);
     const state = standing?.state;
     const kind = command.pack ? `command of the pack ${packLabel(command.pack)}` : "team command";
     const title = `/${command.definition.name} (${command.source === "user" ? "your command" : unapproved ? `${kind}, ${standing?.repository !== undefined ? repositoryMismatchNote(standing.repository) : state === "changed" ? "changed since you approved it" : "not approved yet"}` : `approved ${kind}`})`;

@@ -9,7 +9,12 @@ import {
 } from "@slashi/core";
 import { git, gitRepository, recloneAt, tempDir } from "@slashi/test-utils";
 import { workspaceKeyOf } from "../config/workspace.js";
-import { ApprovalFileStore, approvalWorkspaceKey, type StoredApproval } from "./approvals.js";
+import {
+  ApprovalFileStore,
+  approvalWorkspaceKey,
+  storedApprovalState,
+  type StoredApproval,
+} from "./approvals.js";
 
 const root = tempDir("slashi-approvals-");
 afterAll(() => root.remove());
@@ -48,6 +53,8 @@ describe("ApprovalFileStore: one approval for every host", () => {
     expect(packApproval.workspaceKey).toBeUndefined();
     expect((await editor.stateOf(deploy, pack)).state).toBe("approved");
     expect((await editor.list()).map(approvalWorkspaceKey).sort()).toEqual(["/repo", undefined]);
+    // The person's own command has no identity: whatever the file holds, it is never approved by a record.
+    expect(await storedApprovalState(deploy, undefined, await editor.list())).toEqual({ state: "new" });
   });
 
   it("refuses to remember a command its source may never run", async () => {

@@ -121,14 +121,15 @@ function repositoryOf(identity: CommandIdentity & { source: "workspace" }): Prom
  * that sits at its path now (see {@link StoredApproval.repository}). When only such an unused approval exists,
  * the state is `new` and `repository` says why.
  * @param definition - the definition as loaded now
- * @param identity - who the command is
+ * @param identity - who the command is; none for the person's own command, which is never stored (`new`)
  * @param records - the approvals store's records (`await store.list()`)
  */
 export async function storedApprovalState(
   definition: CommandDefinition,
-  identity: CommandIdentity,
+  identity: CommandIdentity | undefined,
   records: readonly StoredApproval[],
 ): Promise<StoredApprovalState> {
+  if (identity === undefined) return { state: "new" };
   if (identity.source !== "workspace") return approvalStateOf(definition, identity, records);
   const repository = await repositoryOf(identity);
   const here = (record: StoredApproval): boolean => approvalWorkspaceKey(record) === identity.workspaceKey;

@@ -45,10 +45,7 @@ export function terminalApprover(
     `/${def.name}${found.pack ? ` (${packLabel(found.pack)})` : ""}`;
   let records: Promise<readonly StoredApproval[]> | undefined;
   return {
-    state: async (c) =>
-      c.identity === undefined
-        ? { state: "new" }
-        : storedApprovalState(c.definition, c.identity, await (records ??= store.list())),
+    state: async (c) => storedApprovalState(c.definition, c.identity, await (records ??= store.list())),
     async ask(request) {
       if (mode === "dry-run") {
         println(
