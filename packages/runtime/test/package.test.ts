@@ -4,8 +4,8 @@ import pkg from "../package.json" with { type: "json" };
 import * as runtime from "../src/index.js";
 
 describe("runtime package", () => {
-  it("depends on the core and pins execa 9.6.1 (10.x needs Node 22)", () => {
-    expect(pkg.dependencies["@slashi/core"]).toBe("workspace:^");
+  it("pins the core exactly (it uses @slashi/core/internal) and execa 9.6.1 (10.x needs Node 22)", () => {
+    expect(pkg.dependencies["@slashi/core"]).toBe("workspace:*");
     expect(pkg.dependencies.execa).toBe("9.6.1");
   });
 

@@ -272,6 +272,9 @@ describe("readHeredocs agrees with real shells", () => {
       if (!PROGRAM[shell]) continue;
       expect(run(shell, "cat <<A\n$(pwned x0_0)\nA\n").markers, shell).toEqual(["x0_0"]);
       expect(run(shell, "cat <<'A'\n$(pwned x0_0)\nA\n").markers, shell).toEqual([]);
+      const joined = "cat <<A\njoined \\\nA\ncat <<A\nA\n";
+      expect(run(shell, joined).stdout, shell).toBe("joined A\ncat <<A\n");
+      expect(readHeredocs(joined).heredocs.map((h) => h.delimiter)).toEqual(["A"]);
     }
   });
 
@@ -293,7 +296,10 @@ describe("readHeredocs agrees with real shells", () => {
               expect(decision).not.toBe("allow");
               return;
             }
-            expect(reading.heredocs).toHaveLength(docs.length);
+            // An unquoted body whose last line ends in a backslash joins the delimiter line to it in every shell:
+            // the heredoc runs on over the next opener, so the line holds fewer heredocs than were written.
+            const swallowed = docs.some((d) => d.quoting === "none" && d.lines.at(-1) === "cont");
+            if (!swallowed) expect(reading.heredocs).toHaveLength(docs.length);
             for (const read of reading.heredocs) {
               if (!read.quoted) continue;
               for (const marker of read.body.match(/x\d+_\d+/g) ?? []) expect(markers).not.toContain(marker);
