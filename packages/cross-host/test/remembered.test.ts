@@ -130,7 +130,7 @@ describe.runIf(SCRIPT !== undefined)("one remembered approval, honoured alike by
     const changed = await answers();
     expectAlike(changed, "ask");
     // The policy's reasons again, after the one saying the remembered approval no longer matches.
-    expect(changed.check).toBe(before.check.replace("ask [", "ask [approval.changed "));
+    expect(changed.check).toBe((before.check ?? "").replace("ask [", "ask [approval.changed "));
     expect((await slashi(["exec", "--", LINE])).exitCode).not.toBe(0);
     expect(existsSync(marker)).toBe(false);
   }, 300_000);

@@ -274,7 +274,7 @@ describe("readHeredocs agrees with real shells", () => {
       expect(run(shell, "cat <<'A'\n$(pwned x0_0)\nA\n").markers, shell).toEqual([]);
       const joined = "cat <<A\njoined \\\nA\ncat <<A\nA\n";
       expect(run(shell, joined).stdout, shell).toBe("joined A\ncat <<A\n");
-      expect(readHeredocs(joined).heredocs.map((h) => h.delimiter)).toEqual(["A"]);
+      expect(readHeredocs(joined).heredocs?.map((h) => h.delimiter)).toEqual(["A"]);
     }
   });
 
