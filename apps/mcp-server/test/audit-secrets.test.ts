@@ -109,7 +109,7 @@ describe("a secret of any length: what the agent, the form and the log get does 
   it("does not cut the form's or the result's own words apart for a one-letter value", async () => {
     const shown = JSON.stringify(await seen("e"));
     // the form quotes the placeholder line and reasons, the result keeps its statuses and codes
-    expect(shown).toContain("$ curl -H '⟪env:DEPLOY_TOKEN⟫' https://example.invalid/");
+    expect(shown).toContain("$ curl -sS -H '⟪env:DEPLOY_TOKEN⟫' https://example.invalid/");
     expect(shown).toContain("- net.client: curl connects to other machines");
     expect(shown).toContain('"status":"ran"');
     expect(shown).toContain('"code":"net.client"');
