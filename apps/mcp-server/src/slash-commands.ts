@@ -32,6 +32,7 @@ import {
 } from "@slashi/core";
 import {
   ApprovalFileStore,
+  approvalStates,
   approveSlashRun,
   findCallee,
   fromWhere,
@@ -45,9 +46,9 @@ import {
   redactValue,
   repositoryMismatchNote,
   runSlashSteps,
+  slashApprover,
   sourceName,
   stepPerformerOf,
-  storedApprovalState,
   textDigest,
   untrustedNotes,
   type ApprovedBatch,
@@ -237,10 +238,10 @@ export function listCommandsTool(server: McpServer, services: Services): void {
       const records = catalog.commands.some((c) => c.source !== "user")
         ? await approvalRecords(services)
         : [];
+      // One read of each repository's identity for the whole list.
+      const states = approvalStates(records);
       const approvals = await Promise.all(
-        catalog.commands.map((c) =>
-          c.source === "user" ? undefined : storedApprovalState(c.definition, c.identity, records),
-        ),
+        catalog.commands.map((c) => (c.source === "user" ? undefined : states(c.definition, c.identity))),
       );
       const list = catalog.commands.map((c, i) => ({
         name: c.definition.name,
@@ -351,7 +352,13 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
       );
     }
     const group = groupOf(catalog.catalogue, command);
-    const records = command.source === "user" ? [] : await approvalRecords(services);
+    // The runtime's approver over the approvals store; the person is asked by the one form of the guarded batch
+    // below, about every line together, so the sequence goes on unapproved and records nothing.
+    const approver = slashApprover<LoadedCommand>({
+      store: new ApprovalFileStore({ file: services.config.paths.approvals }),
+      host: "mcp",
+      ask: async () => "unapproved",
+    });
     const args = input.args ?? "";
     let dialect;
     try {
@@ -361,20 +368,10 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
     }
     // The runtime's approval sequence, as every host runs it: the checks before anything runs (a missing callee,
     // a cycle, too deep, a step kind slashi-mcp cannot perform, the source rules) and the one rule for whether
-    // the person must approve. The person is asked by the one form of the guarded batch below, about every line
-    // together, so the sequence goes on unapproved and records nothing.
+    // the person must approve.
     let approval;
     try {
-      approval = await approveSlashRun(
-        command,
-        group,
-        {
-          state: (c) => storedApprovalState(c.definition, c.identity, records),
-          ask: async () => "unapproved",
-          remember: async () => undefined,
-        },
-        { performer: MCP_PERFORMER },
-      );
+      approval = await approveSlashRun(command, group, approver, { performer: MCP_PERFORMER });
     } catch (error) {
       return planRefusal(error);
     }
@@ -496,10 +493,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
     if (refusal !== undefined) return refusal;
     if (walked !== undefined) return walked;
 
-    const standing =
-      command.source === "user"
-        ? undefined
-        : await storedApprovalState(command.definition, command.identity, records);
+    const standing = command.source === "user" ? undefined : await approver.state(command);
     const state = standing?.state;
     const kind = command.pack ? `command of the pack ${packLabel(command.pack)}` : "team command";
     const title = `/${command.definition.name} (${command.source === "user" ? "your command" : unapproved ? `${kind}, ${standing?.repository !== undefined ? repositoryMismatchNote(standing.repository) : state === "changed" ? "changed since you approved it" : "not approved yet"}` : `approved ${kind}`})`;

@@ -4,18 +4,12 @@
  * `slashi run` and MCP `run_command`, and the other way round. Never in the repository. Approvals that earlier
  * versions kept in VS Code's `workspaceState`/`globalState` are moved there once ({@link moveEditorApprovals}).
  */
-import {
-  canonicalWorkspaceKey,
-  type Clock,
-  type CommandDefinition,
-  type CommandIdentity,
-} from "@slashi/core";
+import { canonicalWorkspaceKey } from "@slashi/core";
 import {
   approvalWorkspaceKey,
   type ApprovalFileStore,
   type ApprovalImport,
   type StoredApproval,
-  type StoredApprovalState,
 } from "@slashi/runtime";
 
 /** The part of VS Code's `Memento` the move needs. */
@@ -38,9 +32,9 @@ export interface ListedApproval {
 }
 
 /**
- * The shared approvals store as this window sees it: lookups and Always Allow for any shared command, and list
- * and reset limited to this window's workspaces and the packs. Approvals of other workspaces (recorded by any
- * host) are left alone.
+ * The shared approvals store as this window sees it: the store itself (the runtime's slash-command approver reads
+ * and records every shared command's approval there), and list and reset limited to this window's workspaces and
+ * the packs. Approvals of other workspaces (recorded by any host) are left alone.
  */
 export class SharedApprovals {
   readonly #store: ApprovalFileStore;
@@ -55,17 +49,9 @@ export class SharedApprovals {
     this.#workspaceKeys = workspaceKeys;
   }
 
-  /**
-   * The approval state of a definition under an identity; a team command's approval counts only in the
-   * repository it was given in (the runtime's `storedApprovalState`).
-   */
-  state(definition: CommandDefinition, identity: CommandIdentity): Promise<StoredApprovalState> {
-    return this.#store.stateOf(definition, identity);
-  }
-
-  /** Records Always Allow of a definition as it is now (host `vscode`); returns the record. */
-  remember(definition: CommandDefinition, identity: CommandIdentity, clock: Clock): Promise<StoredApproval> {
-    return this.#store.remember(definition, identity, { host: "vscode", clock });
+  /** The runtime's approvals store itself, for the runtime's slash-command approver. */
+  get store(): ApprovalFileStore {
+    return this.#store;
   }
 
   #scope(record: StoredApproval): ListedApproval["scope"] | undefined {

@@ -9,16 +9,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   DEFAULT_MAX_SLASH_DEPTH,
-  checkSharedCommand,
   errorCategoryOf,
-  formatLocation,
   isSlashiError,
   makeVisible,
   showControls,
   renderStep,
   sourceCapabilities,
   sourceIsShared,
-  validateVariables,
   type Clock,
   type Decision,
   type Reason,
@@ -35,6 +32,7 @@ import {
   redactSecrets,
   approveSlashRun,
   runSlashSteps,
+  slashApprover,
   stepPerformerOf,
   type SlashApprovalPort,
   type SlashRunnerHost,
@@ -228,36 +226,6 @@ export class Runner {
     }
   }
 
-  /**
-   * Checks a command before any prompt: the step limits of its source (protected settings, denied editor
-   * commands, open targets, secret variables) and its variables. Throws a refusal with the file position.
-   */
-  checkDefinition(entry: CommandEntry): void {
-    const violations = sourceIsShared(entry.source) ? checkSharedCommand(entry.definition, entry.source) : [];
-    const first = violations[0];
-    if (first && violations.every((v) => v.rule === "secret-variable")) {
-      // A secret variable outside insert and notify: the variable check names it with its exact position.
-      try {
-        validateVariables(entry.definition, entry.source, entry.where);
-      } catch (error) {
-        if (isSlashiError(error)) throw refused(error.code, error.message, { violations });
-        throw error;
-      }
-    }
-    if (first) {
-      const jsonPath = `${entry.where.jsonPath ?? ""}${first.jsonPath}`;
-      const location = entry.where.document
-        ? entry.where.document.locationOf(jsonPath)
-        : { ...(entry.where.file === undefined ? {} : { file: entry.where.file }), jsonPath };
-      throw refused(
-        RunCode.STEP_NOT_ALLOWED,
-        `${formatLocation(location)}/${entry.name} cannot run: ${first.message}. Nothing ran.`,
-        { violations },
-      );
-    }
-    validateVariables(entry.definition, entry.source, entry.where);
-  }
-
   #checkTrust(entry: CommandEntry): void {
     if (sourceCapabilities(entry.source).needsTrustedWorkspace && !this.#o.host.isTrusted()) {
       throw refused(
@@ -323,12 +291,13 @@ export class Runner {
     }
   }
 
-  /** The extension as the runtime's approver: the shared approvals store and the approval modal. */
+  /** The extension as the runtime's approver: the shared approvals store, asked through the approval modal. */
   #approver(): SlashApprovalPort<CommandEntry> {
     const { host, approvals } = this.#o;
-    return {
-      state: async (e) => (e.identity ? approvals.state(e.definition, e.identity) : { state: "new" }),
-      check: (e) => this.checkDefinition(e),
+    return slashApprover<CommandEntry>({
+      store: approvals.store,
+      host: "vscode",
+      ...(this.#o.clock === undefined ? {} : { clock: this.#o.clock }),
       ask: async (request) => {
         const answer = await host.askApproval({
           root: request.root.name,
@@ -349,16 +318,8 @@ export class Runner {
         });
         return answer === "always" ? "always" : answer === "run" ? "once" : undefined;
       },
-      remember: async (e) => {
-        if (!e.identity) return;
-        const record = await approvals.remember(
-          e.definition,
-          e.identity,
-          this.#o.clock ?? { now: () => Date.now() },
-        );
-        host.log(`approved /${e.name} from ${e.label}: ${record.fingerprint}`);
-      },
-    };
+      remembered: (e, record) => host.log(`approved /${e.name} from ${e.label}: ${record.fingerprint}`),
+    });
   }
 
   /**

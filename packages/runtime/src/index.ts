@@ -132,12 +132,14 @@ export type { RecordCheck, RecordDocument, RecordStoreOptions } from "./store/re
 export {
   APPROVALS_VERSION,
   ApprovalFileStore,
+  approvalStates,
   approvalWorkspaceKey,
   repositoryMismatchNote,
   storedApprovalState,
 } from "./store/approvals.js";
 export type {
   ApprovalImport,
+  ApprovalStates,
   ApprovalImportOptions,
   RepositoryMismatch,
   SlashiHost,
@@ -199,6 +201,8 @@ export type { RunRequest, RunResult } from "./runner/run-command.js";
 // slash
 export { runSlashSteps, stepPerformerOf, StepStopCode } from "./slash/step-loop.js";
 export { approveSlashRun, checkSourceRules } from "./slash/approve.js";
+export { slashApprover } from "./slash/approver.js";
+export type { RememberableCommand, SlashApprovalStore, SlashApproverOptions } from "./slash/approver.js";
 export {
   buildCommandCatalogue,
   findCallee,

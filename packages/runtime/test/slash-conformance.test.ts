@@ -290,7 +290,9 @@ async function refusedFor(step: Step, source: CommandSource): Promise<{ rule: st
     );
     return [];
   } catch (error) {
-    if (!isSlashiError(error) || error.code !== "STEP_NOT_ALLOWED") throw error;
+    // A secret variable is refused at its own position under the variable check's code, with the violations too.
+    if (!isSlashiError(error) || !["STEP_NOT_ALLOWED", "VARIABLE_NOT_ALLOWED"].includes(error.code))
+      throw error;
     const violations = (error.data.violations ?? []) as { rule: string; jsonPath: string }[];
     return violations.map((v) => ({ rule: v.rule, jsonPath: v.jsonPath.replace(/^\/steps\/0/, "") }));
   }

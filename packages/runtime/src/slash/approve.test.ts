@@ -34,12 +34,8 @@ const identity = (c: Cmd): CommandIdentity => ({
 function approver(answers: SlashApprovalAnswer[], records: ApprovalRecord[] = []) {
   const asked: { shown: string[]; canRemember: boolean; dynamic: readonly string[] }[] = [];
   const remembered: string[] = [];
-  const checked: string[] = [];
   const port: SlashApprovalPort<Cmd> = {
     state: (c) => approvalStateOf(c.definition, identity(c), records),
-    check: (c) => {
-      checked.push(c.definition.name);
-    },
     ask: async (request) => {
       asked.push({
         shown: request.commands.map((s) => `${s.command.definition.name}:${s.state.state}`),
@@ -53,7 +49,7 @@ function approver(answers: SlashApprovalAnswer[], records: ApprovalRecord[] = []
       records.push(makeApprovalRecord(c.definition, identity(c), { now: () => 0 }));
     },
   };
-  return { port, asked, remembered, checked, records };
+  return { port, asked, remembered, records };
 }
 
 describe("approveSlashRun", () => {
@@ -65,7 +61,6 @@ describe("approveSlashRun", () => {
     const a = approver(["always"]);
     const first = await approveSlashRun(deploy, group, a.port, { performer: everything });
     expect(first).toMatchObject({ status: "approved", preApproved: true, answer: "always" });
-    expect(a.checked).toEqual(["deploy", "build"]);
     expect(a.asked).toEqual([{ shown: ["deploy:new", "build:new"], canRemember: true, dynamic: [] }]);
     expect(a.remembered.sort()).toEqual(["build", "deploy"]);
     const second = await approveSlashRun(deploy, group, a.port, { performer: everything });
@@ -112,21 +107,19 @@ describe("approveSlashRun", () => {
     expect(a.remembered).toEqual([]);
   });
 
-  it("refuses call problems and failed source checks before any prompt", async () => {
+  it("refuses call problems and failed source checks of any reachable command before any prompt", async () => {
     const a = approver(["once"]);
     const loop = cmd(def("loop", { type: "slash", command: "loop" }));
     await expect(approveSlashRun(loop, [loop], a.port, { performer: everything })).rejects.toMatchObject({
       code: "SLASH_CALL_INVALID",
     });
-    const failing = {
-      ...a.port,
-      check: () => {
-        throw new Error("refused by the source rules");
-      },
-    };
-    await expect(approveSlashRun(deploy, group, failing, { performer: everything })).rejects.toThrow(
-      "refused by the source rules",
+    // A callee the source rules refuse refuses the root too.
+    const leaky = cmd(
+      def("build", { type: "open", target: "command:workbench.action.terminal.sendSequence" }),
     );
+    await expect(
+      approveSlashRun(deploy, [leaky, deploy], a.port, { performer: everything }),
+    ).rejects.toMatchObject({ code: "STEP_NOT_ALLOWED" });
     expect(a.asked).toEqual([]);
   });
 
@@ -151,19 +144,47 @@ describe("approveSlashRun", () => {
     expect(a.remembered).toEqual([]);
   });
 
-  it("applies the source rules itself when the host brings no check: a shared command, not the person's own", async () => {
-    const secret = def("leak", { type: "terminal", command: "echo ${env:TOKEN}" });
-    const { check: _unused, ...port } = approver(["once"]).port;
-    await expect(
-      approveSlashRun(cmd(secret), [cmd(secret)], port, { performer: everything }),
-    ).rejects.toMatchObject({ code: "STEP_NOT_ALLOWED" });
+  it("applies the source rules to a shared command before any prompt, naming where the violation is", async () => {
+    const secret = def(
+      "leak",
+      { type: "notify", message: "hi" },
+      { type: "terminal", command: "echo ${env:TOKEN}" },
+    );
+    const a = approver(["once"]);
+    const at = { file: "/ws/.vscode/slashi.json", jsonPath: "/commands/3" };
+    const error = await approveSlashRun({ ...cmd(secret), where: at }, [], a.port, {
+      performer: everything,
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: "VARIABLE_NOT_ALLOWED",
+      data: { violations: [{ rule: "secret-variable" }] },
+    });
+    expect((error as Error).message).toContain("/ws/.vscode/slashi.json");
+    expect((error as Error).message).toContain("/commands/3/steps/1");
+    expect(a.asked).toEqual([]);
     const own = cmd(secret, "user");
-    await expect(approveSlashRun(own, [own], port, { performer: everything })).resolves.toMatchObject({
+    await expect(approveSlashRun(own, [own], a.port, { performer: everything })).resolves.toMatchObject({
       status: "approved",
     });
-    expect(() => checkSourceRules(cmd(secret, "pack"))).toThrow(
-      expect.objectContaining({ code: "STEP_NOT_ALLOWED" }),
+    const setting = def("s", { type: "setting", key: "security.workspace.trust.enabled", value: false });
+    expect(() => checkSourceRules({ ...cmd(setting, "pack"), where: at })).toThrow(
+      expect.objectContaining({
+        code: "STEP_NOT_ALLOWED",
+        message: expect.stringContaining("/ws/.vscode/slashi.json (at /commands/3/steps/0"),
+      }),
     );
+  });
+
+  it("refuses an input used before it is bound before anything runs, in the person's own command too", async () => {
+    const early = def(
+      "early",
+      { type: "terminal", command: "ls" },
+      { type: "notify", message: "${input:x}" },
+    );
+    const a = approver(["once"]);
+    await expect(
+      approveSlashRun(cmd(early, "user"), [], a.port, { performer: everything }),
+    ).rejects.toMatchObject({ code: "UNDEFINED_VARIABLE" });
   });
 
   it("lets the run call exactly the shared commands it reached (generated groups)", async () => {

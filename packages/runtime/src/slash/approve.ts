@@ -11,6 +11,8 @@
 import {
   checkSharedCommand,
   DEFAULT_MAX_SLASH_DEPTH,
+  formatLocation,
+  isSlashiError,
   planSlashRun,
   SlashiError,
   SlashiErrorCode,
@@ -19,6 +21,7 @@ import {
   type SlashRunPlan,
   type StepPerformer,
   type UncoveredCommand,
+  validateVariables,
 } from "@slashi/core";
 import type { StoredApprovalState } from "../store/approvals.js";
 import type { StepCommand } from "./step-loop.js";
@@ -72,12 +75,6 @@ export type SlashApprovalAnswer = "once" | "always" | "unapproved" | "unavailabl
 export interface SlashApprovalPort<C extends StepCommand> {
   /** How a shared command stands against the person's approvals (read from the approvals store). */
   state(command: C): StoredApprovalState | Promise<StoredApprovalState>;
-  /**
-   * The source checks of one reachable command, before any prompt (a shared command's step limits, its
-   * variables). Throws to refuse the run. Without it, {@link checkSourceRules} (the same rules, worded without a
-   * file position).
-   */
-  check?(command: C): void;
   /** Asks the person. Called only when the one rule says the run needs approval. */
   ask(request: SlashApprovalRequest<C>): Promise<SlashApprovalAnswer>;
   /** Records "Always allow" of one command the person was shown (its fingerprint in the approvals store). */
@@ -113,6 +110,8 @@ export type SlashRunApproval<C extends StepCommand> =
        * (then `preApproved` is false); `undefined` when the approvals covered the run.
        */
       answer: Exclude<SlashApprovalAnswer, "unavailable">;
+      /** What the person was asked (absent when the approvals covered the run). */
+      request?: SlashApprovalRequest<C>;
       /** For the step port: why `callee` may not run in this run (a shared command the run did not approve). */
       refuseCall(caller: C, callee: C): string | undefined;
     }
@@ -127,19 +126,41 @@ export type SlashRunApproval<C extends StepCommand> =
     };
 
 /**
- * The source checks every host applies to a command before any prompt: its source's step limits (core
- * `checkSharedCommand`: protected settings, denied editor commands, open targets, secret variables outside
- * insert and notify), for a team, pack or agent command. A person's own command has none and passes.
- * @throws SlashiError `STEP_NOT_ALLOWED` naming the command and every violation, with `violations` in its data
+ * The source checks every host applies to each command a run can reach, before any prompt: its source's step
+ * limits (core `checkSharedCommand`: protected settings, denied editor commands, open targets, secret variables
+ * outside insert and notify) for a team, pack or agent command, then its variables (core `validateVariables`: a
+ * variable its source may not read, an input used before it is bound), for every command. The refusal names the
+ * file position of the first violation.
+ * @throws SlashiError `STEP_NOT_ALLOWED` naming the command, the position and every violation, with `violations`
+ *   in its data; `VARIABLE_NOT_ALLOWED` (with `violations` too) at the variable's exact position when every
+ *   violation is a secret variable; the variable check's own error (`UNDEFINED_VARIABLE`…) for any command
  */
 export function checkSourceRules(command: StepCommand): void {
+  const where = command.where ?? {};
+  // The core's rules per source: none for the person's own command.
   const violations = checkSharedCommand(command.definition, command.source);
-  if (violations.length === 0) return;
-  throw new SlashiError(
-    SlashiErrorCode.STEP_NOT_ALLOWED,
-    `/${command.definition.name.replace(/^\//, "")} cannot run: ${violations.map((v) => v.message).join("; ")}`,
-    { violations },
-  );
+  const first = violations[0];
+  if (first !== undefined) {
+    if (violations.every((v) => v.rule === "secret-variable")) {
+      // The variable check names the secret variable with its exact position, under its own code.
+      try {
+        validateVariables(command.definition, command.source, where);
+      } catch (error) {
+        if (!isSlashiError(error)) throw error;
+        throw new SlashiError(error.code, error.message, { ...error.data, violations });
+      }
+    }
+    const jsonPath = `${where.jsonPath ?? ""}${first.jsonPath}`;
+    const location = where.document
+      ? where.document.locationOf(jsonPath)
+      : { ...(where.file === undefined ? {} : { file: where.file }), jsonPath };
+    throw new SlashiError(
+      SlashiErrorCode.STEP_NOT_ALLOWED,
+      `${formatLocation(location)}/${command.definition.name.replace(/^\//, "")} cannot run: ${violations.map((v) => v.message).join("; ")}`,
+      { violations },
+    );
+  }
+  validateVariables(command.definition, command.source, where);
 }
 
 /**
@@ -148,8 +169,8 @@ export function checkSourceRules(command: StepCommand): void {
  * @param group - the commands its `slash` steps may call (its file, settings or pack)
  * @param port - the host's {@link SlashApprovalPort}
  * @param options - {@link SlashApprovalOptions}
- * @throws SlashiError `SLASH_CALL_INVALID`, `STEP_UNAVAILABLE` from the plan, and whatever `port.check` throws:
- *   all before any prompt.
+ * @throws SlashiError `SLASH_CALL_INVALID`, `STEP_UNAVAILABLE` from the plan, and what {@link checkSourceRules}
+ *   throws for a reachable command: all before any prompt.
  */
 export async function approveSlashRun<C extends StepCommand>(
   root: C,
@@ -174,15 +195,19 @@ export async function approveSlashRun<C extends StepCommand>(
   );
   const byDefinition = new Map<CommandDefinition, C>([...group, root].map((c) => [c.definition, c]));
   const reachable = plan.reachable.map((def) => byDefinition.get(def)).filter((c): c is C => c !== undefined);
-  for (const c of reachable) (port.check ?? checkSourceRules)(c);
+  for (const c of reachable) checkSourceRules(c);
 
   const inRun = new Set<C>(reachable);
-  const approved = (answer: Exclude<SlashApprovalAnswer, "unavailable">): SlashRunApproval<C> => ({
+  const approved = (
+    answer: Exclude<SlashApprovalAnswer, "unavailable">,
+    request?: SlashApprovalRequest<C>,
+  ): SlashRunApproval<C> => ({
     status: "approved",
     plan,
     reachable,
     preApproved: shared && answer !== "unapproved",
     answer,
+    ...(request === undefined ? {} : { request }),
     refuseCall: (_caller, callee) =>
       sourceIsShared(callee.source) && !inRun.has(callee) ? "was not approved for this run" : undefined,
   });
@@ -208,5 +233,5 @@ export async function approveSlashRun<C extends StepCommand>(
   if (answer === "always" && request.canRemember) {
     for (const { command } of shown) if (sourceIsShared(command.source)) await port.remember(command);
   }
-  return approved(answer);
+  return approved(answer, request);
 }

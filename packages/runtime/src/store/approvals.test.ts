@@ -8,9 +8,11 @@ import {
   type CommandIdentity,
 } from "@slashi/core";
 import { git, gitRepository, recloneAt, tempDir } from "@slashi/test-utils";
+import { workspaceIdentity } from "../config/workspace-identity.js";
 import { workspaceKeyOf } from "../config/workspace.js";
 import {
   ApprovalFileStore,
+  approvalStates,
   approvalWorkspaceKey,
   storedApprovalState,
   type StoredApproval,
@@ -114,6 +116,32 @@ describe("ApprovalFileStore: a team approval belongs to the repository it was gi
     expect(await store.stateOf(deploy, here)).toEqual({ state: "new", repository: "unconfirmed" });
     await store.remember(deploy, here, { host: "cli", clock });
     expect((await store.stateOf(deploy, here)).state).toBe("approved");
+  });
+});
+
+describe("approvalStates: many commands against one set of records", () => {
+  it("reads each workspace's repository identity once, and answers as storedApprovalState does", async () => {
+    const dir = gitRepository(path.join(root.dir, "many-commands"));
+    const here: CommandIdentity = { ...team, workspaceKey: workspaceKeyOf(dir) };
+    const store = new ApprovalFileStore({ file: freshFile() });
+    await store.remember(deploy, here, { host: "cli", clock: at("2026-12-01T10:00:00Z") });
+    const records = await store.list();
+    const read: string[] = [];
+    const states = approvalStates(records, async (key) => {
+      read.push(key);
+      return workspaceIdentity(key);
+    });
+    const other: CommandDefinition = { name: "other", steps: [{ type: "terminal", command: "make" }] };
+    const answers = await Promise.all([
+      states(deploy, here),
+      states(other, { ...here, name: "other" }),
+      states(deploy, here),
+      states(deploy, pack),
+      states(deploy, undefined),
+    ]);
+    expect(answers.map((a) => a.state)).toEqual(["approved", "new", "approved", "new", "new"]);
+    expect(read).toEqual([here.workspaceKey]);
+    expect(answers[0]).toEqual(await storedApprovalState(deploy, here, records));
   });
 });
 

@@ -129,18 +129,46 @@ export async function storedApprovalState(
   identity: CommandIdentity | undefined,
   records: readonly StoredApproval[],
 ): Promise<StoredApprovalState> {
-  if (identity === undefined) return { state: "new" };
-  if (identity.source !== "workspace") return approvalStateOf(definition, identity, records);
-  const repository = await repositoryOf(identity);
-  const here = (record: StoredApproval): boolean => approvalWorkspaceKey(record) === identity.workspaceKey;
-  const usable = records.filter((record) => !here(record) || record.repository === repository);
-  const state = approvalStateOf(definition, identity, usable);
-  if (state.state !== "new") return state;
-  const unused = records.filter((record) => here(record) && record.repository !== repository);
-  if (approvalStateOf(definition, identity, unused).state === "new") return state;
-  return {
-    state: "new",
-    repository: unused.some((record) => record.repository !== undefined) ? "other-repository" : "unconfirmed",
+  return approvalStates(records)(definition, identity);
+}
+
+/** How one command stands against a set of stored approvals ({@link approvalStates}). */
+export type ApprovalStates = (
+  definition: CommandDefinition,
+  identity: CommandIdentity | undefined,
+) => Promise<StoredApprovalState>;
+
+/**
+ * {@link storedApprovalState} over one set of records for many commands (a catalogue's, a run's): the identity
+ * of each workspace's repository is read once, however many of its team commands are asked about.
+ * @param records - the approvals store's records (`await store.list()`)
+ * @param readRepository - the identity of the repository at a workspace root (default: the runtime's
+ *   `workspaceIdentity`, which a workspace key names as the canonical path of the root)
+ */
+export function approvalStates(
+  records: readonly StoredApproval[],
+  readRepository: (workspaceKey: string) => Promise<string> = workspaceIdentity,
+): ApprovalStates {
+  const repositories = new Map<string, Promise<string>>();
+  return async (definition, identity) => {
+    if (identity === undefined) return { state: "new" };
+    if (identity.source !== "workspace") return approvalStateOf(definition, identity, records);
+    const key = identity.workspaceKey;
+    let read = repositories.get(key);
+    if (read === undefined) repositories.set(key, (read = readRepository(key)));
+    const repository = await read;
+    const here = (record: StoredApproval): boolean => approvalWorkspaceKey(record) === key;
+    const usable = records.filter((record) => !here(record) || record.repository === repository);
+    const state = approvalStateOf(definition, identity, usable);
+    if (state.state !== "new") return state;
+    const unused = records.filter((record) => here(record) && record.repository !== repository);
+    if (approvalStateOf(definition, identity, unused).state === "new") return state;
+    return {
+      state: "new",
+      repository: unused.some((record) => record.repository !== undefined)
+        ? "other-repository"
+        : "unconfirmed",
+    };
   };
 }
 

@@ -10,11 +10,10 @@ import {
   howToApproveCommand,
   packLabel,
   repositoryMismatchNote,
-  storedApprovalState,
+  slashApprover,
   type CatalogueEntry,
   type SlashApprovalPort,
   type SlashApprovalRequest,
-  type StoredApproval,
 } from "@slashi/runtime";
 import { slashiPaths } from "../../context.js";
 import { paint, println, shown, type Io } from "../../io.js";
@@ -35,13 +34,12 @@ export function terminalApprover(
   mode: PromptMode,
 ): SlashApprovalPort<CatalogueEntry> {
   const paths = slashiPaths(io);
-  const store = new ApprovalFileStore({ file: paths.approvals });
   const audit = new AuditLog({ file: paths.audit });
   const label = (def: CommandDefinition): string =>
     `/${def.name}${found.pack ? ` (${packLabel(found.pack)})` : ""}`;
-  let records: Promise<readonly StoredApproval[]> | undefined;
-  return {
-    state: async (c) => storedApprovalState(c.definition, c.identity, await (records ??= store.list())),
+  return slashApprover<CatalogueEntry>({
+    store: new ApprovalFileStore({ file: paths.approvals }),
+    host: "cli",
     async ask(request) {
       if (mode === "dry-run") {
         println(
@@ -91,13 +89,8 @@ export function terminalApprover(
       });
       return undefined;
     },
-    async remember(c) {
-      // Pack approvals are global: they hold in every workspace and survive `approvals reset --workspace`.
-      if (c.identity === undefined) return;
-      const record = await store.remember(c.definition, c.identity, {
-        host: "cli",
-        clock: { now: () => Date.now() },
-      });
+    // Pack approvals are global: they hold in every workspace and survive `approvals reset --workspace`.
+    async remembered(c, record) {
       await audit.append({
         event: "approve",
         host: "cli",
@@ -107,7 +100,7 @@ export function terminalApprover(
         ...(record.workspaceKey === undefined ? {} : { workspaceKey: record.workspaceKey }),
       });
     },
-  };
+  });
 }
 
 /** Says that nobody could be asked, with the line a person runs on their terminal to approve the command. */

@@ -195,7 +195,10 @@ function unavailable(error: unknown, name: string): unknown {
 
 /** A refusal of the approval sequence (a step kind, the source rules) as the CLI reports it: nothing ran. */
 export function refusedRun(error: unknown, name: string): unknown {
-  if (isSlashiError(error) && error.code === SlashiErrorCode.STEP_NOT_ALLOWED)
+  if (
+    isSlashiError(error) &&
+    (error.code === SlashiErrorCode.STEP_NOT_ALLOWED || error.code === SlashiErrorCode.VARIABLE_NOT_ALLOWED)
+  )
     return new CliError(error.message, ExitCode.RUN_DENIED);
   return unavailable(error, name);
 }
