@@ -6,8 +6,8 @@ import { describeCommandChanges, renderCommand } from "@slashi/core";
 import {
   ApprovalFileStore,
   AuditLog,
+  fromWhere,
   howToApproveCommand,
-  packLabel,
   repositoryMismatchNote,
   storedApprovalState,
   type CatalogueEntry,
@@ -32,11 +32,6 @@ export function cliSlashAudit(io: Io): SlashApprovalAudit {
       },
     },
   };
-}
-
-/** Where a shared command comes from, for the prompt: `the pack @acme/pack@1.0.0`, or its file. */
-function fromWhere(found: CatalogueEntry): string {
-  return found.pack ? `the pack ${packLabel(found.pack)}` : found.label;
 }
 
 /** What the terminal offers when the runtime's approval sequence asks. */
