@@ -2,7 +2,15 @@
 // run headless (`claude -p`) against a fake model: a local server speaking the Messages API that asks for one Bash
 // call and records the tool result Claude Code sends back. Whether the command ran (a marker file) and what the
 // agent was told come from Claude Code's own hook handling, not from a copy of its rules.
-import { mkdirSync, readFileSync, realpathSync, writeFileSync, existsSync, readdirSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -219,6 +227,26 @@ describe.skipIf(claudeBinary === undefined)(
       },
       180_000,
     );
+
+    it("blocks a denied command while a repository's policy file keeps the decision busy past any deadline", async () => {
+      // Tens of thousands of rule examples to check: the decision does not yield for seconds (over 30 s, past Claude
+      // Code's own timeout, on a loaded machine, where the command then ran). The watchdog or the decision blocks it.
+      const rules = Array.from({ length: 40_000 }, (_, i) => ({
+        match: [`c${i}`, "x"],
+        decision: "ask",
+        examples: { match: Array.from({ length: 4 }, () => `c${i} x $(a) $(b) $(c)`) },
+      }));
+      const policy = path.join(project, ".vscode", "slashi-policy.json");
+      mkdirSync(path.dirname(policy), { recursive: true });
+      writeFileSync(policy, JSON.stringify({ version: 1, rules }));
+      try {
+        const { ran, result } = await agentRuns("denied", ["--allowedTools", "Bash"]);
+        expect(ran).toBe(false);
+        expect(result?.is_error).toBe(true);
+      } finally {
+        rmSync(policy);
+      }
+    }, 300_000);
 
     it("blocks when Slashi's entry point is gone, where the form written before ran the command unguarded", async () => {
       try {
