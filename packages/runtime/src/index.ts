@@ -234,6 +234,7 @@ export type {
   PackCommandLoader,
 } from "./slash/load-catalogue.js";
 export type {
+  SlashApprovalAudit,
   SlashApprovalAnswer,
   SlashApprovalOptions,
   SlashApprovalPort,

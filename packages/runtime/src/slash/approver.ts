@@ -2,7 +2,7 @@
  * The part of a slash-command approver every host shares: how each command stands against the person's approvals
  * (one read of the approvals store and of each repository's identity per approval sequence), and the record of
  * "Always allow" in the store every host reads. A host adds only how it asks a person (terminal prompt, editor
- * modal, MCP form) and what it notes once a command is remembered (an audit record, a log line).
+ * modal, MCP form) and what it notes once a command is remembered (a log line; the sequence itself audits).
  */
 import type { Clock, CommandDefinition, CommandIdentity } from "@slashi/core";
 import {
@@ -42,7 +42,7 @@ export interface SlashApproverOptions<C extends RememberableCommand> {
   clock?: Clock;
   /** How this host asks the person (the one part that differs between hosts). */
   ask: SlashApprovalPort<C>["ask"];
-  /** Called after a command's "Always allow" was stored, with its record (an audit record, a log line). */
+  /** Called after a command's "Always allow" was stored, with its record (a log line). */
   remembered?(command: C, record: StoredApproval): void | Promise<void>;
 }
 
@@ -64,9 +64,10 @@ export function slashApprover<C extends RememberableCommand>(
       ),
     ask: options.ask,
     async remember(c) {
-      if (c.identity === undefined) return;
+      if (c.identity === undefined) return undefined;
       const record = await options.store.remember(c.definition, c.identity, { host: options.host, clock });
       await options.remembered?.(c, record);
+      return record;
     },
   };
 }

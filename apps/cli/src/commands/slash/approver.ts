@@ -1,17 +1,17 @@
 /**
- * The CLI as the runtime's approver of a shared slash command: the terminal prompt, the approvals store and the
- * audit records of the answer, and the line a person runs on a terminal when nobody could be asked.
+ * The CLI as the runtime's approver of a shared slash command: the terminal prompt, the approvals store, the audit
+ * log the answer goes to, and the line a person runs on a terminal when nobody could be asked.
  */
-import { describeCommandChanges, renderCommand, type CommandDefinition } from "@slashi/core";
+import { describeCommandChanges, renderCommand } from "@slashi/core";
 import {
   ApprovalFileStore,
   AuditLog,
   fromWhere,
   howToApproveCommand,
-  packLabel,
   repositoryMismatchNote,
   slashApprover,
   type CatalogueEntry,
+  type SlashApprovalAudit,
   type SlashApprovalPort,
   type SlashApprovalRequest,
 } from "@slashi/runtime";
@@ -20,13 +20,26 @@ import { paint, println, shown, type Io } from "../../io.js";
 import { choose } from "../../prompt.js";
 import type { LoadedCommands } from "./catalogue.js";
 
+/** The audit log as the runtime's approval sequence records the person's answer (a failed write is not shown). */
+export function cliSlashAudit(io: Io): SlashApprovalAudit {
+  const log = new AuditLog({ file: slashiPaths(io).audit });
+  return {
+    host: "cli",
+    port: {
+      async record(entry) {
+        await log.append(entry);
+      },
+    },
+  };
+}
+
 /** What the terminal offers when the runtime's approval sequence asks. */
 export type PromptMode = "run" | "dry-run" | "approve";
 
 /**
  * The CLI as the runtime's approver: the approvals store, the terminal prompt (Run once / Always allow / Cancel,
- * Always allow only when the one rule lets it be remembered), the audit records of the answer. A dry run goes on
- * unapproved (it runs nothing); without a terminal nobody can be asked.
+ * Always allow only when the one rule lets it be remembered). A dry run goes on unapproved (it runs nothing);
+ * without a terminal nobody can be asked. The answer is audited by the runtime's sequence ({@link cliSlashAudit}).
  */
 export function terminalApprover(
   io: Io,
@@ -34,9 +47,6 @@ export function terminalApprover(
   mode: PromptMode,
 ): SlashApprovalPort<CatalogueEntry> {
   const paths = slashiPaths(io);
-  const audit = new AuditLog({ file: paths.audit });
-  const label = (def: CommandDefinition): string =>
-    `/${def.name}${found.pack ? ` (${packLabel(found.pack)})` : ""}`;
   return slashApprover<CatalogueEntry>({
     store: new ApprovalFileStore({ file: paths.approvals }),
     host: "cli",
@@ -79,26 +89,7 @@ export function terminalApprover(
           { key: "c", label: "Cancel", value: "cancel" as const },
         ],
       );
-      if (answer !== "cancel") return answer;
-      await audit.append({
-        event: "decision",
-        host: "cli",
-        source: found.source,
-        command: label(root),
-        answer,
-      });
-      return undefined;
-    },
-    // Pack approvals are global: they hold in every workspace and survive `approvals reset --workspace`.
-    async remembered(c, record) {
-      await audit.append({
-        event: "approve",
-        host: "cli",
-        source: found.source,
-        command: label(c.definition),
-        fingerprint: record.fingerprint,
-        ...(record.workspaceKey === undefined ? {} : { workspaceKey: record.workspaceKey }),
-      });
+      return answer === "cancel" ? undefined : answer;
     },
   });
 }
