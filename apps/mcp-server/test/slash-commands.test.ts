@@ -125,9 +125,9 @@ describe("list_commands", () => {
     ]);
     expect(content.commands.find((c) => c.name === "edit")?.runnable).toBe(false);
     // The words `slashi list` shows (the runtime's `untrustedNotes`).
-    expect(content.notes).toEqual([
+    expect(content.notes).toContain(
       `1 command(s) in ${path.join(sandbox.workspace, ".vscode", "slashi.json")} are not loaded: this workspace is not trusted (slashi trust)`,
-    ]);
+    );
   });
 
   it("names a hidden command's source in the words `slashi list` shows", async () => {
@@ -139,7 +139,7 @@ describe("list_commands", () => {
     );
     server = await connect(sandbox);
     const result = await server.client.callTool({ name: "list_commands", arguments: {} });
-    expect(structured(result).notes).toEqual([`/hello from ${teamFile}: hidden by the user command`]);
+    expect(structured(result).notes).toContain(`/hello from ${teamFile}: hidden by the user command`);
   });
 
   it("marks a command not runnable when a command it calls needs an editor or cannot be called", async () => {
