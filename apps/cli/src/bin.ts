@@ -8,6 +8,7 @@
 // way: the service runs the same code on the same input. This file is the only place that calls process.exit.
 import { writeSync } from "node:fs";
 import nodeModule from "node:module";
+import { armHookWatchdog } from "./hooks/watchdog.js";
 import { askService, startService, type ServiceOutcome } from "./service/client.js";
 import { SERVICE_ARG } from "./service/protocol.js";
 
@@ -49,6 +50,11 @@ async function start(argv: readonly string[]): Promise<void> {
     await writeAll(1, outcome.stdout);
     await writeAll(2, outcome.stderr);
     process.exit(outcome.status);
+  }
+  // A hook answered here answers within its deadline even when the decision keeps this thread busy
+  // (hooks/watchdog.ts). Not on the path above: a client waiting for the service has nothing to keep it busy.
+  if (argv[0] === "hook" && ["claude", "gemini", "cursor"].includes(argv[1] ?? "")) {
+    armHookWatchdog(argv[1] as string, process.env);
   }
   const status = await (await import("./cli.js")).runInProcess(argv, outcome.stdin);
   if (outcome.start !== undefined) await startService(process.argv[1] as string, outcome.start);

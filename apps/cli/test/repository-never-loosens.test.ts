@@ -3,7 +3,7 @@
 // until the person approves the workspace policy file as it is now (`slashi trust`), which prints each rule it
 // makes count.
 import { createHash } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, isolatedEnv, slashi, tempDir, writePacksLock } from "./helpers.js";
@@ -194,4 +194,57 @@ describe("a repository never loosens", () => {
       expect((await slashi(["pack", "approve", PACK, "--yes"], { env })).exitCode).toBe(0);
     }
   }, 120_000);
+});
+
+describe("a repository never loosens: the other kinds of workspace layer", () => {
+  /** `slashi check` gives `ask` for `line` until the person trusts the workspace, and `allow` after. */
+  async function loosensOnlyOnceTrusted(root: string, line: string): Promise<void> {
+    expect(await check(root, line)).toBe(ASK);
+    expect((await slashi(["trust"], { env, cwd: root })).exitCode).toBe(0);
+    expect(await check(root, line)).toBe(ALLOW);
+  }
+
+  it("keeps ask through the policy file's own approvedCommands until it is approved", async () => {
+    const root = repository("own-approved", {
+      ".vscode/slashi-policy.json": { version: 1, approvedCommands: ["ls"] },
+    });
+    await loosensOnlyOnceTrusted(root, "ls -la");
+  }, 120_000);
+
+  it("keeps ask through an Enkaidu config the policy file extends until it is approved", async () => {
+    const root = repository("enkaidu", {
+      ".vscode/slashi-policy.json": { version: 1, extends: ["./enkaidu.yml"] },
+    });
+    writeFileSync(
+      path.join(root, ".vscode", "enkaidu.yml"),
+      [
+        "tool_settings:",
+        "  shell_command:",
+        '    allowed_commands: ["deploy", "git"]',
+        '    approved_commands: ["deploy"]',
+        "",
+      ].join("\n"),
+    );
+    await loosensOnlyOnceTrusted(root, "deploy now");
+  }, 120_000);
+
+  it.runIf(process.platform === "linux" && existsSync("/usr/bin/bwrap"))(
+    "keeps asking before a cordoned run despite the policy file's skipConfirmInCordon until it is approved",
+    async () => {
+      const root = repository("skip-confirm", {
+        ".vscode/slashi-policy.json": { version: 1, skipConfirmInCordon: true },
+      });
+      writeFileSync(path.join(root, "build.sh"), "#!/bin/sh\ntouch built\n", { mode: 0o755 });
+      const exec = () => slashi(["exec", "--cordon", "--", "./build.sh"], { env, cwd: root });
+      const before = await exec();
+      expect(before.exitCode, String(before.stderr)).toBe(121);
+      expect(existsSync(path.join(root, "built"))).toBe(false);
+      expect((await slashi(["trust"], { env, cwd: root })).exitCode).toBe(0);
+      const after = await exec();
+      expect(after.exitCode, String(after.stderr)).toBe(0);
+      expect(String(after.stderr)).toMatch(/ran without confirmation inside the cordon/);
+      expect(existsSync(path.join(root, "built"))).toBe(true);
+    },
+    120_000,
+  );
 });

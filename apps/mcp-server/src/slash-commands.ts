@@ -34,6 +34,7 @@ import {
   ApprovalFileStore,
   approveSlashRun,
   findCallee,
+  fromWhere,
   groupOf,
   guardedBatch,
   hiddenBy,
@@ -45,9 +46,11 @@ import {
   repositoryMismatchNote,
   runSlashSteps,
   shownReasons,
+  sourceName,
   stepPerformerOf,
   storedApprovalState,
   textDigest,
+  untrustedNotes,
   type ApprovedBatch,
   type CatalogueEntry,
   type GuardedRunRequest,
@@ -172,11 +175,6 @@ interface CommandCatalog {
   workspaceTrusted: boolean;
 }
 
-/** Where a command comes from, in notes: `the pack @acme/pack@1.0.0`, or its file. */
-function fromWhere(command: LoadedCommand): string {
-  return command.pack ? `the pack ${packLabel(command.pack)}` : command.label;
-}
-
 /** Loads the runtime's command catalogue for the served workspace, trusted as the policy session says. */
 async function loadCommands(services: Services): Promise<CommandCatalog> {
   const state = await services.policy.current();
@@ -191,20 +189,9 @@ async function loadCommands(services: Services): Promise<CommandCatalog> {
   for (const entry of catalogue.entries) {
     const winner = hiddenBy(catalogue, entry);
     if (winner === undefined) commands.push(entry);
-    else
-      notes.push(
-        `${fromWhere(entry)}: /${entry.name} is hidden by the command of the same name from ${fromWhere(winner)}`,
-      );
+    else notes.push(`/${entry.name} from ${fromWhere(entry)}: hidden by the ${sourceName(winner)} command`);
   }
-  if (catalogue.untrustedTeamFile || catalogue.untrustedPacks > 0) {
-    const what = [
-      ...(catalogue.untrustedTeamFile ? ["its team file"] : []),
-      ...(catalogue.untrustedPacks > 0 ? ["the installed packs' commands"] : []),
-    ].join(" and ");
-    notes.push(
-      `the workspace ${services.config.workspace.root} is not trusted, so ${what} are not loaded (run \`slashi trust\` there to trust it)`,
-    );
-  }
+  notes.push(...untrustedNotes(catalogue));
   return { catalogue, commands, notes, workspaceTrusted: state.trusted };
 }
 

@@ -124,7 +124,22 @@ describe("list_commands", () => {
       "twostep",
     ]);
     expect(content.commands.find((c) => c.name === "edit")?.runnable).toBe(false);
-    expect(content.notes.join(" ")).toContain("not trusted");
+    // The words `slashi list` shows (the runtime's `untrustedNotes`).
+    expect(content.notes).toEqual([
+      `1 command(s) in ${path.join(sandbox.workspace, ".vscode", "slashi.json")} are not loaded: this workspace is not trusted (slashi trust)`,
+    ]);
+  });
+
+  it("names a hidden command's source in the words `slashi list` shows", async () => {
+    await trustWorkspace();
+    const teamFile = path.join(sandbox.workspace, ".vscode", "slashi.json");
+    writeFileSync(
+      teamFile,
+      JSON.stringify({ commands: [teamDefinition, { ...teamDefinition, name: "hello" }] }),
+    );
+    server = await connect(sandbox);
+    const result = await server.client.callTool({ name: "list_commands", arguments: {} });
+    expect(structured(result).notes).toEqual([`/hello from ${teamFile}: hidden by the user command`]);
   });
 
   it("marks a command not runnable when a command it calls needs an editor or cannot be called", async () => {

@@ -1,5 +1,11 @@
 import path from "node:path";
-import { resolvePolicy, SlashiErrorCategory, type DecideContext } from "@slashi/core";
+import {
+  resolvePolicy,
+  SlashiError,
+  SlashiErrorCategory,
+  SlashiErrorCode,
+  type DecideContext,
+} from "@slashi/core";
 import {
   bindingSite,
   CommandApprovalFileStore,
@@ -71,6 +77,28 @@ describe("Runner: trust gating", () => {
     expect(h.host.effects).toEqual([{ kind: "notify", level: "info", message: "mine" }]);
     await h.runner.run({ name: "hello", args: "", source: "team" });
     expect(h.host.approvals).toHaveLength(1);
+  });
+});
+
+describe("Runner: lookup", () => {
+  it("refuses a team command whose name the person's broken commands file may define, and runs nothing", async () => {
+    const h = harness(teamFile([{ name: "hello", steps: [{ type: "notify", message: "team" }] }]), {
+      userFile: { path: "/home/ada/.config/slashi/commands.json", text: '{ "commands": [ { "name": 1 } ] }' },
+    });
+    const outcome = await h.runner.run({ name: "hello", args: "" });
+    expect(outcome).toMatchObject({ status: "refused" });
+    expect(outcome.status !== "done" && outcome.message).toContain("/home/ada/.config/slashi/commands.json");
+    expect(h.host.effects).toEqual([]);
+    expect(h.host.approvals).toEqual([]);
+  });
+
+  it("still runs a command found before the broken source", async () => {
+    const h = harness(teamFile([{ name: "team", steps: [{ type: "notify", message: "team" }] }]), {
+      userValue: [{ name: "hello", steps: [{ type: "notify", message: "mine" }] }],
+      packsError: new SlashiError(SlashiErrorCode.INVALID_JSON, "packs.lock.json: not JSON"),
+    });
+    expect(await h.runner.run({ name: "hello", args: "" })).toEqual({ status: "done" });
+    expect(h.host.effects).toEqual([{ kind: "notify", level: "info", message: "mine" }]);
   });
 });
 

@@ -28,6 +28,7 @@ import {
 } from "@slashi/core";
 import {
   guardedRun,
+  lookupCommand,
   placedReasons,
   placeholderDecision,
   redactLongSecrets,
@@ -47,7 +48,7 @@ import {
   type TerminalStepRun,
 } from "@slashi/runtime";
 import type { SharedApprovals } from "./approvals.js";
-import { findCallee, findCommand, groupOf, type Catalog, type CommandEntry } from "./catalog.js";
+import { findCallee, groupOf, type Catalog, type CommandEntry } from "./catalog.js";
 import type { Invocation } from "./invocation.js";
 import { terminalStepRequest, type LoadedPolicy } from "./policy.js";
 import { promptCommand } from "./prompt.js";
@@ -269,7 +270,21 @@ export class Runner {
   async #run(invocation: Invocation): Promise<void> {
     const { host } = this.#o;
     const catalog = this.#o.catalog();
-    const entry = findCommand(catalog, invocation.name, invocation.source);
+    // The runtime's lookup: a source that comes first and could not be loaded may define the name, so nothing
+    // later runs in its place.
+    const lookup = lookupCommand(
+      catalog,
+      invocation.name,
+      invocation.source === undefined ? {} : { source: invocation.source },
+    );
+    if (lookup.problem) {
+      const { file, error } = lookup.problem;
+      throw refused(
+        error.code,
+        `/${makeVisible(invocation.name.replace(/^\//, ""))} cannot run: ${file} could not be loaded and may define it (${error.message}). Nothing ran.`,
+      );
+    }
+    const entry = lookup.found;
     if (!entry) {
       const hint = host.isTrusted()
         ? ""

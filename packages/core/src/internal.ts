@@ -131,6 +131,8 @@ export type { SecretReads } from "./expansion/secret-reads.js";
 export { interpreterLaunch, makeLaunch } from "./shell/launch.js";
 export type { InterpreterLaunch, MakeLaunch } from "./shell/launch.js";
 export { CODE_LOADING_VARIABLES, codeLoadingVariable } from "./shell/code-loading-variables.js";
+// shell: the binding and the runner know a shell by the analysis's one list of shells
+export { isPosixShell, shellName, UNIX_SHELLS } from "./shell/interpreters.js";
 export type { CodeLoadingValue, CodeLoadingVariable } from "./shell/code-loading-variables.js";
 // policy: the policy session locates `extends` entries; the pack loader names an unknown one
 export { isExtendsPath, unknownExtendsError } from "./policy/extends.js";

@@ -7,17 +7,10 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "@slashi/test-utils";
-import {
-  decide,
-  loadShellParser,
-  RECOMMENDED_POLICY,
-  RECOMMENDED_PRESET_NAME,
-  resolvePolicy,
-  type DecideContext,
-  type ResolvedPolicy,
-} from "../src/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { decide, loadShellParser } from "../src/index.js";
+import { recommendedPolicy, trustedContext } from "./decide-setup.js";
 
 type Shell = "bash" | "sh" | "zsh";
 interface Entry {
@@ -33,26 +26,16 @@ const corpus = JSON.parse(readFileSync(new URL("./attack-corpus.json", import.me
   Entry[]
 >;
 const HOST_SHELL: Record<Shell, string> = { bash: "bash", sh: "/bin/sh", zsh: "/usr/bin/zsh" };
-const context: DecideContext = {
-  cwd: "/home/dev/project",
-  workspaceRoot: "/home/dev/project",
-  home: "/home/dev",
-  platform: "posix",
-  workspaceTrusted: true,
-};
-let policy: ResolvedPolicy;
+const context = trustedContext({ platform: "posix" });
+const policy = recommendedPolicy();
 
-const scratch = tempDir("slashi-attack-");
-const dir = scratch.dir;
+const dir = scratchDir("slashi-attack-");
 const work = join(dir, "work");
 const bin = join(dir, "bin");
 const marker = join(dir, "payload-ran");
 
 beforeAll(async () => {
   await loadShellParser();
-  policy = resolvePolicy([
-    { kind: "builtin", source: `preset:${RECOMMENDED_PRESET_NAME}`, document: RECOMMENDED_POLICY },
-  ]);
   mkdirSync(work);
   mkdirSync(bin);
   writeFileSync(join(bin, "pwned"), `#!/bin/sh\n: > '${marker}'\n`);
@@ -60,10 +43,6 @@ beforeAll(async () => {
   // names and contents a repository chooses: each one runs the payload if a shell evaluates it
   writeFileSync(join(work, "a[$(pwned)]"), "");
   writeFileSync(join(work, "README.md"), "a[$(pwned)]\n$(pwned)\n");
-});
-
-afterAll(() => {
-  scratch.remove();
 });
 
 const SHELL_PROGRAM: Record<Shell, string | undefined> = {

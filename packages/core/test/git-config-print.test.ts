@@ -10,23 +10,14 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "@slashi/test-utils";
-import {
-  decide,
-  loadShellParser,
-  RECOMMENDED_POLICY,
-  RECOMMENDED_PRESET_NAME,
-  resolvePolicy,
-  type DecideContext,
-  type FileSystemPort,
-  type ResolvedPolicy,
-} from "../src/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { decide, loadShellParser, type FileSystemPort } from "../src/index.js";
+import { recommendedPolicy, trustedContext } from "./decide-setup.js";
 
 const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
 const GIT = spawnSync("git", ["--version"]).status === 0;
-const scratch = tempDir("slashi-git-config-");
-const base = scratch.dir;
+const base = scratchDir("slashi-git-config-");
 const home = join(base, "home");
 const workspace = join(home, "project");
 const TOKEN = "CANARYGITTOKEN0123456789";
@@ -68,20 +59,11 @@ const fsPort: FileSystemPort = {
   },
 };
 
-let policy: ResolvedPolicy;
-const context: DecideContext = {
-  cwd: workspace,
-  workspaceRoot: workspace,
-  home,
-  shell: "bash",
-  workspaceTrusted: true,
-};
+const policy = recommendedPolicy();
+const context = trustedContext({ workspace, home, shell: "bash" });
 
 beforeAll(async () => {
   await loadShellParser();
-  policy = resolvePolicy([
-    { kind: "builtin", source: `preset:${RECOMMENDED_PRESET_NAME}`, document: RECOMMENDED_POLICY },
-  ]);
   if (!GIT) return;
   mkdirSync(workspace, { recursive: true });
   git("init", "-q", "-b", "main");
@@ -104,8 +86,6 @@ beforeAll(async () => {
   // a bare repository under a name that does not give it away
   git("clone", "-q", "--bare", source, "store");
 });
-
-afterAll(() => scratch.remove());
 
 function printed(line: string): string {
   const r = spawnSync(BASH as string, ["--norc", "--noprofile", "-c", line], {

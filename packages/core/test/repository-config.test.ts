@@ -4,32 +4,16 @@
 // curl and wget options taken from a file or stdin can name files to send, so they ask too.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  decide,
-  loadShellParser,
-  RECOMMENDED_POLICY,
-  RECOMMENDED_PRESET_NAME,
-  resolvePolicy,
-  type DecideContext,
-  type ResolvedPolicy,
-} from "../src/index.js";
+import { decide, loadShellParser, type DecideContext } from "../src/index.js";
+import { recommendedPolicy, trustedContext } from "./decide-setup.js";
 
 const home = "/home/dev";
 const workspace = `${home}/project`;
-const context: DecideContext = {
-  cwd: workspace,
-  workspaceRoot: workspace,
-  home,
-  shell: "bash",
-  workspaceTrusted: true,
-};
-let policy: ResolvedPolicy;
+const context = trustedContext({ workspace, home, shell: "bash" });
+const policy = recommendedPolicy();
 
 beforeAll(async () => {
   await loadShellParser();
-  policy = resolvePolicy([
-    { kind: "builtin", source: `preset:${RECOMMENDED_PRESET_NAME}`, document: RECOMMENDED_POLICY },
-  ]);
 });
 
 const codes = (line: string): string[] => decide(line, policy, context).reasons.map((r) => r.code);

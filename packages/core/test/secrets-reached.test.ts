@@ -8,21 +8,13 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "@slashi/test-utils";
-import {
-  decide,
-  loadShellParser,
-  RECOMMENDED_POLICY,
-  RECOMMENDED_PRESET_NAME,
-  resolvePolicy,
-  type DecideContext,
-  type ResolvedPolicy,
-} from "../src/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { decide, loadShellParser } from "../src/index.js";
+import { recommendedPolicy, trustedContext } from "./decide-setup.js";
 
 const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
-const scratch = tempDir("slashi-secrets-");
-const base = scratch.dir;
+const base = scratchDir("slashi-secrets-");
 const home = join(base, "home");
 const workspace = join(home, "project");
 const bin = join(base, "bin");
@@ -49,14 +41,8 @@ const SINK_SCRIPT = `#!/bin/bash
 exit 0
 `;
 
-let policy: ResolvedPolicy;
-const context: DecideContext = {
-  cwd: workspace,
-  workspaceRoot: workspace,
-  home,
-  shell: "bash",
-  workspaceTrusted: true,
-};
+const policy = recommendedPolicy();
+const context = trustedContext({ workspace, home, shell: "bash" });
 
 /** Runs a line under bash in the workspace; what it printed and what reached a network stand-in. */
 function run(line: string): { printed: string; sent: string } {
@@ -163,9 +149,6 @@ const neighbour = fc.constantFrom("", "true", "echo hi", "ls >/dev/null");
 
 beforeAll(async () => {
   await loadShellParser();
-  policy = resolvePolicy([
-    { kind: "builtin", source: `preset:${RECOMMENDED_PRESET_NAME}`, document: RECOMMENDED_POLICY },
-  ]);
   mkdirSync(join(workspace, "src"), { recursive: true });
   writeFileSync(join(workspace, "README.md"), "hello\n");
   for (const [path, canary] of SECRETS) {
@@ -179,10 +162,6 @@ beforeAll(async () => {
     writeFileSync(join(bin, sink), SINK_SCRIPT);
     chmodSync(join(bin, sink), 0o755);
   }
-});
-
-afterAll(() => {
-  scratch.remove();
 });
 
 const secretPath = fc.constantFrom(...SECRETS.map(([path]) => path));

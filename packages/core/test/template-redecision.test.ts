@@ -7,36 +7,25 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "@slashi/test-utils";
+import { beforeAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
 import {
   decide,
   expandStep,
   loadShellParser,
-  RECOMMENDED_POLICY,
-  RECOMMENDED_PRESET_NAME,
-  resolvePolicy,
-  type DecideContext,
   type ExpansionContext,
-  type ResolvedPolicy,
   type TerminalStep,
 } from "../src/index.js";
+import { recommendedPolicy, trustedContext } from "./decide-setup.js";
 import { findingsBeyondTemplate, templateLine } from "../src/internal.js";
 
 const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
-const scratch = tempDir("slashi-template-");
-const base = scratch.dir;
+const base = scratchDir("slashi-template-");
 const workspace = join(base, "project");
 const MARKER = "injected-marker";
 
-let policy: ResolvedPolicy;
-const context: DecideContext = {
-  cwd: workspace,
-  workspaceRoot: workspace,
-  home: base,
-  shell: "bash",
-  workspaceTrusted: true,
-};
+const policy = recommendedPolicy();
+const context = trustedContext({ workspace, home: base, shell: "bash" });
 
 /** Team-command steps that pass the arguments on unquoted. */
 const TEMPLATES: readonly string[] = [
@@ -139,13 +128,8 @@ function covered(
 
 beforeAll(async () => {
   await loadShellParser();
-  policy = resolvePolicy([
-    { kind: "builtin", source: `preset:${RECOMMENDED_PRESET_NAME}`, document: RECOMMENDED_POLICY },
-  ]);
   mkdirSync(join(workspace, ".git"), { recursive: true });
 });
-
-afterAll(() => scratch.remove());
 
 describe.skipIf(!BASH)("an approval of a template does not answer what the arguments add", () => {
   it("asks again for every generated argument string that makes bash run more than the template", () => {

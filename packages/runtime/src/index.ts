@@ -206,10 +206,12 @@ export {
   buildCommandCatalogue,
   findCallee,
   findCommand,
+  fromWhere,
   groupOf,
   hiddenBy,
   lookupCommand,
   packLabel,
+  sourceName,
   USER_SETTINGS_LABEL,
 } from "./slash/catalogue.js";
 export type {
@@ -224,7 +226,7 @@ export type {
   CommandLookup,
   InstalledPackCommands,
 } from "./slash/catalogue.js";
-export { loadCommandCatalogue } from "./slash/load-catalogue.js";
+export { loadCommandCatalogue, untrustedNotes } from "./slash/load-catalogue.js";
 export type {
   CommandCatalogueOptions,
   LoadedCommandCatalogue,

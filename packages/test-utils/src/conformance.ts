@@ -2,9 +2,11 @@
 // adapter's contract test, so no host quietly runs fewer cases.
 import {
   loadCases,
+  notApplicable,
   notApplicableProblems,
-  readNotApplicable,
+  readKnownFailures,
   type ConformanceCase,
+  type KnownFailure,
   type NotApplicableEntry,
 } from "@slashi/conformance";
 
@@ -47,35 +49,38 @@ export function decisionCases<I = unknown, E = unknown>(): ConformanceCase<I, E>
  * `test/conformance/decide.expected-failures.json`). Every host decides through `decide()`, so each decision
  * harness expects these to fail too; a host's own list names only what its surface cannot express.
  */
-export function coreDecisionFailures(): NotApplicableEntry[] {
-  return readNotApplicable(
+export function coreDecisionFailures(): KnownFailure[] {
+  return readKnownFailures(
     new URL("../../core/test/conformance/decide.expected-failures.json", import.meta.url),
   );
 }
 
 /** What a host's decision harness may fail: its own not-applicable cases and the core's known failures. */
 export interface DecisionBaseline {
-  /** The host's own list, each entry with its reason. */
+  /** The host's entries of the one not-applicable list, each with its reason. */
   notApplicable: NotApplicableEntry[];
   /** Ids of both lists: the cases allowed (and required) to fail. */
   expectedFailures: string[];
-  /** Problems of the host's list: unknown or repeated ids, missing reasons, ids the core's list already holds. */
+  /** Problems of the host's entries: cases its harness does not run, cases the core's list already holds. */
   problems(caseIds: Iterable<string>): string[];
 }
 
 /**
- * Reads a host's `contract.not-applicable.json` next to the core's known decision failures.
- * @param file - the host's list
+ * A decision host's entries of the one not-applicable list (`@slashi/conformance`'s `not-applicable.json`) next
+ * to the core's known decision failures.
+ * @param host - the host's key in the list
+ * @throws Error when the list itself is malformed (naming the file and JSON path)
  */
-export function decisionBaseline(file: URL): DecisionBaseline {
-  const notApplicable = readNotApplicable(file);
-  const core = coreDecisionFailures().map((e) => e.id);
+export function decisionBaseline(host: "cli" | "mcp"): DecisionBaseline {
+  const entries = notApplicable(host);
+  const core = coreDecisionFailures();
+  const coreIds = core.map((e) => e.id);
   return {
-    notApplicable,
-    expectedFailures: [...new Set([...notApplicable.map((e) => e.id), ...core])],
+    notApplicable: entries,
+    expectedFailures: [...new Set([...entries.map((e) => e.case), ...coreIds])],
     problems: (caseIds) => [
-      ...notApplicableProblems(notApplicable, caseIds),
-      ...notApplicable.filter((e) => core.includes(e.id)).map((e) => `is in the core's list: ${e.id}`),
+      ...notApplicableProblems(entries, caseIds),
+      ...entries.filter((e) => coreIds.includes(e.case)).map((e) => `is in the core's list: ${e.case}`),
     ],
   };
 }

@@ -1,7 +1,8 @@
 /**
  * `slashi hook claude|gemini|cursor`: read the host's tool call on stdin, decide, answer in the host's JSON.
  * Fails closed: a payload that cannot be read, any error while deciding, or no decision within the deadline
- * blocks the call (exit 2 with the reason on stderr; Cursor also gets a deny answer on stdout).
+ * (`hooks/watchdog.ts`) blocks the call (exit 2 with the reason on stderr; Cursor also gets a deny answer on
+ * stdout). A decision that keeps the event loop busy past the deadline is ended by the watchdog `bin.ts` arms.
  */
 import path from "node:path";
 import { AuditLog, countedReasons, readStreamBounded } from "@slashi/runtime";
@@ -17,22 +18,11 @@ import {
 } from "../hooks/formats.js";
 import { jsonText, println, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
+import { hookDeadline } from "../hooks/watchdog.js";
 import { reasonsOut, UNTRUSTED_NOTE, verdictBlockedByTrust, verdictOf } from "./check.js";
 
 /** The largest hook payload read from stdin (a shell call is a few kilobytes; 1 MiB leaves room). */
 export const HOOK_INPUT_LIMIT = 1024 * 1024;
-
-/**
- * The time the whole decision may take, in milliseconds: well under the 30 s timeout `hook install` writes for
- * every agent, so the agent receives Slashi's block rather than its own timeout (which Gemini CLI and Claude Code
- * treat as a non-blocking error). `SLASHI_HOOK_DEADLINE_MS` overrides it (1 to 25000).
- */
-export const HOOK_DEADLINE_MS = 10_000;
-
-function deadlineOf(env: NodeJS.ProcessEnv): number {
-  const given = Number(env.SLASHI_HOOK_DEADLINE_MS);
-  return Number.isInteger(given) && given >= 1 && given <= 25_000 ? given : HOOK_DEADLINE_MS;
-}
 
 /** What the hook prints and its exit status; printed only by the winner of decision and deadline. */
 interface HookOutcome {
@@ -98,7 +88,7 @@ async function decideCall(agent: Agent, io: Io): Promise<HookOutcome> {
 }
 
 async function hook(agent: Agent, io: Io): Promise<number> {
-  const ms = deadlineOf(io.env);
+  const ms = hookDeadline(io.env);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<HookOutcome>((resolve) => {
     timer = setTimeout(

@@ -2,16 +2,11 @@
  * `slashi list`: every slash command of the working directory in lookup order (the runtime's command
  * catalogue), each with its source, and the ones a command of the same name that comes first hides.
  */
-import { hiddenBy, packLabel, type CatalogueEntry } from "@slashi/runtime";
+import { hiddenBy, sourceName, untrustedNotes } from "@slashi/runtime";
 import { ExitCode } from "../errors.js";
 import { jsonText, paint, println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { cwdFlag, loadCommands } from "./slash/catalogue.js";
-
-/** How `list` names the command that hides another: `user`, `workspace`, or `pack @acme/pack@1.0.0`. */
-function winnerName(entry: CatalogueEntry): string {
-  return entry.pack ? `pack ${packLabel(entry.pack)}` : entry.source;
-}
 
 /** `slashi list`. */
 export async function listCommand(args: ParsedArgs, io: Io): Promise<number> {
@@ -23,7 +18,7 @@ export async function listCommand(args: ParsedArgs, io: Io): Promise<number> {
       description: e.definition.description ?? "",
       source: e.source,
       ...(e.pack ? { pack: e.pack.id, version: e.pack.version } : {}),
-      ...(winner ? { hiddenBy: winnerName(winner) } : {}),
+      ...(winner ? { hiddenBy: sourceName(winner) } : {}),
     };
   });
   if (args.flags.json === true) {
@@ -69,18 +64,7 @@ export async function listCommand(args: ParsedArgs, io: Io): Promise<number> {
       );
     }
   }
-  if (loaded.untrustedTeamFile) {
-    println(
-      io.stderr,
-      shown`${loaded.untrustedTeamCommands} command(s) in ${loaded.teamFile} are not loaded: this workspace is not trusted (slashi trust)`,
-    );
-  }
-  if (loaded.untrustedPacks > 0) {
-    println(
-      io.stderr,
-      `the commands of ${loaded.untrustedPacks} installed pack(s) are not loaded: this workspace is not trusted (slashi trust)`,
-    );
-  }
+  for (const note of untrustedNotes(loaded)) println(io.stderr, shown`${note}`);
   for (const p of loaded.problems)
     println(io.stderr, shown`slashi: warning: ${p.file} is not loaded: ${p.error.message}`);
   return loaded.problems.length > 0 ? ExitCode.INVALID_INPUT : ExitCode.OK;

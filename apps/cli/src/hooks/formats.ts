@@ -6,9 +6,8 @@
  *   tool_name, tool_input: {command, description?, timeout?, run_in_background?}, tool_use_id?}`; answer
  *   `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"|"ask"|"deny",
  *   "permissionDecisionReason": "…"}}`. Exit 2 blocks (stderr goes to Claude); any other non-zero status is a
- *   non-blocking error, which is why `hook install` wraps the command (`guardedCommand` in install.ts). Checked in the
- *   published `@anthropic-ai/claude-code` 2.1.332 (the `claude` binary of its platform package): `PreToolUse`
- *   `hookSpecificOutput.permissionDecision` `allow`/`deny`/`ask`/`defer`, `status===2` → blocking error.
+ *   non-blocking error, which is why `hook install` wraps the command (`guardedCommand` in install.ts). Checked by
+ *   running the published `@anthropic-ai/claude-code` 2.1.332 against a fake model (test/claude-code.test.ts).
  * - Gemini CLI `BeforeTool`: stdin `{session_id, transcript_path, cwd, hook_event_name, timestamp, tool_name,
  *   tool_input: {command, …}}`; answer `{"decision": "allow"|"ask"|"deny", "reason": "…"}`. The published
  *   0.61 hook runner (`@google/gemini-cli` bundle, `HookAggregator.mergeWithOrDecision` and the scheduler's

@@ -12,6 +12,7 @@ import { applyEdits, modify } from "jsonc-parser";
 import { CliError, ExitCode } from "../errors.js";
 import { readTextIfPresent } from "../files.js";
 import type { Agent } from "./formats.js";
+import { CURSOR_FAILED_ANSWER } from "./watchdog.js";
 
 /** Where the settings live. */
 export type InstallScope = "project" | "user";
@@ -33,11 +34,7 @@ export function settingsFile(agent: Agent, scope: InstallScope, projectRoot: str
 const UNQUOTABLE = /["'$`\\\n\r\0]/;
 
 /** What Cursor gets on stdout when the guard blocks (it blocks on exit 2 with `failClosed` as well). */
-const CURSOR_BLOCK = JSON.stringify({
-  permission: "deny",
-  user_message: "The Slashi hook failed, so the command is blocked. Run: slashi doctor",
-  agent_message: "The Slashi hook failed, so the command is blocked; ask the user to run slashi doctor.",
-}).replaceAll('"', '\\"');
+const CURSOR_BLOCK = JSON.stringify(CURSOR_FAILED_ANSWER).replaceAll('"', '\\"');
 
 /**
  * The command line written into the agent's settings: `/bin/sh -c '…'` around the program (absolute paths of

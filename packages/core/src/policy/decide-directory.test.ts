@@ -5,19 +5,10 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadShellParser } from "../shell/parser.js";
 import { decide } from "./decide.js";
-import { RECOMMENDED_POLICY, RECOMMENDED_PRESET_NAME } from "./recommended.js";
-import { resolvePolicy } from "./resolve.js";
-import type { DecideContext } from "./types.js";
+import { recommendedPolicy, trustedContext } from "../../test/decide-setup.js";
 
-const policy = resolvePolicy([
-  { kind: "builtin", source: `preset:${RECOMMENDED_PRESET_NAME}`, document: RECOMMENDED_POLICY },
-]);
-const context: DecideContext = {
-  cwd: "/code/proj",
-  workspaceRoot: "/code/proj",
-  home: "/home/dev",
-  protectedPaths: ["/home/dev/.config/slashi"],
-};
+const policy = recommendedPolicy();
+const context = trustedContext({ workspace: "/code/proj", protectedPaths: ["/home/dev/.config/slashi"] });
 
 beforeAll(async () => {
   await loadShellParser();

@@ -129,6 +129,11 @@ describe("inline code", () => {
     ["bash -lc $(cat·x)", "inline.shell-dynamic"],
     ["zsh -xc $X", "inline.shell-dynamic"],
     ["dash -c", "inline.shell-dynamic"],
+    // every shell of core's one list, by its versioned name too
+    ["zsh5 -c $X", "inline.shell-dynamic"],
+    ["bash5.2 -c $X", "inline.shell-dynamic"],
+    ["rzsh -c $X", "inline.shell-dynamic"],
+    ["posh -c $X", "inline.shell-dynamic"],
   ])("flags %s as %s", (text, code) => {
     expect(codes(text)).toContain(code);
   });

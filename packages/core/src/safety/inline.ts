@@ -1,3 +1,4 @@
+import { shellName } from "../shell/interpreters.js";
 import type { Invocation } from "./argv.js";
 import { finding } from "./codes.js";
 import type { Finding } from "./types.js";
@@ -57,22 +58,6 @@ const INTERPRETERS: Record<string, Interpreter> = {
   groovy: { letters: "e", valueLetters: "", longs: [] },
   tclsh: { letters: "", valueLetters: "", longs: [] },
 };
-
-const SHELLS = new Set([
-  "sh",
-  "bash",
-  "zsh",
-  "dash",
-  "ksh",
-  "mksh",
-  "fish",
-  "ash",
-  "csh",
-  "tcsh",
-  "yash",
-  "rbash",
-  "busybox-sh",
-]);
 
 function interpreterOf(name: string): Interpreter | undefined {
   if (/^(python|pypy)[0-9.]*$/.test(name) || name === "py") return PYTHON;
@@ -184,7 +169,7 @@ export function classifyInline(invocation: Invocation): Finding[] {
         ]
       : [];
   }
-  if (SHELLS.has(name)) {
+  if (shellName(name) !== undefined) {
     for (const [i, word] of invocation.args.entries()) {
       if (!word.startsWith("-") || word === "--" || word === "-") break;
       if (/^-[A-Za-z]*c[A-Za-z]*$/.test(word)) {

@@ -4,10 +4,10 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "@slashi/test-utils";
-import { decide, RECOMMENDED_POLICY, RECOMMENDED_PRESET_NAME, resolvePolicy } from "../index.js";
-import type { DecideContext, ResolvedPolicy } from "../index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { decide } from "../index.js";
+import { recommendedPolicy, trustedContext } from "../../test/decide-setup.js";
 import { analyzeShell } from "./analyze.js";
 import { readHeredocs, type HeredocRead } from "./heredocs.js";
 import { loadShellParser } from "./parser.js";
@@ -227,31 +227,18 @@ function buildLine(docs: readonly Doc[], wrap: boolean): string {
 }
 
 describe("readHeredocs agrees with real shells", () => {
-  const scratch = tempDir("slashi-heredoc-");
-  const bin = join(scratch.dir, "bin");
-  const work = join(scratch.dir, "work");
-  const context: DecideContext = {
-    cwd: "/home/dev/project",
-    workspaceRoot: "/home/dev/project",
-    home: "/home/dev",
-    platform: "posix",
-    workspaceTrusted: true,
-  };
-  let policy: ResolvedPolicy;
+  const scratch = scratchDir("slashi-heredoc-");
+  const bin = join(scratch, "bin");
+  const work = join(scratch, "work");
+  const context = trustedContext({ platform: "posix" });
+  const policy = recommendedPolicy();
 
   beforeAll(async () => {
     await loadShellParser();
-    policy = resolvePolicy([
-      { kind: "builtin", source: `preset:${RECOMMENDED_PRESET_NAME}`, document: RECOMMENDED_POLICY },
-    ]);
     mkdirSync(bin);
     mkdirSync(work);
     writeFileSync(join(bin, "pwned"), '#!/bin/sh\n: > "$1"\n');
     chmodSync(join(bin, "pwned"), 0o755);
-  });
-
-  afterAll(() => {
-    scratch.remove();
   });
 
   function run(shell: Shell, line: string): { stdout: string; markers: string[] } {
@@ -259,7 +246,7 @@ describe("readHeredocs agrees with real shells", () => {
     mkdirSync(work);
     const result = spawnSync(PROGRAM[shell] as string, ["-c", line], {
       cwd: work,
-      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: scratch.dir, LC_ALL: "C" },
+      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: scratch, LC_ALL: "C" },
       encoding: "utf8",
       timeout: 30_000,
       stdio: ["ignore", "pipe", "ignore"],

@@ -5,6 +5,8 @@ import {
   isPosixShell,
   isShell,
   readsProgramFromStdin,
+  shellName,
+  UNIX_SHELLS,
 } from "./interpreters.js";
 import type { Word } from "./options.js";
 
@@ -109,6 +111,29 @@ describe("program kinds", () => {
     expect(isShell("fish")).toBe(true);
     expect(isShell("PowerShell.exe")).toBe(true);
     expect(isShell("bashful")).toBe(false);
+  });
+
+  it("names a shell by its base name, with the version a name carries", () => {
+    expect(shellName("/usr/bin/zsh5")).toBe("zsh");
+    expect(shellName("bash5.2")).toBe("bash");
+    expect(shellName("bash-5.2.21")).toBe("bash");
+    expect(shellName("/usr/local/bin/ksh93")).toBe("ksh93");
+    expect(shellName("C:\\Git\\bin\\BASH.EXE")).toBe("bash");
+    for (const name of ["bashful", "sh256sum", "ssh", "chsh", "shuf", "tclsh", "python3", "bash.sh", ""])
+      expect(shellName(name), name).toBeUndefined();
+  });
+
+  it("keeps one list of Unix shells that the payload readers and the inline checks agree on", () => {
+    for (const name of ["sh", "bash", "rbash", "zsh", "rzsh", "dash", "yash", "ksh", "mksh", "fish", "tcsh"])
+      expect(UNIX_SHELLS, name).toContain(name);
+    for (const name of UNIX_SHELLS) {
+      expect(shellName(`/bin/${name}`), name).toBe(name);
+      expect(isShell(name), name).toBe(true);
+      expect(isPosixShell(name), name).toBe(!["fish", "csh", "tcsh"].includes(name));
+    }
+    // A versioned or restricted name reads its -c text as the shell it is.
+    for (const shell of ["rbash", "yash", "zsh5", "bash5.2", "rzsh"])
+      expect(findShellPayload(w(`${shell} -c x`))?.payload.text, shell).toBe("x");
   });
 
   it("recognises downloaders", () => {

@@ -5,11 +5,13 @@
 import { basename, type Word } from "./options.js";
 import type { ShellLanguage } from "./types.js";
 
+/** The POSIX family: their `-c` text and script files are POSIX shell text. */
 const POSIX_SHELLS: ReadonlySet<string> = new Set([
   "sh",
   "bash",
   "rbash",
   "zsh",
+  "rzsh",
   "dash",
   "ksh",
   "ksh93",
@@ -23,19 +25,42 @@ const POSIX_SHELLS: ReadonlySet<string> = new Set([
   "bosh",
 ]);
 
+/**
+ * Every Unix shell Slashi knows by name: the POSIX family, fish and the C shells. A program with one of these
+ * names runs its `-c` text and its script file as shell code, so whatever reads a command's programs (the
+ * analysis here, the runtime's approval binding) takes its shells from this one list.
+ */
+export const UNIX_SHELLS: readonly string[] = [...POSIX_SHELLS, "fish", "csh", "tcsh"];
+
+const UNIX_SHELL_SET: ReadonlySet<string> = new Set(UNIX_SHELLS);
+
 const POWERSHELLS: ReadonlySet<string> = new Set(["pwsh", "powershell", "pwsh.exe", "powershell.exe"]);
 
-/** True for `sh`, `bash`, `zsh`, `dash`, `ksh`… (by base name, any directory). */
-export function isPosixShell(program: string): boolean {
-  return POSIX_SHELLS.has(basename(program));
+/**
+ * The name in {@link UNIX_SHELLS} a program word stands for, or `undefined` when it is not a Unix shell. Reads
+ * the base name in lower case, without `.exe`, and without a version the name carries (`/usr/bin/zsh5` →
+ * `zsh`, `bash5.2` → `bash`, `bash-5.2` → `bash`; a listed name such as `ksh93` is kept as it is).
+ */
+export function shellName(program: string): string | undefined {
+  const name = basename(program.replace(/\\/g, "/"))
+    .toLowerCase()
+    .replace(/\.exe$/, "");
+  if (UNIX_SHELL_SET.has(name)) return name;
+  const unversioned = name.replace(/-?\d+(\.\d+)*$/, "");
+  return unversioned !== name && UNIX_SHELL_SET.has(unversioned) ? unversioned : undefined;
 }
 
-/** True for any shell Slashi recognises, including fish, PowerShell and cmd. */
+/** True for `sh`, `bash`, `zsh`, `dash`, `ksh`… (by base name, any directory, with a version: `bash5.2`). */
+export function isPosixShell(program: string): boolean {
+  const name = shellName(program);
+  return name !== undefined && POSIX_SHELLS.has(name);
+}
+
+/** True for any shell Slashi recognises: {@link UNIX_SHELLS} (with versions), PowerShell and cmd. */
 export function isShell(program: string): boolean {
+  if (shellName(program) !== undefined) return true;
   const name = basename(program).toLowerCase();
-  return (
-    POSIX_SHELLS.has(name) || name === "fish" || POWERSHELLS.has(name) || name === "cmd" || name === "cmd.exe"
-  );
+  return POWERSHELLS.has(name) || name === "cmd" || name === "cmd.exe";
 }
 
 /** A shell's inline payload. */
@@ -63,8 +88,9 @@ export function findShellPayload(argv: readonly Word[]): ShellPayload | undefine
   const head = argv[0];
   if (!head || head.dynamic) return undefined;
   const name = basename(head.text).toLowerCase();
-  if (POSIX_SHELLS.has(name)) return posixPayload(argv);
-  if (name === "fish") return fishPayload(argv);
+  const shell = shellName(name);
+  if (shell === "fish") return fishPayload(argv);
+  if (shell !== undefined && POSIX_SHELLS.has(shell)) return posixPayload(argv);
   if (POWERSHELLS.has(name)) return powershellPayload(argv);
   if (name === "cmd" || name === "cmd.exe") return cmdPayload(argv);
   return undefined;
@@ -185,7 +211,8 @@ export function readsProgramFromStdin(argv: readonly Word[]): boolean {
   const head = argv[0];
   if (!head || head.dynamic) return false;
   const name = basename(head.text).toLowerCase();
-  if (POSIX_SHELLS.has(name) || name === "fish") {
+  const shell = shellName(name);
+  if (shell !== undefined && (POSIX_SHELLS.has(shell) || shell === "fish")) {
     if (findShellPayload(argv)) return false;
     return scriptOperand(argv, (t) => t === "-s" || /^-[a-zA-Z]*s[a-zA-Z]*$/.test(t));
   }

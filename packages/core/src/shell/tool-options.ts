@@ -619,9 +619,11 @@ const PERL: InterpreterOptionTable = {
  */
 export const INTERPRETER_OPTIONS: Readonly<Record<string, InterpreterOptionTable>> = {
   bash: BASH,
+  rbash: BASH,
   sh: SH,
   dash: SH,
   zsh: ZSH,
+  rzsh: ZSH,
   python: PYTHON,
   python3: PYTHON,
   node: NODE,

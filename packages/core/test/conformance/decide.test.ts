@@ -2,7 +2,7 @@
 // Input: { command, shell?, cwd?, workspaceRoot?, home?, workspaceTrusted?, policy? | layers? } (see packages/conformance/README.md).
 // Expected: { decision: "allow" | "ask" | "deny" }.
 // Files and ids starting with `extraction` belong to the shell-extraction harness and are skipped here.
-import { compareWithBaseline, notApplicableProblems, type ConformanceCase } from "@slashi/conformance";
+import { compareWithBaseline, knownFailureProblems, type ConformanceCase } from "@slashi/conformance";
 import { coreDecisionFailures, decisionCases } from "@slashi/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -121,7 +121,7 @@ describe("decide conformance (shell and policy cases)", () => {
 
   it("lists only ids of this suite as expected failures, each with its reason", () => {
     expect(
-      notApplicableProblems(
+      knownFailureProblems(
         knownFailures,
         cases.map((c) => c.id),
       ),

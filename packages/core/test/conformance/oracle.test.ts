@@ -6,15 +6,8 @@
 import { readFileSync } from "node:fs";
 import { compareWithBaseline, loadCases, type ConformanceCase } from "@slashi/conformance";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  decide,
-  loadShellParser,
-  RECOMMENDED_POLICY,
-  RECOMMENDED_PRESET_NAME,
-  resolvePolicy,
-  type ResolvedPolicy,
-  type Verdict,
-} from "../../src/index.js";
+import { decide, loadShellParser, type Verdict } from "../../src/index.js";
+import { recommendedPolicy, trustedContext } from "../decide-setup.js";
 
 /** Input: the line, and the shell that runs it (`sh` is `/bin/sh`; bash when absent). */
 type OracleInput = { command: string; shell?: "bash" | "sh" | "zsh" };
@@ -29,25 +22,24 @@ const expectedFailures = JSON.parse(
   readFileSync(new URL("./oracle.expected-failures.json", import.meta.url), "utf8"),
 ) as string[];
 const failed: string[] = [];
-let policy: ResolvedPolicy;
+const policy = recommendedPolicy();
 
 function verdict(c: OracleCase): Verdict {
-  return decide(c.input.command, policy, {
-    shell: SHELLS[c.input.shell ?? "bash"],
-    cwd: WORKSPACE_ROOT,
-    workspaceRoot: WORKSPACE_ROOT,
-    home: HOME,
-    protectedPaths: [`${HOME}/.config/slashi`],
-    workspaceTrusted: true,
-  }).decision;
+  return decide(
+    c.input.command,
+    policy,
+    trustedContext({
+      workspace: WORKSPACE_ROOT,
+      home: HOME,
+      shell: SHELLS[c.input.shell ?? "bash"],
+      protectedPaths: [`${HOME}/.config/slashi`],
+    }),
+  ).decision;
 }
 
 describe("oracle conformance (lines the execution oracle caught)", () => {
   beforeAll(async () => {
     await loadShellParser();
-    policy = resolvePolicy([
-      { kind: "builtin", source: `preset:${RECOMMENDED_PRESET_NAME}`, document: RECOMMENDED_POLICY },
-    ]);
   });
 
   it("lists only ids of this area as expected failures", () => {

@@ -27,7 +27,7 @@ import { interpreterLaunch, makeLaunch } from "@slashi/core/internal";
 import { textDigest } from "../audit/redact.js";
 import { environmentBinding, type BindingEnv, type BoundVariable, type ReadText } from "./env-binding.js";
 import { nestedScripts } from "./package-scripts.js";
-import { base, INTERPRETERS, interpreterName, SHELLS } from "./programs.js";
+import { base, INTERPRETERS, programName, SHELLS } from "./programs.js";
 import { PulledIn, type PulledFile } from "./pulled-in.js";
 
 /** A file that was read: its bytes, or why not. */
@@ -289,7 +289,7 @@ export function executedContent(
   const at: Where = { cwd, read, site };
   const program = argv[0];
   if (program === undefined || program === "") return { refused: "the command is empty" };
-  const name = interpreterName(base(program));
+  const name = programName(program);
 
   const script = packageScript(argv);
   if (script !== undefined) {

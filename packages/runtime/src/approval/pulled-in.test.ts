@@ -202,6 +202,27 @@ describe("what a bound shell script runs", () => {
     expectBound(["bash", "build.sh"], files, ["other.sh", "third.sh"]);
   });
 
+  it("follows every shell of core's list, by restricted and versioned names and through busybox", () => {
+    const files = { "other.sh": "./lib/x.sh", "lib/x.sh": "echo x", tool: "#!/bin/rbash\n./lib/x.sh\n" };
+    for (const line of [
+      "rbash ./other.sh",
+      "yash other.sh",
+      "zsh5 other.sh",
+      "/usr/local/bin/bash5.2 other.sh",
+      "rzsh other.sh",
+      "busybox sh other.sh",
+      "posh other.sh",
+    ])
+      expectBound(["./build.sh"], { "build.sh": line, ...files }, ["other.sh", "lib/x.sh"]);
+    expectBound(["./build.sh"], { "build.sh": "./tool", ...files }, ["tool", "lib/x.sh"]);
+    // A restricted bash reads its options as bash does.
+    expect(reasonOf(["./build.sh"], { "build.sh": "rbash --rcfile rc x.sh", rc: "", "x.sh": "" })).toBe("");
+    expectBound(["./build.sh"], { "build.sh": "rbash --rcfile rc x.sh", rc: "./lib/x.sh", "x.sh": "" }, [
+      "rc",
+      "x.sh",
+    ]);
+  });
+
   it("binds a program's script by its #! interpreter", () => {
     const files = {
       "run.sh": "./tool.py",
@@ -337,6 +358,8 @@ describe("against the real make and bash", () => {
     "env A=1 ./P",
     "exec ./P",
     "( ./P )",
+    "rbash P",
+    "nice -n 1 rbash P",
   ];
 
   function world(dir: string): void {

@@ -24,7 +24,7 @@ import {
   recipeShellRefusal,
 } from "./makefile-text.js";
 import { nestedScript, nestedScripts, PACKAGE_MANAGERS } from "./package-scripts.js";
-import { base, INTERPRETERS, interpreterName, SHELLS } from "./programs.js";
+import { INTERPRETERS, programName, SHELLS } from "./programs.js";
 import { scriptImports, shebangInterpreter } from "./script-imports.js";
 import { analysed, dynamicWord, textOf } from "./shell-text.js";
 
@@ -392,7 +392,7 @@ export class PulledIn {
       return {
         refused: `${owner} runs ${program}, found on PATH, which has the entry ${this.pathEntry} where a repository file can stand for it`,
       };
-    const name = interpreterName(base(program));
+    const name = programName(program);
     if (SHELLS.has(name) || INTERPRETERS.has(name)) return this.interpreter(command, name, owner, cwd, depth);
     if (name === "make" || name === "gmake") return this.make(command, owner, cwd, depth);
     if (PACKAGE_MANAGERS.has(name)) return this.packageRun(command, owner, cwd, depth);

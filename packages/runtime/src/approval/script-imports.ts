@@ -12,6 +12,8 @@
  * (`subprocess`, `child_process`, `system`), is refused: what runs then cannot be named from the text.
  */
 
+import { programName } from "./programs.js";
+
 /** What a script names: files to try in order, each group standing for one import. */
 export interface ScriptLoads {
   /** Each import: candidate files relative to the script's folder, in the order the interpreter tries them. */
@@ -140,9 +142,5 @@ export function shebangInterpreter(head: string): string | undefined {
   const first = (words[0] ?? "").split("/").pop() ?? "";
   const program =
     first === "env" ? words.slice(1).find((w) => !w.startsWith("-") && !w.includes("=")) : first;
-  return (program ?? "")
-    .split("/")
-    .pop()
-    ?.replace(/(\d)\.\d+$/, "$1")
-    .replace(/^(node)\d+$/, "$1");
+  return program === undefined || program === "" ? undefined : programName(program);
 }

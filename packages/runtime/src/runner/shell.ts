@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
+import { isPosixShell } from "@slashi/core/internal";
 
 /** A program and its arguments, ready for execa (never with `shell: true`). */
 export interface Invocation {
@@ -15,15 +16,14 @@ export interface Invocation {
 /** The family of a shell, chosen from its file name. */
 export type ShellFamily = "posix" | "fish" | "cmd" | "powershell";
 
-const POSIX_SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"]);
-
 /** The shell family of a shell path (`/usr/bin/zsh`, `C:\…\pwsh.exe`), or `undefined` for an unknown shell. */
 export function shellFamily(shell: string): ShellFamily | undefined {
   const base = path.win32
     .basename(path.posix.basename(shell))
     .toLowerCase()
     .replace(/\.exe$/, "");
-  if (POSIX_SHELLS.has(base)) return "posix";
+  // core's POSIX family (`bash`, `zsh5`, `yash`…), and busybox, whose `sh` applet a `$SHELL` of it runs
+  if (isPosixShell(base) || base === "busybox") return "posix";
   if (base === "fish") return "fish";
   if (base === "cmd") return "cmd";
   if (base === "pwsh" || base === "powershell") return "powershell";

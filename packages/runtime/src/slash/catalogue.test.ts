@@ -4,9 +4,11 @@ import {
   buildCommandCatalogue,
   findCallee,
   findCommand,
+  fromWhere,
   groupOf,
   hiddenBy,
   lookupCommand,
+  sourceName,
   type CatalogueInput,
 } from "./catalogue.js";
 
@@ -154,5 +156,15 @@ describe("lookup", () => {
     expect(lookupCommand(broken, "team").found?.origin).toBe("team-file");
     expect(lookupCommand(broken, "zed").problem?.origin).toBe("pack");
     expect(lookupCommand(broken, "nope", { source: "user" })).toEqual({});
+  });
+});
+
+describe("fromWhere and sourceName", () => {
+  it("name a pack command by its exact install and any other command by its file or source", () => {
+    const catalogue = buildCommandCatalogue(INPUT);
+    const team = catalogue.entries.find((e) => e.name === "team")!;
+    const packed = catalogue.entries.find((e) => e.name === "ay")!;
+    expect([fromWhere(team), sourceName(team)]).toEqual(["/ws/.vscode/slashi.json", "workspace"]);
+    expect([fromWhere(packed), sourceName(packed)]).toEqual(["the pack @a/pack@1.0.0", "pack @a/pack@1.0.0"]);
   });
 });

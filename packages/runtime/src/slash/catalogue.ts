@@ -158,6 +158,22 @@ export function packLabel(pack: Pick<CataloguePack, "id" | "version">): string {
   return `${pack.id}@${pack.version}`;
 }
 
+/**
+ * Where a command comes from, in prompts, refusals and notes: `the pack @acme/pack@1.2.0` for a pack command, its
+ * file or settings label otherwise.
+ */
+export function fromWhere(entry: Pick<CatalogueEntry, "pack" | "label">): string {
+  return entry.pack ? `the pack ${packLabel(entry.pack)}` : entry.label;
+}
+
+/**
+ * How a host names the source of a command that hides others of its name (`slashi list`'s `hiddenBy`): `user`,
+ * `workspace`, or `pack @acme/pack@1.2.0`.
+ */
+export function sourceName(entry: Pick<CatalogueEntry, "pack" | "source">): string {
+  return entry.pack ? `pack ${packLabel(entry.pack)}` : entry.source;
+}
+
 /** The manifest of an installed pack, as errors and locations name it. */
 function manifestLabel(pack: { id: string; version?: string }): string {
   return `${pack.version === undefined ? pack.id : packLabel({ id: pack.id, version: pack.version })}/slashi-pack.json`;

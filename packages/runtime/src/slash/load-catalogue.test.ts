@@ -6,7 +6,7 @@ import { tempHome } from "@slashi/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { slashiPaths } from "../config/paths.js";
 import { workspaceAt } from "../config/workspace.js";
-import { loadCommandCatalogue, type PackCommandLoader } from "./load-catalogue.js";
+import { loadCommandCatalogue, untrustedNotes, type PackCommandLoader } from "./load-catalogue.js";
 
 const homes: { remove(): void }[] = [];
 afterEach(() => homes.splice(0).forEach((h) => h.remove()));
@@ -50,6 +50,10 @@ describe("loadCommandCatalogue", () => {
     const catalogue = await loadCommandCatalogue({ paths, workspace, trusted: false, packCommands: packs });
     expect(catalogue.entries.map((e) => e.name)).toEqual(["mine"]);
     expect(catalogue).toMatchObject({ untrustedTeamCommands: 2, untrustedTeamFile: true, untrustedPacks: 1 });
+    expect(untrustedNotes(catalogue)).toEqual([
+      `2 command(s) in ${workspace.teamFile} are not loaded: this workspace is not trusted (slashi trust)`,
+      "the commands of 1 installed pack(s) are not loaded: this workspace is not trusted (slashi trust)",
+    ]);
   });
 
   it("keeps loading when the commands file is malformed or the packs cannot be listed", async () => {

@@ -138,3 +138,27 @@ export async function loadCommandCatalogue(
     untrustedPacks,
   };
 }
+
+/**
+ * What an untrusted workspace kept out of the catalogue, one sentence each, in the words every host shows (the team
+ * file's commands, the installed packs' commands); empty when nothing was left out.
+ */
+export function untrustedNotes(
+  loaded: Pick<
+    LoadedCommandCatalogue,
+    "teamFile" | "untrustedTeamFile" | "untrustedTeamCommands" | "untrustedPacks"
+  >,
+): string[] {
+  return [
+    ...(loaded.untrustedTeamFile
+      ? [
+          `${loaded.untrustedTeamCommands} command(s) in ${loaded.teamFile ?? "the team file"} are not loaded: this workspace is not trusted (slashi trust)`,
+        ]
+      : []),
+    ...(loaded.untrustedPacks > 0
+      ? [
+          `the commands of ${loaded.untrustedPacks} installed pack(s) are not loaded: this workspace is not trusted (slashi trust)`,
+        ]
+      : []),
+  ];
+}

@@ -6,6 +6,7 @@ import { describeCommandChanges, renderCommand, type CommandDefinition } from "@
 import {
   ApprovalFileStore,
   AuditLog,
+  fromWhere,
   howToApproveCommand,
   packLabel,
   repositoryMismatchNote,
@@ -19,11 +20,6 @@ import { slashiPaths } from "../../context.js";
 import { paint, println, shown, type Io } from "../../io.js";
 import { choose } from "../../prompt.js";
 import type { LoadedCommands } from "./catalogue.js";
-
-/** Where a shared command comes from, for the prompt: `the pack @acme/pack@1.0.0`, or its file. */
-function fromWhere(found: CatalogueEntry): string {
-  return found.pack ? `the pack ${packLabel(found.pack)}` : found.label;
-}
 
 /** What the terminal offers when the runtime's approval sequence asks. */
 export type PromptMode = "run" | "dry-run" | "approve";

@@ -1,0 +1,84 @@
+// The hook watchdog against a main thread that never yields (a real Node process in an endless loop), alone and
+// under the guard `hook install` writes: the reason reaches stderr, Cursor's deny answer stdout, and the agent
+// gets its block status.
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { tempDir } from "@slashi/test-utils";
+import { afterAll, describe, expect, it } from "vitest";
+import { guardedCommand } from "./install.js";
+import {
+  CURSOR_FAILED_ANSWER,
+  HOOK_DEADLINE_MS,
+  HOOK_WATCHDOG_MAX_MS,
+  hookDeadline,
+  watchdogDelay,
+  WATCHDOG_SOURCE,
+} from "./watchdog.js";
+
+const box = tempDir("slashi-watchdog-");
+afterAll(box.remove);
+
+/** A Node program that arms the watchdog as `armHookWatchdog` does, then never yields. */
+function stuckProgram(withStdout: boolean): string {
+  const file = path.join(box.dir, withStdout ? "stuck-cursor.cjs" : "stuck.cjs");
+  const workerData = {
+    ms: 300,
+    stderr: "slashi: no decision (watchdog)\n",
+    ...(withStdout ? { stdout: `${JSON.stringify(CURSOR_FAILED_ANSWER)}\n` } : {}),
+  };
+  writeFileSync(
+    file,
+    [
+      'const { Worker } = require("node:worker_threads");',
+      `new Worker(${JSON.stringify(WATCHDOG_SOURCE)}, { eval: true, workerData: ${JSON.stringify(workerData)} }).unref();`,
+      "for (;;) {}",
+    ].join("\n"),
+  );
+  return file;
+}
+
+// If the watchdog failed, spawnSync's own timeout ends the program (and the test fails): nothing is left running.
+const SAFETY = { encoding: "utf8", timeout: 120_000, killSignal: "SIGKILL" } as const;
+
+describe("the hook watchdog", () => {
+  it("ends a process whose main thread never yields, after writing the reason", () => {
+    const run = spawnSync(process.execPath, [stuckProgram(false)], SAFETY);
+    expect(run.signal).toBe("SIGKILL");
+    expect(run.stderr).toBe("slashi: no decision (watchdog)\n");
+    expect(run.stdout).toBe("");
+  }, 150_000);
+
+  it("gives Cursor its deny answer on stdout", () => {
+    const run = spawnSync(process.execPath, [stuckProgram(true)], SAFETY);
+    expect(run.signal).toBe("SIGKILL");
+    expect(JSON.parse(run.stdout)).toEqual(CURSOR_FAILED_ANSWER);
+  }, 150_000);
+
+  it("ends in the agent's block status under the installed guard", () => {
+    for (const agent of ["claude", "gemini", "cursor"] as const) {
+      const command = guardedCommand(agent, [process.execPath, stuckProgram(agent === "cursor")]);
+      const run = spawnSync("/bin/sh", ["-c", command], { ...SAFETY, input: "{}" });
+      expect(run.status, agent).toBe(2);
+      expect(run.stderr).toMatch(/slashi: no decision \(watchdog\)/);
+      if (agent === "cursor") expect(JSON.parse(run.stdout)).toMatchObject({ permission: "deny" });
+      else expect(run.stdout).toBe("");
+    }
+  }, 300_000);
+});
+
+describe("hookDeadline and watchdogDelay", () => {
+  it("take SLASHI_HOOK_DEADLINE_MS from 1 to 25000, else the default", () => {
+    expect(hookDeadline({})).toBe(HOOK_DEADLINE_MS);
+    expect(hookDeadline({ SLASHI_HOOK_DEADLINE_MS: "300" })).toBe(300);
+    for (const bad of ["0", "25001", "1.5", "x", ""])
+      expect(hookDeadline({ SLASHI_HOOK_DEADLINE_MS: bad })).toBe(HOOK_DEADLINE_MS);
+  });
+
+  it("waits twice the deadline, never past the longest life of a hook process", () => {
+    expect(watchdogDelay(HOOK_DEADLINE_MS, 100)).toBe(2 * HOOK_DEADLINE_MS);
+    expect(watchdogDelay(25_000, 0)).toBe(HOOK_WATCHDOG_MAX_MS);
+    expect(watchdogDelay(HOOK_DEADLINE_MS, 10_000)).toBe(HOOK_WATCHDOG_MAX_MS - 10_000);
+    expect(watchdogDelay(HOOK_DEADLINE_MS, 30_000)).toBe(1);
+  });
+});

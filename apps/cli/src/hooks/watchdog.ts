@@ -1,0 +1,83 @@
+/**
+ * The hook's deadlines, and the watchdog that holds them when the decision does not yield. The in-process
+ * deadline (`hook.ts`) is a timer: it fires only when the event loop gets a turn, and a repository can keep the
+ * loop busy (a workspace policy of a few megabytes full of rule examples to check took over 30 s here, past the
+ * agents' own timeout, which they treat as a non-blocking error). The watchdog is a worker thread, so it runs
+ * while the main thread is busy: past its delay it writes the block reason (for Cursor also a deny answer) and
+ * ends the process with SIGKILL. The guard `hook install` writes turns that into the agent's block (exit 2).
+ * Kept free of the engine: `bin.ts` arms it before it loads the engine to answer in-process.
+ */
+import { Worker } from "node:worker_threads";
+
+/**
+ * The time the whole decision may take, in milliseconds: well under the 30 s timeout `hook install` writes for
+ * every agent, so the agent receives Slashi's block rather than its own timeout (which Gemini CLI and Claude Code
+ * treat as a non-blocking error). `SLASHI_HOOK_DEADLINE_MS` overrides it (1 to 25000).
+ */
+export const HOOK_DEADLINE_MS = 10_000;
+
+/** The longest time after its start that a hook process may live, whatever the deadline: 5 s under the agents' 30 s. */
+export const HOOK_WATCHDOG_MAX_MS = 25_000;
+
+/** The deadline in force: `SLASHI_HOOK_DEADLINE_MS` when it is a whole number from 1 to 25000, else {@link HOOK_DEADLINE_MS}. */
+export function hookDeadline(env: NodeJS.ProcessEnv): number {
+  const given = Number(env.SLASHI_HOOK_DEADLINE_MS);
+  return Number.isInteger(given) && given >= 1 && given <= 25_000 ? given : HOOK_DEADLINE_MS;
+}
+
+/**
+ * How long the watchdog waits once armed: twice the deadline (the in-process deadline starts after the engine has
+ * loaded), but never past {@link HOOK_WATCHDOG_MAX_MS} after the process started.
+ * @param deadline - the deadline in force ({@link hookDeadline})
+ * @param sinceStart - milliseconds since the process started (time spent asking the decision service counts)
+ */
+export function watchdogDelay(deadline: number, sinceStart: number): number {
+  return Math.max(1, Math.min(2 * deadline, HOOK_WATCHDOG_MAX_MS - sinceStart));
+}
+
+/** Cursor's deny answer for a hook that failed (its `failClosed` blocks on exit 2 as well). */
+export const CURSOR_FAILED_ANSWER: Readonly<Record<string, string>> = {
+  permission: "deny",
+  user_message: "The Slashi hook failed, so the command is blocked. Run: slashi doctor",
+  agent_message: "The Slashi hook failed, so the command is blocked; ask the user to run slashi doctor.",
+};
+
+/**
+ * The worker's program (CommonJS, run with `eval`): after `workerData.ms` it writes `workerData.stdout` (when
+ * given) and `workerData.stderr`, then kills its own process. Exported for the test that runs it against a
+ * main thread that never yields.
+ */
+export const WATCHDOG_SOURCE = `
+const { workerData } = require("node:worker_threads");
+const { writeSync } = require("node:fs");
+setTimeout(() => {
+  try {
+    if (workerData.stdout) writeSync(1, workerData.stdout);
+    writeSync(2, workerData.stderr);
+  } finally {
+    process.kill(process.pid, "SIGKILL");
+  }
+}, workerData.ms);
+`;
+
+/**
+ * Starts the watchdog of a `slashi hook <agent>` process (not of the decision service, which answers many).
+ * It does not keep the process alive; the process ending ends it.
+ */
+export function armHookWatchdog(agent: string, env: NodeJS.ProcessEnv): void {
+  const deadline = hookDeadline(env);
+  const ms = Math.round(watchdogDelay(deadline, performance.now()));
+  const worker = new Worker(WATCHDOG_SOURCE, {
+    eval: true,
+    workerData: {
+      ms,
+      stderr: `slashi: no decision within ${ms} ms (the decision did not yield to its ${deadline} ms deadline), so the command is blocked\n`,
+      ...(agent === "cursor" ? { stdout: `${JSON.stringify(CURSOR_FAILED_ANSWER)}\n` } : {}),
+    },
+    stdout: false,
+    stderr: false,
+  });
+  worker.unref();
+  // A worker that cannot start leaves the in-process deadline alone in charge.
+  worker.on("error", () => undefined);
+}
