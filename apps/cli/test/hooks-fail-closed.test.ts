@@ -74,6 +74,18 @@ function expectBlocked(
 
 const mkfifo = (file: string): void => void execFileSync("mkfifo", [file]);
 
+/** A plant: a workspace policy that extends `./enkaidu.yml`, which `make` then creates. */
+function extendingEnkaidu(make: (config: string) => void): (root: string) => void {
+  return (root) => {
+    mkdirSync(path.join(root, ".vscode"));
+    writeFileSync(
+      path.join(root, ".vscode", "slashi-policy.json"),
+      JSON.stringify({ version: 1, extends: ["./enkaidu.yml"] }),
+    );
+    make(path.join(root, ".vscode", "enkaidu.yml"));
+  };
+}
+
 const PLANTS: [string, (root: string) => void][] = [
   [
     "the workspace policy is a FIFO in a folder reached through a symlinked .vscode",
@@ -86,25 +98,11 @@ const PLANTS: [string, (root: string) => void][] = [
   ],
   [
     "the workspace policy extends an Enkaidu config that is a FIFO",
-    (root) => {
-      mkdirSync(path.join(root, ".vscode"));
-      writeFileSync(
-        path.join(root, ".vscode", "slashi-policy.json"),
-        JSON.stringify({ version: 1, extends: ["./enkaidu.yml"] }),
-      );
-      mkfifo(path.join(root, ".vscode", "enkaidu.yml"));
-    },
+    extendingEnkaidu((config) => mkfifo(config)),
   ],
   [
     "the workspace policy extends an Enkaidu config linked to /dev/zero",
-    (root) => {
-      mkdirSync(path.join(root, ".vscode"));
-      writeFileSync(
-        path.join(root, ".vscode", "slashi-policy.json"),
-        JSON.stringify({ version: 1, extends: ["./enkaidu.yml"] }),
-      );
-      symlinkSync("/dev/zero", path.join(root, ".vscode", "enkaidu.yml"));
-    },
+    extendingEnkaidu((config) => symlinkSync("/dev/zero", config)),
   ],
 ];
 

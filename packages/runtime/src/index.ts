@@ -230,6 +230,7 @@ export type {
   PackCommandLoader,
 } from "./slash/load-catalogue.js";
 export type {
+  SlashApprovalAudit,
   SlashApprovalAnswer,
   SlashApprovalOptions,
   SlashApprovalPort,
