@@ -116,7 +116,7 @@ describe("scratchDir in beforeAll or afterAll", () => {
 });
 
 describe("scratchDir in a skipped suite", () => {
-  it("is removed when the test process exits, though the suite runs no hook", () => {
+  it("makes no folder there, and the module-level one is removed after the file", () => {
     const report = path.join(scratchDir("slashi-tu-report-"), "made");
     writeFileSync(report, "");
     const vitest = path.join(

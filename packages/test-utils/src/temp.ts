@@ -1,5 +1,6 @@
 // Temporary folders for tests: a scratch directory, or a whole home with Slashi's config and state folders and
 // a workspace, so no test reads or writes the real user's files.
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -28,8 +29,9 @@ export function tempDir(prefix = "slashi-test-", parent: string = tmpdir()): Tem
 /**
  * Makes a fresh, empty directory, like {@link tempDir}, and has vitest remove it: called inside a test, when that
  * test ends (passed or failed, through `onTestFinished`); called at module or `describe` level, after the file's
- * or the suite's tests (through `afterAll`), or when the test process exits if the suite is skipped and runs no hook;
- * in a `beforeEach`, when that test ends. Nothing is left behind when a test fails. Not in a `beforeAll` or `afterAll`: vitest takes no new hook while a suite runs, so nothing would
+ * or the suite's tests (through `afterAll`; when a filter leaves out every test of the suite, which then runs no
+ * hook, when the test process exits); in a `beforeEach`, when that test ends. In a suite marked skipped
+ * (`describe.skip`, `skipIf(true)`, `runIf(false)`, `todo`) it makes nothing and returns a path that does not exist. Nothing is left behind when a test fails. Not in a `beforeAll` or `afterAll`: vitest takes no new hook while a suite runs, so nothing would
  * remove the folder; there it throws (before making anything). Make it at `describe` level instead, or take
  * {@link tempDir} and call `remove` in the `afterAll`.
  * @param prefix - the start of its name, to tell the test that left it behind
@@ -40,12 +42,15 @@ export function tempDir(prefix = "slashi-test-", parent: string = tmpdir()): Tem
 export function scratchDir(prefix = "slashi-test-", parent?: string): string {
   const inTest = TestRunner.getCurrentTest() !== undefined;
   if (!inTest && suiteRunning()) throw new Error(SCRATCH_IN_SUITE_HOOK);
+  // A suite marked skipped runs no test and no hook: nothing would use the folder, and nothing would remove it.
+  if (!inTest && suiteSkipped())
+    return path.join(parent ?? tmpdir(), `${prefix}skipped-${randomBytes(6).toString("hex")}`);
   const temp = tempDir(prefix, parent);
   try {
     if (inTest) onTestFinished(temp.remove);
     else {
-      // At module or describe level: the enclosing suite (or the file) removes it when its tests are done. A
-      // skipped suite runs no hook, so the worker's exit removes what is left.
+      // At module or describe level: the enclosing suite (or the file) removes it when its tests are done. A suite
+      // whose every test a filter leaves out runs no hook either: the process's exit removes what is left.
       const atExit = leftovers();
       atExit.add(temp.remove);
       afterAll(() => {
@@ -84,6 +89,16 @@ const SCRATCH_IN_SUITE_HOOK =
   "scratchDir() was called while a suite runs but outside a test (in a beforeAll or afterAll): vitest takes no " +
   "new hook then, so nothing would remove the folder. Call scratchDir() at describe level, or take tempDir() " +
   "and call its remove() in the afterAll.";
+
+/** Whether the suite being collected, or one around it, is marked skipped or todo (`describe.skip`, `skipIf`…). */
+function suiteSkipped(): boolean {
+  const collector = TestRunner.getCurrentSuite();
+  const skipped = (mode: string | undefined): boolean => mode === "skip" || mode === "todo";
+  if (skipped(collector.mode)) return true;
+  for (let suite = collector.suite; suite !== undefined; suite = suite.suite)
+    if (skipped(suite.mode)) return true;
+  return false;
+}
 
 /**
  * Whether the current file's tests are running (its collection is over): outside a test, that means a
