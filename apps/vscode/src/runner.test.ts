@@ -350,7 +350,7 @@ describe("Runner: terminal steps under the policy", () => {
     expect(h.host.effects.filter((e) => e.kind === "terminal")).toHaveLength(2);
   });
 
-  it("audits each terminal step in the runtime's record format: the template, the argv that ran, a digest", async () => {
+  it("audits each terminal step in the runtime's record format: the template, a digest, no argv (a terminal runs lines)", async () => {
     const h = harness(teamFile([{ name: "wipe", steps: [{ type: "terminal", command: "rm -rf /" }] }]), {
       userValue: [{ name: "list", steps: [{ type: "terminal", command: "ls ${q:args}" }] }],
     });
@@ -363,7 +363,8 @@ describe("Runner: terminal steps under the policy", () => {
       ["decision", "vscode", "workspace", "/wipe", "deny", undefined],
     ]);
     expect(h.audit.map((r) => r.text)).toEqual(["ls ${q:args}", "ls ${q:args}", "rm -rf /"]);
-    expect(h.audit[1]?.argv).toEqual(["ls", "some-dir"]);
+    // The terminal ran the line through its own shell, so the run record names no argv.
+    expect(h.audit[1]).not.toHaveProperty("argv");
     expect(h.audit[0]?.expandedDigest).toBe(textDigest("ls 'some-dir'"));
   });
 

@@ -104,7 +104,10 @@ export interface RunnerOptions {
   maxDepth?: number;
   /** Called with each step once it is expanded, just before it runs (for tests and tracing; never logged). */
   observe?: (entry: CommandEntry, index: number, step: Step) => void;
-  /** Where terminal steps are audited: the runtime's audit log, shared with the CLI and the MCP server. */
+  /**
+   * Where terminal steps and the answers to approval prompts are audited: the runtime's audit log, shared with the
+   * CLI and the MCP server.
+   */
   audit?: AuditPort;
 }
 
@@ -303,6 +306,7 @@ export class Runner {
       performer: stepPerformerOf(port),
       confirmAlways: this.#o.confirmBeforeRunning(),
       maxDepth: this.#o.maxDepth ?? DEFAULT_MAX_SLASH_DEPTH,
+      audit: { port: this.#o.audit ?? NO_AUDIT, host: "vscode" },
     });
     if (approval.status !== "approved") throw cancelled(`/${entry.name} was not run.`);
     ctx.refuseCall = approval.refuseCall;
@@ -350,13 +354,14 @@ export class Runner {
         return answer === "always" ? "always" : answer === "run" ? "once" : undefined;
       },
       remember: async (e) => {
-        if (!e.identity) return;
+        if (!e.identity) return undefined;
         const record = await approvals.remember(
           e.definition,
           e.identity,
           this.#o.clock ?? { now: () => Date.now() },
         );
         host.log(`approved /${e.name} from ${e.label}: ${record.fingerprint}`);
+        return record;
       },
     };
   }
@@ -503,6 +508,8 @@ export class Runner {
         },
       },
       executor: {
+        // A terminal runs the line through its own shell, never as an argv.
+        throughShell: true,
         run: async () => {
           this.#checkTrust(entry);
           const outcome = await host.runInTerminal({

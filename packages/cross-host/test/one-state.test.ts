@@ -10,19 +10,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { loadShellParser } from "@slashi/core";
-import { ApprovalFileStore, nodePolicyFiles, slashiPaths } from "@slashi/runtime";
+import { ApprovalFileStore, slashiPaths } from "@slashi/runtime";
 import { hostEnv, tempHome } from "@slashi/test-utils";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Io } from "../../../apps/cli/src/io.js";
 import { main } from "../../../apps/cli/src/main.js";
-import { SharedApprovals } from "../../../apps/vscode/src/approvals.js";
-import { buildCatalog } from "../../../apps/vscode/src/catalog.js";
-import { extensionPolicy } from "./extension.js";
-import { Runner } from "../../../apps/vscode/src/runner.js";
-import { folderInputs } from "../../../apps/vscode/src/workspaces.js";
-import { FakeRunnerHost } from "../../runtime/test/fake-runner-host.js";
+import { extensionRunner } from "./extension.js";
 import { withMcp } from "./mcp.js";
 
 const at = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
@@ -80,26 +74,7 @@ describe.each(LAYOUTS)("one user state, every host started in $layout", ({ start
   }
 
   /** The extension opened on `folder`: its runner over the shared store, its catalog, its policy. */
-  async function extension(): Promise<{ host: FakeRunnerHost; runner: Runner }> {
-    const host = new FakeRunnerHost();
-    const folders = await folderInputs([{ path: folder }], (file) => nodePolicyFiles.read(file));
-    const approvals = new SharedApprovals(
-      new ApprovalFileStore({ file: slashiPaths({ env }).approvals }),
-      () => folders.map((f) => f.key),
-    );
-    const policy = extensionPolicy(env, temp.home);
-    const catalog = buildCatalog({ trusted: true, folders });
-    const runner = new Runner({
-      host,
-      approvals,
-      catalog: () => catalog,
-      policy: (root) => policy.load(root),
-      ensureParser: () => loadShellParser(),
-      confirmBeforeRunning: () => false,
-      home: temp.home,
-    });
-    return { host, runner };
-  }
+  const extension = () => extensionRunner(env, temp.home, folder);
 
   /** MCP `list_commands`, the server started in `folder`: each team command's approval state. */
   async function mcpApprovals(): Promise<Record<string, string>> {

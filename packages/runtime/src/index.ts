@@ -233,6 +233,7 @@ export type {
   PackCommandLoader,
 } from "./slash/load-catalogue.js";
 export type {
+  SlashApprovalAudit,
   SlashApprovalAnswer,
   SlashApprovalOptions,
   SlashApprovalPort,

@@ -18,7 +18,7 @@ import { ExitCode } from "../errors.js";
 import { println, shown, type Io } from "../io.js";
 import type { ParsedArgs } from "../options.js";
 import { progressAllowed, withProgress } from "../progress.js";
-import { refuseUnasked, terminalApprover } from "./slash/approver.js";
+import { cliSlashAudit, refuseUnasked, terminalApprover } from "./slash/approver.js";
 import { findNamed, type LoadedCommands } from "./slash/catalogue.js";
 import { cliStepHost, refusedRun, runSteps, type RunCommands, type RunState } from "./slash/step-host.js";
 
@@ -64,7 +64,7 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<number> {
       state.commands.root,
       state.commands.group,
       terminalApprover(io, found, dryRun ? "dry-run" : "run"),
-      { performer: stepPerformerOf(cliStepHost(state)) },
+      { performer: stepPerformerOf(cliStepHost(state)), audit: cliSlashAudit(io) },
     );
   } catch (error) {
     throw refusedRun(error, found.definition.name);
@@ -114,6 +114,7 @@ export async function approveCommand(args: ParsedArgs, io: Io): Promise<number> 
     // Approving runs nothing, so every step kind counts as one this host performs.
     approval = await approveSlashRun(commands.root, commands.group, terminalApprover(io, found, "approve"), {
       performer: { name: "slashi approvals", performs: () => true },
+      audit: cliSlashAudit(io),
     });
   } catch (error) {
     throw refusedRun(error, found.definition.name);

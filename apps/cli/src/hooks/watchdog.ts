@@ -26,13 +26,19 @@ export function hookDeadline(env: NodeJS.ProcessEnv): number {
 }
 
 /**
- * How long the watchdog waits once armed: twice the deadline (the in-process deadline starts after the engine has
- * loaded), but never past {@link HOOK_WATCHDOG_MAX_MS} after the process started.
+ * How long past the deadline the watchdog waits: the in-process deadline starts only once the engine has loaded,
+ * which takes seconds on a loaded machine, and must stay the one that answers whenever the event loop is free.
+ */
+export const HOOK_WATCHDOG_MARGIN_MS = 10_000;
+
+/**
+ * How long the watchdog waits once armed: the deadline and {@link HOOK_WATCHDOG_MARGIN_MS}, but never past
+ * {@link HOOK_WATCHDOG_MAX_MS} after the process started.
  * @param deadline - the deadline in force ({@link hookDeadline})
  * @param sinceStart - milliseconds since the process started (time spent asking the decision service counts)
  */
 export function watchdogDelay(deadline: number, sinceStart: number): number {
-  return Math.max(1, Math.min(2 * deadline, HOOK_WATCHDOG_MAX_MS - sinceStart));
+  return Math.max(1, Math.min(deadline + HOOK_WATCHDOG_MARGIN_MS, HOOK_WATCHDOG_MAX_MS - sinceStart));
 }
 
 /** Cursor's deny answer for a hook that failed (its `failClosed` blocks on exit 2 as well). */

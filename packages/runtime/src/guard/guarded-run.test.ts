@@ -73,6 +73,19 @@ describe("guardedRun", () => {
     expect(records[1]).toMatchObject({ host: "cli", source: "terminal", exitCode: 3, text: "ls -la" });
   });
 
+  it("records the argv only when the executor runs one, and whether the run was confined either way", async () => {
+    await guardedRun(request("ls -la"), ports({ run: "once" }));
+    expect(records[1]).toMatchObject({ event: "run", argv: ["ls", "-la"], cordon: false });
+    records = [];
+    const terminal = {
+      throughShell: true,
+      run: async (plan: ExecutionPlan) => (ran.push(plan), { exitCode: 0 }),
+    };
+    await guardedRun(request("ls -la"), ports({ run: "once" }, { executor: terminal }));
+    expect(records[1]).toMatchObject({ event: "run", cordon: false, exitCode: 0 });
+    expect(records[1]).not.toHaveProperty("argv");
+  });
+
   it("does not run an ask the person refused, and audits how they answered", async () => {
     const outcome = await guardedRun(request("./deploy.sh"), ports({ run: false, answer: "no-terminal" }));
     expect(outcome).toMatchObject({ status: "refused", answer: "no-terminal" });

@@ -163,6 +163,11 @@ export interface ExecutionFacts {
 
 /** Runs an approved line (a child process, a terminal). */
 export interface ExecutorPort<R extends ExecutionFacts> {
+  /**
+   * True when it hands every line to a shell as text, whatever the plan's argv (an editor's terminal): the `run`
+   * record then names no argv, since none ran.
+   */
+  throughShell?: boolean;
   /** Runs it; throws only when it could not be started at all (the `run` record then has `exitCode: null`). */
   run(plan: ExecutionPlan): Promise<R>;
 }
@@ -649,7 +654,7 @@ export async function guardedRun<R extends ExecutionFacts, P = never>(
   const runFacts = {
     event: "run" as const,
     ...base,
-    ...auditArgv(request, verdict, shown),
+    ...(ports.executor.throughShell === true ? {} : auditArgv(request, verdict, shown)),
     ...how,
   };
   let result: R;
@@ -672,7 +677,7 @@ export async function guardedRun<R extends ExecutionFacts, P = never>(
   }
   await audit.record({
     ...runFacts,
-    ...(result.cordoned === undefined ? {} : { cordon: result.cordoned }),
+    cordon: result.cordoned ?? confined,
     exitCode: result.exitCode,
     ...(typeof result.signal === "string" ? { signal: result.signal } : {}),
     ...(result.durationMs === undefined ? {} : { durationMs: result.durationMs }),

@@ -10,10 +10,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   approveSlashRun,
+  auditCommandLabel,
   checkSourceRules,
   type SlashApprovalAnswer,
   type SlashApprovalPort,
 } from "./approve.js";
+import type { AuditEntry } from "../audit/audit-log.js";
 import type { StepCommand } from "./step-loop.js";
 
 type Cmd = StepCommand & { definition: CommandDefinition };
@@ -50,7 +52,9 @@ function approver(answers: SlashApprovalAnswer[], records: ApprovalRecord[] = []
     },
     remember: async (c) => {
       remembered.push(c.definition.name);
-      records.push(makeApprovalRecord(c.definition, identity(c), { now: () => 0 }));
+      const record = makeApprovalRecord(c.definition, identity(c), { now: () => 0 });
+      records.push(record);
+      return record;
     },
   };
   return { port, asked, remembered, checked, records };
@@ -88,6 +92,44 @@ describe("approveSlashRun", () => {
     const run = await approveSlashRun(deploy, group, a.port, { performer: everything });
     expect(run.status).toBe("cancelled");
     expect(a.remembered).toEqual([]);
+  });
+
+  it("audits the answer through the host's port: an approve record per remembered command, a decision for a cancel", async () => {
+    const entries: AuditEntry[] = [];
+    const audit = {
+      host: "vscode" as const,
+      port: { record: async (e: AuditEntry) => void entries.push(e) },
+    };
+    const a = approver(["always"]);
+    await approveSlashRun(deploy, group, a.port, { performer: everything, audit });
+    expect(entries).toEqual(
+      a.records.map((r, i) => ({
+        event: "approve",
+        host: "vscode",
+        source: "workspace",
+        command: ["/deploy", "/build"][i],
+        fingerprint: r.fingerprint,
+      })),
+    );
+    entries.length = 0;
+    const cancelled = approver([undefined]);
+    await approveSlashRun(deploy, group, cancelled.port, { performer: everything, audit });
+    expect(entries).toEqual([
+      { event: "decision", host: "vscode", source: "workspace", command: "/deploy", answer: "cancel" },
+    ]);
+    const once = approver(["once"]);
+    entries.length = 0;
+    await approveSlashRun(deploy, group, once.port, { performer: everything, audit });
+    expect(entries).toEqual([]);
+  });
+
+  it("names a pack command in the audit with its pack", () => {
+    const pack = {
+      ...cmd(def("hello", { type: "notify", message: "hi" }), "pack"),
+      pack: { id: "@a/p", version: "1.0.0" },
+    };
+    expect(auditCommandLabel(pack)).toBe("/hello (@a/p@1.0.0)");
+    expect(auditCommandLabel(cmd(def("/build")))).toBe("/build");
   });
 
   it("offers no Always allow when a call names its callee with a variable, and ignores that answer", async () => {

@@ -1,8 +1,8 @@
 /**
  * The approval sequence of a slash command, written once for every host: plan the run (core `planSlashRun`:
  * call problems and step kinds the host cannot perform refused before any prompt), apply the source checks to
- * every command the run can reach, ask the person when the one rule says so, and record "Always allow" of each
- * command the person was shown. What only a host can do (show its modal or terminal prompt, read and write its
+ * every command the run can reach, ask the person when the one rule says so, record "Always allow" of each
+ * command the person was shown, and audit the answer in one format for every host. What only a host can do (show its modal or terminal prompt, read and write its
  * approvals store, word its notes) is the {@link SlashApprovalPort}'s.
  *
  * It does not run steps: pass {@link SlashRunApproval.refuseCall} to the step port, and run the approved run
@@ -20,7 +20,9 @@ import {
   type StepPerformer,
   type UncoveredCommand,
 } from "@slashi/core";
-import type { StoredApprovalState } from "../store/approvals.js";
+import type { AuditPort } from "../guard/guarded-run.js";
+import type { SlashiHost, StoredApproval, StoredApprovalState } from "../store/approvals.js";
+import { packLabel, type CataloguePack } from "./catalogue.js";
 import type { StepCommand } from "./step-loop.js";
 
 /** One command the approval prompt shows, with how it stands against the person's approvals. */
@@ -80,8 +82,19 @@ export interface SlashApprovalPort<C extends StepCommand> {
   check?(command: C): void;
   /** Asks the person. Called only when the one rule says the run needs approval. */
   ask(request: SlashApprovalRequest<C>): Promise<SlashApprovalAnswer>;
-  /** Records "Always allow" of one command the person was shown (its fingerprint in the approvals store). */
-  remember(command: C): Promise<void>;
+  /**
+   * Records "Always allow" of one command the person was shown (its fingerprint in the approvals store), and
+   * returns the stored record (`undefined` when nothing was stored), which the audit's `approve` record names.
+   */
+  remember(command: C): Promise<StoredApproval | undefined>;
+}
+
+/** Where the approval sequence records the person's answer, and as which host. */
+export interface SlashApprovalAudit {
+  /** The host's audit port (the runtime's audit log). */
+  port: AuditPort;
+  /** The host that asked. */
+  host: SlashiHost;
 }
 
 /** Options of {@link approveSlashRun}. */
@@ -92,6 +105,18 @@ export interface SlashApprovalOptions {
   confirmAlways?: boolean;
   /** Deepest nesting of `slash` calls; default the core's. */
   maxDepth?: number;
+  /**
+   * Records the person's answer: a `decision` record with answer `cancel` when they said no, an `approve` record
+   * (with the fingerprint stored) for each command "Always allow" remembered. Without it nothing is recorded.
+   */
+  audit?: SlashApprovalAudit;
+}
+
+/** How the audit names a slash command: `/deploy`, or `/deploy (@acme/pack@1.2.0)` for a pack command. */
+export function auditCommandLabel(
+  command: StepCommand & { pack?: Pick<CataloguePack, "id" | "version"> },
+): string {
+  return `/${command.definition.name.replace(/^\//, "")}${command.pack ? ` (${packLabel(command.pack)})` : ""}`;
 }
 
 /** How the approval sequence ended. */
@@ -203,10 +228,32 @@ export async function approveSlashRun<C extends StepCommand>(
     confirmAlways,
   };
   const answer = await port.ask(request);
-  if (answer === undefined) return { status: "cancelled", plan, reachable };
+  const audit = options.audit;
+  if (answer === undefined) {
+    await audit?.port.record({
+      event: "decision",
+      host: audit.host,
+      source: root.source,
+      command: auditCommandLabel(root),
+      answer: "cancel",
+    });
+    return { status: "cancelled", plan, reachable };
+  }
   if (answer === "unavailable") return { status: "unavailable", plan, reachable, request };
   if (answer === "always" && request.canRemember) {
-    for (const { command } of shown) if (sourceIsShared(command.source)) await port.remember(command);
+    for (const { command } of shown) {
+      if (!sourceIsShared(command.source)) continue;
+      const record = await port.remember(command);
+      if (record === undefined || audit === undefined) continue;
+      await audit.port.record({
+        event: "approve",
+        host: audit.host,
+        source: command.source,
+        command: auditCommandLabel(command),
+        fingerprint: record.fingerprint,
+        ...(record.workspaceKey === undefined ? {} : { workspaceKey: record.workspaceKey }),
+      });
+    }
   }
   return approved(answer);
 }

@@ -1,17 +1,17 @@
 /**
- * The CLI as the runtime's approver of a shared slash command: the terminal prompt, the approvals store and the
- * audit records of the answer, and the line a person runs on a terminal when nobody could be asked.
+ * The CLI as the runtime's approver of a shared slash command: the terminal prompt, the approvals store, the audit
+ * log the answer goes to, and the line a person runs on a terminal when nobody could be asked.
  */
-import { describeCommandChanges, renderCommand, type CommandDefinition } from "@slashi/core";
+import { describeCommandChanges, renderCommand } from "@slashi/core";
 import {
   ApprovalFileStore,
   AuditLog,
   fromWhere,
   howToApproveCommand,
-  packLabel,
   repositoryMismatchNote,
   storedApprovalState,
   type CatalogueEntry,
+  type SlashApprovalAudit,
   type SlashApprovalPort,
   type SlashApprovalRequest,
   type StoredApproval,
@@ -21,13 +21,26 @@ import { paint, println, shown, type Io } from "../../io.js";
 import { choose } from "../../prompt.js";
 import type { LoadedCommands } from "./catalogue.js";
 
+/** The audit log as the runtime's approval sequence records the person's answer (a failed write is not shown). */
+export function cliSlashAudit(io: Io): SlashApprovalAudit {
+  const log = new AuditLog({ file: slashiPaths(io).audit });
+  return {
+    host: "cli",
+    port: {
+      async record(entry) {
+        await log.append(entry);
+      },
+    },
+  };
+}
+
 /** What the terminal offers when the runtime's approval sequence asks. */
 export type PromptMode = "run" | "dry-run" | "approve";
 
 /**
  * The CLI as the runtime's approver: the approvals store, the terminal prompt (Run once / Always allow / Cancel,
- * Always allow only when the one rule lets it be remembered), the audit records of the answer. A dry run goes on
- * unapproved (it runs nothing); without a terminal nobody can be asked.
+ * Always allow only when the one rule lets it be remembered). A dry run goes on unapproved (it runs nothing);
+ * without a terminal nobody can be asked. The answer is audited by the runtime's sequence ({@link cliSlashAudit}).
  */
 export function terminalApprover(
   io: Io,
@@ -36,9 +49,6 @@ export function terminalApprover(
 ): SlashApprovalPort<CatalogueEntry> {
   const paths = slashiPaths(io);
   const store = new ApprovalFileStore({ file: paths.approvals });
-  const audit = new AuditLog({ file: paths.audit });
-  const label = (def: CommandDefinition): string =>
-    `/${def.name}${found.pack ? ` (${packLabel(found.pack)})` : ""}`;
   let records: Promise<readonly StoredApproval[]> | undefined;
   return {
     state: async (c) => storedApprovalState(c.definition, c.identity, await (records ??= store.list())),
@@ -81,30 +91,14 @@ export function terminalApprover(
           { key: "c", label: "Cancel", value: "cancel" as const },
         ],
       );
-      if (answer !== "cancel") return answer;
-      await audit.append({
-        event: "decision",
-        host: "cli",
-        source: found.source,
-        command: label(root),
-        answer,
-      });
-      return undefined;
+      return answer === "cancel" ? undefined : answer;
     },
     async remember(c) {
       // Pack approvals are global: they hold in every workspace and survive `approvals reset --workspace`.
-      if (c.identity === undefined) return;
-      const record = await store.remember(c.definition, c.identity, {
+      if (c.identity === undefined) return undefined;
+      return await store.remember(c.definition, c.identity, {
         host: "cli",
         clock: { now: () => Date.now() },
-      });
-      await audit.append({
-        event: "approve",
-        host: "cli",
-        source: found.source,
-        command: label(c.definition),
-        fingerprint: record.fingerprint,
-        ...(record.workspaceKey === undefined ? {} : { workspaceKey: record.workspaceKey }),
       });
     },
   };
