@@ -25,6 +25,27 @@ const pkg = (scripts: Record<string, string>): string => JSON.stringify({ name: 
 const APP_JS = { "/home/dev/app/app.js": "1" };
 
 describe("commandBinding", () => {
+  it("refuses a program it does not follow that is given a repository file, as it does inside a script", () => {
+    const read = files({ "/home/dev/app/prog.awk": "{ print }", "/home/dev/app/q.jq": "." });
+    for (const argv of [
+      ["awk", "-f", "prog.awk", "data.txt"],
+      ["gawk", "-vx=1", "-fprog.awk"],
+      ["jq", "--from-file=q.jq"],
+      ["awk", "-f", "/home/dev/app/prog.awk"],
+    ]) {
+      const got = commandBinding(argv, SITE, read);
+      expect(got.ok ? "" : got.reason, argv.join(" ")).toMatch(
+        /^(awk|gawk|jq) reads the repository file \/home\/dev\/app\/(prog\.awk|q\.jq), and Slashi does not follow/,
+      );
+    }
+    for (const argv of [
+      ["cat", "prog.awk"],
+      ["awk", "{ print }", "/etc/hostname"],
+      ["git", "status"],
+    ])
+      expect(commandBinding(argv, SITE, read).ok, argv.join(" ")).toBe(true);
+  });
+
   it("binds npm test to the test script and its pre and post scripts", () => {
     const read = files({
       "/home/dev/app/package.json": pkg({ pretest: "tsc", test: "vitest run", posttest: "echo ok" }),

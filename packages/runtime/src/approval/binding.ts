@@ -29,6 +29,7 @@ import { environmentBinding, type BindingEnv, type BoundVariable, type ReadText 
 import { nestedScripts } from "./package-scripts.js";
 import { base, INTERPRETERS, programName, SHELLS } from "./programs.js";
 import { PulledIn, type PulledFile } from "./pulled-in.js";
+import { DATA_ONLY, repositoryWords } from "./repository-words.js";
 
 /** A file that was read: its bytes, or why not. */
 type Read = { bytes: Uint8Array } | { missing: true } | { refused: string };
@@ -365,7 +366,23 @@ export function executedContent(
   if (program.includes("/") || program.includes("\\")) {
     return filesContent("file", [path.resolve(cwd, program)], "the program", at, { as: "program" });
   }
+  const reads = unfollowedReads(argv, name, at);
+  if (reads !== undefined) return reads;
   return { kind: "none", digest: textDigest("none") };
+}
+
+/**
+ * A program the binding does not follow, given a repository file (`awk -f prog.awk`, `jq -f q.jq`): refused, as
+ * inside bound content (`PulledIn`). Programs whose words are data ({@link DATA_ONLY}) are bound as before.
+ */
+function unfollowedReads(argv: readonly string[], name: string, at: Where): { refused: string } | undefined {
+  if (DATA_ONLY.has(name)) return undefined;
+  const exists = (file: string): boolean => at.read(file) !== undefined;
+  const [found] = repositoryWords({ effective: [...argv] }, at.cwd, at.site.root, exists);
+  if (found?.file === undefined || found.exists !== true) return undefined;
+  return {
+    refused: `${name} reads the repository file ${found.file}, and Slashi does not follow what ${name} runs or loads from it; it asks every time`,
+  };
 }
 
 /** Where a command runs, for its binding: every host passes all of it. */

@@ -188,6 +188,44 @@ describe("what package scripts run", () => {
   });
 });
 
+describe("programs a package script finds by name in node_modules/.bin", () => {
+  const pkg = (scripts: Record<string, string>): string => JSON.stringify({ name: "app", scripts });
+
+  it("binds the file a package manager would run, in the package's folder or one above, also from a script it runs", () => {
+    const files = {
+      "package.json": pkg({ test: "vitest run", build: "./build.sh", lint: "eslint-wrapper" }),
+      "build.sh": "tsc --noEmit",
+      "node_modules/.bin/vitest": "#!/bin/sh\nexec node ../vitest/vitest.mjs\n",
+      "node_modules/.bin/tsc": "#!/usr/bin/env node\nrequire('../typescript/lib/tsc.js')\n",
+    };
+    expectBound(["npm", "test"], files, ["node_modules/.bin/vitest"]);
+    expectBound(["npm", "run", "build"], files, ["build.sh", "node_modules/.bin/tsc"]);
+    // Not in the repository's node_modules/.bin: found on the system's PATH, as before.
+    expect(reasonOf(["npm", "run", "lint"], files)).toBe("");
+    // A workspace package finds the root's bins too.
+    const nested = {
+      "packages/a/package.json": pkg({ test: "vitest" }),
+      "node_modules/.bin/vitest": "#!/bin/sh\n",
+    };
+    const site = { ...SITE, cwd: at("packages/a") };
+    const before = commandBinding(["npm", "test"], site, repo(nested));
+    const after = commandBinding(
+      ["npm", "test"],
+      site,
+      repo({ ...nested, "node_modules/.bin/vitest": "#!/bin/sh\nid\n" }),
+    );
+    expect(before.ok && after.ok && before.digest !== after.digest).toBe(true);
+  });
+
+  it("binds nothing from node_modules/.bin for a script run outside a package script", () => {
+    const files = { "build.sh": "vitest run", "node_modules/.bin/vitest": "#!/bin/sh\n" };
+    const before = digestOf(["./build.sh"], files);
+    expect(digestOf(["./build.sh"], { ...files, "node_modules/.bin/vitest": "#!/bin/sh\nid\n" })).toBe(
+      before,
+    );
+  });
+});
+
 describe("what a bound shell script runs", () => {
   it("binds the repository scripts it runs, directly and through a shell, recursively", () => {
     const files = {
@@ -260,6 +298,93 @@ describe("what a bound shell script runs", () => {
     expect(reasonOf(["./build.sh"], files, { PATH: "/usr/local/bin:/usr/bin" })).toBe("");
     // A builtin is never looked up on PATH.
     expect(reasonOf(["./build.sh"], { "build.sh": "echo ok; cd /tmp" }, { PATH: "." })).toBe("");
+  });
+});
+
+describe("programs Slashi does not follow, given a repository file", () => {
+  const files = {
+    "prog.awk": "{ print }",
+    "edit.sed": "p",
+    "q.jq": ".",
+    "sub/": "",
+    "sub/prog.awk": "{ print }",
+  };
+  const refusal = (line: string, more: Record<string, string> = {}): string =>
+    reasonOf(["./build.sh"], { "build.sh": line, ...files, ...more });
+
+  it("refuses, naming the program and the file it reads, however the file is spelled or the program wrapped", () => {
+    const lines: [string, string, string][] = [
+      ["awk -f prog.awk x", "awk", "prog.awk"],
+      ["gawk -vx=1 -f prog.awk", "gawk", "prog.awk"],
+      ["awk -fprog.awk", "awk", "prog.awk"],
+      ["awk --file=prog.awk", "awk", "prog.awk"],
+      ["awk -f ./prog.awk", "awk", "prog.awk"],
+      ["awk -f ../app/prog.awk", "awk", "prog.awk"],
+      [`awk -f ${at("prog.awk")}`, "awk", "prog.awk"],
+      ["awk -f 'prog.awk'", "awk", "prog.awk"],
+      ['awk -f "pr"og.awk', "awk", "prog.awk"],
+      ["sed -f edit.sed notes.txt", "sed", "edit.sed"],
+      ["sed -nf edit.sed", "sed", "edit.sed"],
+      ["jq -f q.jq data.json", "jq", "q.jq"],
+      ["env A=1 awk -f prog.awk", "awk", "prog.awk"],
+      ["nice -n 5 sed -f edit.sed", "sed", "edit.sed"],
+      ["timeout 5 jq -f q.jq", "jq", "q.jq"],
+      ["xargs awk -f prog.awk", "awk", "prog.awk"],
+      ["command awk -f prog.awk", "awk", "prog.awk"],
+      ["exec awk -f prog.awk", "awk", "prog.awk"],
+      ["stdbuf -o0 awk -f prog.awk", "awk", "prog.awk"],
+      ["sudo awk -f prog.awk", "awk", "prog.awk"],
+      ["busybox awk -f prog.awk", "awk", "prog.awk"],
+      ["/usr/bin/awk -f prog.awk", "awk", "prog.awk"],
+      ["mytool -- prog.awk", "mytool", "prog.awk"],
+      ["true && awk -f prog.awk", "awk", "prog.awk"],
+    ];
+    for (const [line, program, file] of lines) {
+      const why = refusal(line);
+      expect(why, line).toContain(`build.sh runs ${program}, which reads the repository file ${at(file)}`);
+    }
+  });
+
+  it("refuses a path known only at run time, or a relative word after a cd", () => {
+    expect(refusal('awk -f "$PWD/prog.awk"')).toMatch(
+      /runs awk with .*PWD.*prog\.awk"?, a path known only at run time/,
+    );
+    expect(refusal('awk -f "${PWD}"/prog.awk')).toMatch(/a path known only at run time/);
+    expect(refusal("awk -f $(pwd)/prog.awk")).toMatch(/a path known only at run time/);
+    expect(refusal("cd sub && awk -f prog.awk")).toMatch(/runs awk with prog\.awk after changing directory/);
+  });
+
+  it("refuses a program whose #! line names a program it does not follow", () => {
+    expect(refusal("./tool", { tool: "#!/usr/bin/awk -f\n{ print }\n" })).toMatch(
+      /tool runs with awk \(its #! line\), which Slashi does not follow/,
+    );
+    expect(reasonOf(["./tool"], { tool: "#!/usr/bin/env -S sed -f\np\n" })).toMatch(/runs with sed/);
+  });
+
+  it("binds a path into the repository that is missing now as missing, so adding it asks again", () => {
+    const map = { "build.sh": "awk -f ./gen/new.awk", ...files };
+    const before = digestOf(["./build.sh"], map);
+    const added = binding(["./build.sh"], { ...map, "gen/new.awk": 'BEGIN { system("id") }' });
+    expect(added.ok).toBe(false);
+    expect(reasonOf(["./build.sh"], map)).toBe("");
+    expect(before).not.toBe(digestOf(["./build.sh"], { "build.sh": "awk -f ./gen/other.awk", ...files }));
+  });
+
+  it("still binds programs whose words are data, and words that name no repository file", () => {
+    for (const line of [
+      "cat prog.awk",
+      "cp prog.awk /tmp/x",
+      "test -f ./prog.awk && echo ./prog.awk",
+      "mkdir -p out/x && rm -rf out",
+      "grep -n x prog.awk | head -1",
+      "cd ./sub",
+      "awk '{ print $1 }' /tmp/x",
+      "curl -fsS https://example.com/a/b -o /tmp/x",
+      "gcc -O2 -o/tmp/app x",
+      'printf "%s\\n" "$PWD/x"',
+      "tsc -p .",
+    ])
+      expect(refusal(line), line).toBe("");
   });
 });
 
@@ -403,6 +528,107 @@ describe("against the real make and bash", () => {
       );
     },
     120_000,
+  );
+
+  it.skipIf(!have("npm") && process.env.CI === undefined)(
+    "npm: a package script runs a program of the repository's node_modules/.bin by name, which is bound",
+    () => {
+      const dir = path.join(tmp.dir, "npm");
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true });
+      writeFileSync(
+        path.join(dir, "package.json"),
+        JSON.stringify({ name: "x", scripts: { t: "mytool --x" } }),
+      );
+      const tool = path.join(dir, "node_modules", ".bin", "mytool");
+      writeFileSync(tool, `#!/bin/sh\ntouch '${marker}'\n`);
+      chmodSync(tool, 0o755);
+      rmSync(marker, { force: true });
+      const env = { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: dir };
+      const ran = spawnSync("npm", ["run", "--silent", "t"], { cwd: dir, env });
+      expect(existsSync(marker), `npm runs node_modules/.bin/mytool: ${String(ran.stderr)}`).toBe(true);
+      const site = { cwd: dir, env, root: dir, identity: "x" };
+      const before = commandBinding(["npm", "run", "t"], site, readBindingFile);
+      writeFileSync(tool, `#!/bin/sh\ntouch '${marker}'\necho edited\n`);
+      const after = commandBinding(["npm", "run", "t"], site, readBindingFile);
+      expect(before.ok && after.ok && before.digest !== after.digest, "an edited bin asks again").toBe(true);
+    },
+    120_000,
+  );
+
+  it.skipIf(!have("bash") && process.env.CI === undefined)(
+    "bash: a script that gives a repository program file to awk or sed, wrapped and spelled in generated ways, is never approved past an edit",
+    () => {
+      const readers = [
+        {
+          file: "prog.awk",
+          code: `BEGIN { printf "" > "${marker}" }`,
+          line: ["awk -f F", "awk -fF", "awk -v x=1 -f F"],
+        },
+        { file: "edit.sed", code: `1w ${marker}`, line: ["sed -n -f F", "sed -nf F", "sed -n -e p -f F"] },
+      ];
+      const wrappers = [
+        "",
+        "env ",
+        "env A=1 ",
+        "nice ",
+        "nice -n 1 ",
+        "timeout 60 ",
+        "command ",
+        "stdbuf -o0 ",
+        "xargs ",
+      ];
+      /** How the script names the file (`{D}` is the repository folder's name). */
+      const spellings = [
+        "{P}",
+        "./{P}",
+        "'{P}'",
+        '"./{P}"',
+        '"$PWD/{P}"',
+        "${PWD}/{P}",
+        "../{D}/{P}",
+        "$(pwd)/{P}",
+      ];
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...readers),
+          fc.nat(2),
+          fc.constantFrom(...wrappers),
+          fc.constantFrom(...spellings),
+          (reader, form, wrapper, spelling) => {
+            const dir = path.join(tmp.dir, "reader");
+            rmSync(dir, { recursive: true, force: true });
+            mkdirSync(path.join(dir, "scripts"), { recursive: true });
+            const file = path.join(dir, "scripts", reader.file);
+            writeFileSync(file, `${reader.code}\n`);
+            const named = spelling
+              .replace("{P}", `scripts/${reader.file}`)
+              .replace("{D}", path.basename(dir));
+            const command = (reader.line[form] as string).replace("F", named);
+            const script = path.join(dir, "build.sh");
+            writeFileSync(script, `#!/bin/bash\necho x | ${wrapper}${command}\n`);
+            chmodSync(script, 0o755);
+            rmSync(marker, { force: true });
+            const env = { PATH: "/usr/bin:/bin" };
+            spawnSync("./build.sh", [], { cwd: dir, env });
+            // The real shell and program read the file as code (the form is real), …
+            expect(existsSync(marker), `${wrapper}${command} runs ${reader.file}`).toBe(true);
+            // … so the approval is refused, or an edit of the file asks again.
+            const site = { cwd: dir, env, root: dir, identity: "x" };
+            const before = commandBinding(["./build.sh"], site, readBindingFile);
+            if (!before.ok) return;
+            writeFileSync(file, `${reader.code}\n# edited\n`);
+            const after = commandBinding(["./build.sh"], site, readBindingFile);
+            expect(
+              after.ok && after.digest === before.digest,
+              `${wrapper}${command}: edited ${reader.file} still approved`,
+            ).toBe(false);
+          },
+        ),
+        { numRuns: 40 },
+      );
+    },
+    300_000,
   );
 
   it.skipIf(!have("bash") && process.env.CI === undefined)(

@@ -7,8 +7,9 @@
  * reason, so the command asks every time. Never less than what runs is bound silently.
  *
  * A program found by name (`tsc`, `gcc`) binds nothing of its own, unless the `PATH` it is found on has a relative
- * or empty entry or one inside the repository (then refused). Programs under `node_modules/.bin`, which package
- * managers put on a package script's `PATH`, are not bound.
+ * or empty entry or one inside the repository (then refused), or it is a file of a `node_modules/.bin` folder of
+ * the repository that a package manager puts first on a package script's `PATH` (then that file is bound by its
+ * bytes). A program Slashi does not follow given a repository file (`awk -f prog.awk`) is refused.
  */
 import path from "node:path";
 import type { ExtractedCommand } from "@slashi/core";
@@ -25,6 +26,7 @@ import {
 } from "./makefile-text.js";
 import { nestedScript, nestedScripts, PACKAGE_MANAGERS } from "./package-scripts.js";
 import { INTERPRETERS, programName, SHELLS } from "./programs.js";
+import { DATA_ONLY, repositoryWords } from "./repository-words.js";
 import { scriptImports, shebangInterpreter } from "./script-imports.js";
 import { analysed, dynamicWord, textOf } from "./shell-text.js";
 
@@ -95,6 +97,8 @@ export class PulledIn {
   /** Shell scripts followed, and whether running one may change the directory (`cd` in it). */
   private readonly moves = new Map<string, boolean>();
   private readonly pathEntry: string | undefined;
+  /** The `node_modules/.bin` folders a package manager puts first on PATH, while a package script's text runs. */
+  private bins: readonly string[] = [];
 
   constructor(
     private readonly site: PullSite,
@@ -149,7 +153,10 @@ export class PulledIn {
     return why;
   }
 
-  /** What a program file pulls in: a shell script's, a script's by its `#!` interpreter, nothing for a binary. */
+  /**
+   * What a program file pulls in: a shell script's, a script's by its `#!` interpreter, nothing for a binary;
+   * refused for a `#!` program Slashi does not follow.
+   */
   programFile(program: PulledFile, cwd: string, depth = 0): Why | undefined {
     const head = textOf(program.bytes.subarray(0, 512));
     if (head.includes("\0")) return undefined;
@@ -160,7 +167,10 @@ export class PulledIn {
       return this.shellScript(program, cwd, depth);
     }
     if (INTERPRETERS.has(interpreter)) return this.script(interpreter, program, depth);
-    return undefined;
+    // `#!/usr/bin/awk -f` is `awk -f FILE`: what that program loads from it is not followed.
+    return {
+      refused: `${program.file} runs with ${interpreter} (its #! line), which Slashi does not follow for what it loads`,
+    };
   }
 
   /**
@@ -305,11 +315,39 @@ export class PulledIn {
     depth = 0,
   ): Why | undefined {
     const dir = path.dirname(packageJson);
-    for (const name of names) {
-      const body = scripts[name];
-      if (body === undefined || !this.once(`script ${name}`, packageJson)) continue;
-      const why = this.shellText(body, `the "${name}" script of ${packageJson}`, dir, depth);
-      if (why !== undefined) return why;
+    const outer = this.bins;
+    // npm, pnpm and yarn put `node_modules/.bin` of the package's folder and every folder above it first on PATH.
+    const bins: string[] = [];
+    for (let at = dir; ; at = path.dirname(at)) {
+      bins.push(path.join(at, "node_modules", ".bin"));
+      if (path.dirname(at) === at) break;
+    }
+    this.bins = bins;
+    try {
+      for (const name of names) {
+        const body = scripts[name];
+        if (body === undefined || !this.once(`script ${name}`, packageJson)) continue;
+        const why = this.shellText(body, `the "${name}" script of ${packageJson}`, dir, depth);
+        if (why !== undefined) return why;
+      }
+      return undefined;
+    } finally {
+      this.bins = outer;
+    }
+  }
+
+  /**
+   * A program a package script runs by name that a package manager finds in a `node_modules/.bin` folder inside
+   * the repository: that file is bound by its bytes (a link by the file it leads to), not read for what it
+   * loads (the package it starts is not followed, as packages a script imports are not). `undefined` when no
+   * such folder has it (the program is found on the system's PATH).
+   */
+  private packageBin(program: string, owner: string, depth: number): Why | undefined {
+    for (const folder of this.bins) {
+      const file = path.join(folder, program);
+      if (!this.inRepository(file) || this.site.read(file) === undefined) continue;
+      const got = this.load(file, `${owner} runs ${program}, found in`, depth);
+      return "refused" in got ? got : undefined;
     }
     return undefined;
   }
@@ -392,10 +430,41 @@ export class PulledIn {
       return {
         refused: `${owner} runs ${program}, found on PATH, which has the entry ${this.pathEntry} where a repository file can stand for it`,
       };
+    if (!program.includes("/") && !BUILTINS.has(program)) {
+      const bin = this.packageBin(program, owner, depth);
+      if (bin !== undefined) return bin;
+    }
     const name = programName(program);
     if (SHELLS.has(name) || INTERPRETERS.has(name)) return this.interpreter(command, name, owner, cwd, depth);
     if (name === "make" || name === "gmake") return this.make(command, owner, cwd, depth);
     if (PACKAGE_MANAGERS.has(name)) return this.packageRun(command, owner, cwd, depth);
+    return this.unfollowed(command, name, owner, cwd);
+  }
+
+  /**
+   * A program Slashi does not follow (`awk -f`, `sed -f`, `jq -f`, a compiler): refused when it is given a
+   * repository file (or a path known only at run time), since it may run what it reads and load more by its
+   * own rules; a path into the repository that is missing now is bound as missing. Programs whose words are
+   * only data (`cat`, `cp`, `test`, {@link DATA_ONLY}) are not looked at.
+   */
+  private unfollowed(command: ExtractedCommand, name: string, owner: string, cwd: string): Why | undefined {
+    if (DATA_ONLY.has(name) || command.effective.length < 2) return undefined;
+    const exists = (file: string): boolean => this.site.read(file) !== undefined;
+    for (const found of repositoryWords(command, cwd, this.site.root, exists)) {
+      if (found.moved === true)
+        return {
+          refused: `${owner} runs ${name} with ${found.word} after changing directory, which may name a repository file`,
+        };
+      if (found.file === undefined)
+        return {
+          refused: `${owner} runs ${name} with ${found.word}, a path known only at run time that may name a repository file`,
+        };
+      if (found.exists === true)
+        return {
+          refused: `${owner} runs ${name}, which reads the repository file ${found.file}; Slashi does not follow what ${name} runs or loads from it`,
+        };
+      if (!this.absent.includes(found.file)) this.absent.push(found.file);
+    }
     return undefined;
   }
 

@@ -26,6 +26,6 @@ export function analysed(text: string, what: string): ExtractedCommand[] | { ref
 }
 
 /** True when the word at `index` of the command's effective argv is known only at run time. */
-export function dynamicWord(command: ExtractedCommand, index: number): boolean {
+export function dynamicWord(command: Pick<ExtractedCommand, "effectiveDynamic">, index: number): boolean {
   return (command.effectiveDynamic ?? []).includes(index);
 }
