@@ -64,6 +64,13 @@ describe("a trust record written before identities were kept", () => {
     const status = scriptedIo(env, dir);
     expect(await main(["trust", "status"], status)).toBe(10);
     expect(status.out()).toContain("not trusted until you confirm it");
+    const json = scriptedIo(env, dir);
+    expect(await main(["trust", "status", "--json"], json)).toBe(10);
+    expect(JSON.parse(json.out())).toMatchObject({
+      trusted: false,
+      state: "unconfirmed",
+      status: expect.stringContaining("not trusted until you confirm it"),
+    });
     await expect(main(["run", "/mark"], scriptedIo(env, dir))).rejects.toThrow(/not trusted/);
 
     expect(await main(["trust"], scriptedIo(env, dir))).toBe(0);

@@ -26,6 +26,7 @@ import {
   type GuardedBatchPorts,
   type PolicySnapshot,
   type RunResult,
+  type VerdictReason,
   workspaceCwd,
 } from "@slashi/runtime";
 import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
@@ -195,7 +196,7 @@ export function formApprover(
           const text = confirmationMessage({
             title: call.title,
             decision,
-            cwd: request.cwd,
+            cwd: request.displayCwd ?? request.cwd,
             env: environmentOverrides(decision),
             cordon: confined,
             network,
@@ -388,15 +389,19 @@ export function ranResult(services: Services, result: McpRun, facts: RanFacts): 
   };
 }
 
-/** The tool result of a guarded run's outcome. */
+/**
+ * The tool result of a guarded run's outcome. `shown` gives the reasons as they may be returned (the runtime's
+ * `shownReasons` for a line expanded with secret values: placeholders where the values went); default as they are.
+ */
 export function toolResultOf(
   services: Services,
   ctx: ServerContext,
   outcome: GuardedRunOutcome<McpRun, InputRequiredResult>,
   timeoutMs: number,
+  shown: (reasons: readonly VerdictReason[]) => readonly VerdictReason[] = (reasons) => reasons,
 ): CallToolResult | InputRequiredResult {
   const { verdict } = outcome;
-  const reasons = verdict.reasons;
+  const reasons = shown(verdict.reasons);
   switch (outcome.status) {
     case "pending":
       return outcome.pending;
@@ -424,7 +429,7 @@ export function toolResultOf(
     decision: verdict.decision.decision,
     ...(answer === undefined ? {} : { answer }),
     ...(warning === undefined ? {} : { warning }),
-    reasons: verdict.reasons,
+    reasons,
     timeoutMs,
   });
 }

@@ -46,6 +46,7 @@ import {
   redactValue,
   repositoryMismatchNote,
   runSlashSteps,
+  shownReasons,
   slashApprover,
   sourceName,
   stepPerformerOf,
@@ -86,8 +87,9 @@ type StepPorts = Pick<StepHostPort<LoadedCommand>, "terminal" | "notify" | "wait
  */
 /**
  * The keys of a `run_command` result whose strings are Slashi's own words (statuses, codes, verdicts, names,
- * digests): a short secret value is not searched for in them. Every other string (output, messages, a reason's
- * `command`, which is the expanded line) is withheld whole when it may quote one.
+ * digests) or were built with placeholders where secret values went (a step's and a reason's `command`): a short
+ * secret value is not searched for in them. Every other string (output, messages) is free text, redacted by the
+ * runtime's `redactSecrets` rule.
  */
 const RESULT_OWN_WORDS: ReadonlySet<string> = new Set([
   "status",
@@ -103,6 +105,7 @@ const RESULT_OWN_WORDS: ReadonlySet<string> = new Set([
   "in",
   "fingerprint",
   "argsDigest",
+  "command",
 ]);
 
 const MCP_STEPS: Required<StepPorts> = {
@@ -384,6 +387,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
     const fingerprint = fingerprintCommand(command.definition);
     const loadedPolicy = await snapshotOrError(services);
     if ("error" in loadedPolicy) return loadedPolicy.error;
+    const { snapshot } = loadedPolicy;
     const timeoutMs = services.config.defaultTimeoutMs;
 
     // One walk of the runtime's step loop expands every step (a callee's too) and collects what to perform: each
@@ -434,6 +438,9 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
           commandName: run.command.definition.name,
           auditText: (run.raw as TerminalStep).command,
           display: run.display,
+          ...(run.displayCwd === undefined || run.displayCwd === run.cwd
+            ? {}
+            : { displayCwd: run.displayCwd }),
           secrets,
           cordon: services.config.cordon,
         };
@@ -444,7 +451,9 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
         performs.push(async (steps, batch) => {
           let result: CallToolResult;
           try {
-            result = toolResultOf(services, ctx, await batch.run(line), timeoutMs) as CallToolResult;
+            result = toolResultOf(services, ctx, await batch.run(line), timeoutMs, (reasons) =>
+              shownReasons(line, reasons, snapshot),
+            ) as CallToolResult;
           } catch (error) {
             result = notStartedResult(error);
           }
@@ -520,7 +529,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
       case "denied":
         return toolError(ToolErrorCode.SAFETY_DENIED, "the policy refuses this command; nothing ran", {
           decision: outcome.verdict.verdict,
-          reasons: outcome.verdict.reasons,
+          reasons: shownReasons(lines[outcome.index] as GuardedRunRequest, outcome.verdict.reasons, snapshot),
           ...where[outcome.index],
         });
       case "refused":
@@ -543,7 +552,9 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
                 ],
               }
             : outcome,
-          outcome.verdicts.flatMap((v) => (v.verdict === "ask" ? v.reasons : [])),
+          outcome.verdicts.flatMap((v, i) =>
+            v.verdict === "ask" ? shownReasons(lines[i] as GuardedRunRequest, v.reasons, snapshot) : [],
+          ),
         );
       case "approved":
         break;

@@ -8,8 +8,7 @@
 //
 // A case that cannot apply here is listed under `mcp-enkaidu` in @slashi/conformance's not-applicable.json with its
 // reason (may only shrink).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import {
   compareWithBaseline,
@@ -19,6 +18,7 @@ import {
   type ConformanceCase,
 } from "@slashi/conformance";
 import { TrustFileStore } from "@slashi/runtime";
+import { scratchDir, tempHome } from "@slashi/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { connect, serverEnv, structured, type Connected } from "./helpers.js";
 
@@ -48,18 +48,14 @@ for (const c of cases) {
 }
 
 const problems = new Map<string, string[]>();
+/** Each group's home, config, state and workspace go in here (removed after the file's tests, also on failure). */
+const scratch = scratchDir("slashi-mcp-enkaidu-");
 
 async function runGroup(group: Case[]): Promise<void> {
   const first = group[0] as Case;
-  const root = mkdtempSync(path.join(tmpdir(), "slashi-mcp-enkaidu-"));
-  const dirs = {
-    home: path.join(root, "home"),
-    configDir: path.join(root, "config"),
-    stateDir: path.join(root, "state"),
-  };
-  const workspace = path.join(root, "work");
-  for (const dir of [...Object.values(dirs), path.join(workspace, ".git")])
-    mkdirSync(dir, { recursive: true });
+  const temp = tempHome("group-", scratch);
+  const { dir: root, workspace } = temp;
+  const dirs = { home: temp.home, configDir: temp.configDir, stateDir: temp.stateDir };
   // The person's own config lives outside the workspace; an empty one means: defaults and ENKAIDU_* only.
   const config = path.join(dirs.home, "enkaidu.yml");
   writeFileSync(config, first.input.yaml ?? "{}\n");
@@ -107,7 +103,7 @@ async function runGroup(group: Case[]): Promise<void> {
     for (const c of group) problems.set(c.id, [`server failed: ${(error as Error).message}`]);
   } finally {
     await server?.close();
-    rmSync(root, { recursive: true, force: true });
+    temp.remove();
   }
 }
 

@@ -3,13 +3,14 @@
 // readable (writable unless --read-only, then only the --writable folders), a secret in the home directory is
 // not, the network follows the policy, the server's exit status comes back, and nothing is left running.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { cordonAvailability } from "@slashi/runtime";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, processesWith, serverEnv } from "./helpers.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,26 +33,18 @@ describe.runIf(ready)(
   { timeout: 120_000 },
   () => {
     // Outside /tmp: the cordon gives the server a private /tmp.
-    let root: string;
-    let workspace: string;
-    let home: string;
-    let env: Record<string, string>;
+    const packageDir = path.resolve(here, "..");
+    const root = scratchDir(".tmp-wrap-", /^\/tmp(\/|$)/.test(packageDir) ? "/var/tmp" : packageDir);
+    const workspace = path.join(root, "work");
+    const home = path.join(root, "home");
+    const env = serverEnv({ home, configDir: path.join(root, "config"), stateDir: path.join(root, "state") });
     const canary = `wrap-canary-${process.pid}`;
 
     beforeAll(() => {
-      const packageDir = path.resolve(here, "..");
-      root = mkdtempSync(path.join(/^\/tmp(\/|$)/.test(packageDir) ? "/var/tmp" : packageDir, ".tmp-wrap-"));
-      workspace = path.join(root, "work");
-      home = path.join(root, "home");
       mkdirSync(path.join(workspace, ".git"), { recursive: true });
       writeFileSync(path.join(workspace, "hello.txt"), "hello from the workspace\n");
       mkdirSync(path.join(home, ".ssh"), { recursive: true });
       writeFileSync(path.join(home, ".ssh", "id_rsa"), canary);
-      env = serverEnv({ home, configDir: path.join(root, "config"), stateDir: path.join(root, "state") });
-    });
-
-    afterAll(() => {
-      rmSync(root, { recursive: true, force: true });
     });
 
     async function connect(

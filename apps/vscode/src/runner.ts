@@ -434,6 +434,7 @@ export class Runner {
       commandName: `/${entry.name}`,
       auditText: raw.command,
       display: run.display,
+      ...(run.displayCwd === undefined || run.displayCwd === cwd ? {} : { displayCwd: run.displayCwd }),
       secrets,
       // A shared command the person approved: the policy's ask runs without another prompt, unless the
       // arguments add a finding the approved template does not have.

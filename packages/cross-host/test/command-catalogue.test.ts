@@ -5,26 +5,18 @@
 // `run_command`, as it does through `slashi run`.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadInstalledPackCommands } from "@slashi/registry-client";
 import { nodePolicyFiles, slashiPaths } from "@slashi/runtime";
-import {
-  hostEnv,
-  stopRegistry,
-  tempHome,
-  verdaccioUnavailable,
-  type RunningRegistry,
-} from "@slashi/test-utils";
+import { hostEnv, stopRegistry, tempHome, type RunningRegistry } from "@slashi/test-utils";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCatalog } from "../../../apps/vscode/src/catalog.js";
 import { folderInputs } from "../../../apps/vscode/src/workspaces.js";
+import { registryInstalled, SLASHI } from "./built.js";
 import { SLASHI_MCP, withMcp } from "./mcp.js";
 import { installPack } from "./pack.js";
 
-const SLASHI = fileURLToPath(new URL("../../../apps/cli/dist/bin.js", import.meta.url));
-const installed = verdaccioUnavailable() === undefined;
-if (!installed && process.env.CI) throw new Error(`verdaccio is not installed: ${verdaccioUnavailable()}`);
+const installed = registryInstalled();
 
 const temp = tempHome("slashi-catalogue-");
 const { workspace, configDir } = temp;

@@ -11,7 +11,6 @@
 // `command-catalogue.test.ts`, `editor-only-commands.test.ts`). docs/architecture.md lists every row's tests.
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadShellParser } from "@slashi/core";
 import {
   bindingSite,
@@ -24,27 +23,18 @@ import {
   workspaceKeyOf,
   type AuditRecord,
 } from "@slashi/runtime";
-import {
-  hostEnv,
-  stopRegistry,
-  tempHome,
-  verdaccioUnavailable,
-  type RunningRegistry,
-} from "@slashi/test-utils";
+import { hostEnv, stopRegistry, tempHome, type RunningRegistry } from "@slashi/test-utils";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS, hookPayload, hookVerdict } from "./agents.js";
+import { pseudoTerminal, registryInstalled, SLASHI } from "./built.js";
 import { extensionRunner, extensionTerminalStep } from "./extension.js";
 import { SLASHI_MCP, withMcp, type McpForms } from "./mcp.js";
 import { installPack } from "./pack.js";
 
-const SLASHI = fileURLToPath(new URL("../../../apps/cli/dist/bin.js", import.meta.url));
-const installed = verdaccioUnavailable() === undefined;
-if (!installed && process.env.CI) throw new Error(`verdaccio is not installed: ${verdaccioUnavailable()}`);
+const installed = registryInstalled();
 /** `script` from util-linux gives `slashi` a terminal a person answers on. */
-const SCRIPT = ["/usr/bin/script", "/bin/script"].find((p) => existsSync(p));
-if (SCRIPT === undefined && process.platform === "linux" && process.env.CI)
-  throw new Error("util-linux `script` is missing: the behaviour-table test needs a pseudo-terminal");
+const SCRIPT = pseudoTerminal("the behaviour-table test");
 /** `slashi run`'s exit status when a shared command needs approval and there is no terminal to ask on. */
 const RUN_NEEDS_APPROVAL = 121;
 

@@ -6,20 +6,17 @@
 // host asks again, with the same reasons, and `slashi exec` without a terminal refuses it.
 import { chmodSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { readAudit, slashiPaths, type AuditRecord } from "@slashi/runtime";
 import { hostEnv, tempHome } from "@slashi/test-utils";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pseudoTerminal, SLASHI } from "./built.js";
 import { extensionTerminalStep } from "./extension.js";
 import { AGENTS, hookPayload, hookVerdict } from "./agents.js";
 import { withMcp } from "./mcp.js";
 
-const SLASHI = fileURLToPath(new URL("../../../apps/cli/dist/bin.js", import.meta.url));
 /** `script` from util-linux gives `slashi exec` a terminal to ask on. */
-const SCRIPT = ["/usr/bin/script", "/bin/script"].find((p) => existsSync(p));
-if (SCRIPT === undefined && process.platform === "linux" && process.env.CI)
-  throw new Error("util-linux `script` is missing: the remembered-approval test needs a pseudo-terminal");
+const SCRIPT = pseudoTerminal("the remembered-approval test");
 
 const LINE = "./build.sh";
 

@@ -4,10 +4,10 @@
  * installed.
  */
 import { generateKeyPairSync, sign } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { scratchDir, tempDir } from "@slashi/test-utils";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import {
   SlashiErrorCode,
   approvalStateOf,
@@ -49,17 +49,14 @@ async function failure(fn: () => Promise<unknown>): Promise<SlashiError> {
   throw new Error("expected a SlashiError");
 }
 
-let scratch: string;
+const scratch = scratchDir("slashi-packs-e2e-");
 beforeAll(async () => {
-  scratch = await mkdtemp(path.join(tmpdir(), "slashi-packs-e2e-"));
   await loadShellParser();
 });
-afterAll(async () => {
-  await rm(scratch, { recursive: true, force: true });
-});
 
-async function tempDir(label: string): Promise<string> {
-  return mkdtemp(path.join(scratch, `${label}-`));
+/** A fresh folder inside this file's scratch folder (removed with it; also usable in a `beforeAll`). */
+function folder(label: string): string {
+  return tempDir(`${label}-`, scratch).dir;
 }
 
 /** Writes a pack folder with the given version and terminal command. */
@@ -75,12 +72,12 @@ describe.skipIf(!available).each(kinds)("a pack over %s", (kind) => {
   const approvals: ApprovalRecord[] = [];
 
   beforeAll(async () => {
-    packsDir = await tempDir(`packs-${kind}`);
+    packsDir = folder(`packs-${kind}`);
     manager = await managerFor(reg(kind), packsDir, reg(kind).token);
   });
 
   it("publishes with the token after listing what needs approval", async () => {
-    const dir = await tempDir(`src-${kind}`);
+    const dir = folder(`src-${kind}`);
     await writePack(dir, name, "1.0.0", "echo pack-ran-1");
     const pack = await preparePublish(dir);
     const say = pack.description.commands.find((c) => c.name === "say");
@@ -93,7 +90,7 @@ describe.skipIf(!available).each(kinds)("a pack over %s", (kind) => {
   });
 
   it("refuses to publish without a token, naming the source only", async () => {
-    const anonymous = await managerFor(reg(kind), await tempDir("anon"));
+    const anonymous = await managerFor(reg(kind), folder("anon"));
     const error = await failure(() => anonymous.client(name, true));
     expect(error.code).toBe(SlashiErrorCode.REGISTRY_FAILED);
     expect(error.message).toContain("E2E_REGISTRY_TOKEN");
@@ -164,7 +161,7 @@ describe.skipIf(!available).each(kinds)("a pack over %s", (kind) => {
   });
 
   it("updates: shows the changed command, asks again, and replaces the version atomically", async () => {
-    const dir = await tempDir(`src2-${kind}`);
+    const dir = folder(`src2-${kind}`);
     await writePack(dir, name, "1.1.0", "echo pack-ran-2");
     await publishPack(await manager.client(name, true), await preparePublish(dir));
 
@@ -226,7 +223,7 @@ describe.skipIf(!available).each(kinds)("a pack over %s", (kind) => {
 describe.skipIf(!httpsAvailable)("HTTPS trust", () => {
   it("refuses the registry's self-signed certificate unless its CA is given", async () => {
     const registry = await resolveRegistry({ url: reg("https").url });
-    const manager = new PackManager({ packsDir: await tempDir("noca"), registries: [registry] });
+    const manager = new PackManager({ packsDir: folder("noca"), registries: [registry] });
     const error = await failure(() => manager.search(""));
     expect(error.code).toBe(SlashiErrorCode.REGISTRY_FAILED);
     expect(error.message).toMatch(/certificate|CERT/);
@@ -240,9 +237,9 @@ describe.skipIf(!available)("rejected packs leave nothing installed", () => {
   let before: { tree: string[]; lock: Buffer };
 
   beforeAll(async () => {
-    packsDir = await tempDir("rejects");
+    packsDir = folder("rejects");
     manager = await managerFor(reg("http"), packsDir, reg("http").token);
-    const dir = await tempDir("good");
+    const dir = folder("good");
     await writePack(dir, good, "1.0.0", "echo good");
     await publishPack(await manager.client(good, true), await preparePublish(dir));
     await manager.install(good);
@@ -355,7 +352,7 @@ describe.skipIf(!available)("rejected packs leave nothing installed", () => {
     }
     const goodProxy = await startProxy(reg("http").url, { kind: "sign", keys, sign: signer(false) });
     try {
-      const elsewhere = await managerFor(goodProxy, await tempDir("signed"));
+      const elsewhere = await managerFor(goodProxy, folder("signed"));
       expect((await elsewhere.install(good)).signature).toEqual({ status: "verified", keyid: "SHA256:e2e" });
     } finally {
       await goodProxy.close();

@@ -4,8 +4,7 @@
 // A second release is then installed over the first: what the person had (trust, an installed pack and its
 // approval, the agent hook) still works. Verdaccio comes from e2e/registry and is stopped by pid in afterAll.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -16,6 +15,7 @@ import {
   verdaccioUnavailable,
   type RunningRegistry,
 } from "@slashi/test-utils/verdaccio";
+import { scratchDir } from "@slashi/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeset, checkoutVersions, rebuildCommands, stageCheckout } from "../src/checkout.js";
 import { publicPackages } from "../src/workspace.js";
@@ -23,7 +23,8 @@ import { publicPackages } from "../src/workspace.js";
 const unavailable = verdaccioUnavailable();
 let registry: RunningRegistry | undefined;
 
-const tmp = mkdtempSync(path.join(tmpdir(), "slashi-release-"));
+// Removed after the file's tests, once the afterAll below has stopped the registry that keeps its storage here.
+const tmp = scratchDir("slashi-release-");
 const checkout = path.join(tmp, "checkout");
 const prefix = path.join(tmp, "prefix");
 const home = path.join(tmp, "home");
@@ -109,7 +110,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (registry) await stopRegistry(registry);
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 /** Lists the MCP server's tools and checks a command, through the SDK's client over stdio. */

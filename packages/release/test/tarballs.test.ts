@@ -1,22 +1,13 @@
 // Packs every public package as `pnpm publish` would and checks the tarball a registry would serve: publint,
 // arethetypeswrong for the libraries, and this project's own rules (src/tarball-checks.ts).
 import { execFileSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { beforeAll, describe, expect, it } from "vitest";
 import { tarballProblems } from "../src/tarball-checks.js";
 import {
   pack,
@@ -31,13 +22,12 @@ import {
 const attw = fileURLToPath(new URL("../node_modules/.bin/attw", import.meta.url));
 const packages = publicPackages();
 const published = packages.map((p) => p.manifest.name);
-const out = mkdtempSync(path.join(tmpdir(), "slashi-tarballs-"));
+const out = scratchDir("slashi-tarballs-");
 const tarballs = new Map<string, string>();
 
 beforeAll(() => {
   for (const p of packages) tarballs.set(p.manifest.name, pack(p.dir, out));
 });
-afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 const tarballOf = (p: PublicPackage): string => tarballs.get(p.manifest.name)!;
 

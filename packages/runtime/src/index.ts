@@ -58,6 +58,7 @@ export {
   guardedRun,
   placedReasons,
   placeholderDecision,
+  shownReasons,
 } from "./guard/guarded-run.js";
 export { guardedBatch, lineApprover } from "./guard/guarded-batch.js";
 export type {
@@ -159,8 +160,10 @@ export {
   redactSecrets,
   redactValue,
   SECRET_MARKER,
+  SHORT_SECRET_NOTE,
   SUBSTRING_REDACTION_MIN,
   textDigest,
+  TOKEN_REDACTION_MIN,
   WITHHELD_TEXT,
 } from "./audit/redact.js";
 export type {

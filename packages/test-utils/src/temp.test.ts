@@ -1,6 +1,8 @@
-import { existsSync, lstatSync, realpathSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { scratchDir, tempDir, tempHome } from "./temp.js";
 
 describe("tempDir", () => {
@@ -81,6 +83,56 @@ describe("scratchDir in beforeEach", () => {
     expect(made).toHaveLength(2);
     expect(existsSync(made[0]!)).toBe(false);
     expect(existsSync(made[1]!)).toBe(true);
+  });
+});
+
+describe("scratchDir in beforeAll or afterAll", () => {
+  const parent = scratchDir("slashi-tu-hooks-");
+  let inBeforeAll: unknown;
+  beforeAll(() => {
+    try {
+      scratchDir("in-before-all-", parent);
+    } catch (error) {
+      inBeforeAll = error;
+    }
+  });
+  afterAll(() => {
+    // The file's result is known by now; an afterAll that made a folder would leave it behind too.
+    expect(() => scratchDir("in-after-all-", parent)).toThrow(
+      /outside a test \(in a beforeAll or afterAll\)/,
+    );
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it("throws a clear error and makes no folder", () => {
+    expect(inBeforeAll).toBeInstanceOf(Error);
+    expect((inBeforeAll as Error).message).toMatch(/in a beforeAll or afterAll.*tempDir\(\)/s);
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it("still works inside a test of that suite", () => {
+    expect(existsSync(scratchDir("in-test-", parent))).toBe(true);
+  });
+});
+
+describe("scratchDir in a skipped suite", () => {
+  it("makes no folder there, and the module-level one is removed after the file", () => {
+    const report = path.join(scratchDir("slashi-tu-report-"), "made");
+    writeFileSync(report, "");
+    const vitest = path.join(
+      path.dirname(createRequire(import.meta.url).resolve("vitest/package.json")),
+      "vitest.mjs",
+    );
+    const packageDir = path.resolve(import.meta.dirname, "..");
+    const run = spawnSync(
+      process.execPath,
+      [vitest, "run", "--root", packageDir, "--config", "test/fixtures/vitest.config.ts"],
+      { cwd: packageDir, env: { ...process.env, SCRATCH_REPORT: report, CI: "" }, encoding: "utf8" },
+    );
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const made = readFileSync(report, "utf8").trim().split("\n");
+    expect(made).toHaveLength(2);
+    expect(made.filter((dir) => existsSync(dir))).toEqual([]);
   });
 });
 

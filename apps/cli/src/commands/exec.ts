@@ -15,6 +15,7 @@ import {
   guardedRun as runtimeGuardedRun,
   placedReasons,
   placeholderDecision,
+  plainArgv,
   probeCordon,
   redactLongSecrets,
   redactSecrets,
@@ -66,6 +67,8 @@ export interface ShownExpansion {
   template: string;
   /** The expansion with every secret-bearing variable shown as a placeholder: what the screen shows. */
   display: string;
+  /** The directory with every secret-bearing variable of the step's `cwd` as a placeholder (default: as it runs). */
+  cwd?: string;
   /** The secret values the expansion used, hidden wherever they would still appear (reasons, argv). */
   secrets: readonly string[];
 }
@@ -99,8 +102,16 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
   const { setup } = run;
   const cwd = setup.context.cwd as string;
   const approvals = new CommandApprovalFileStore({ file: setup.paths.commandApprovals });
-  const request = { command: run.command, cwd, shell: run.shell, env: io.env };
   const secrets = run.expansion?.secrets ?? [];
+  // Where it runs as it may be shown and logged: a secret value of the step's `cwd` as its placeholder.
+  const shownCwd = run.expansion?.cwd ?? cwd;
+  const request = {
+    command: run.command,
+    cwd,
+    shell: run.shell,
+    env: io.env,
+    ...(shownCwd === cwd ? {} : { displayCwd: shownCwd }),
+  };
   // Everything printed about the command: secret values hidden, control characters, escapes and bidi marks visible.
   const visible = (text: string): string => makeVisible(redactSecrets(text, secrets));
   // The line as shown holds each secret value's placeholder where the value went (however short the value).
@@ -171,7 +182,7 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
       println(io.stderr, `${paint(io, "yellow", "approval needed")}: ${shown}`);
       println(
         io.stderr,
-        `  in ${makeVisible(redactLongSecrets(cwd, secrets))}${run.cordon ? " (inside the cordon)" : ""}`,
+        `  in ${makeVisible(redactLongSecrets(shownCwd, secrets))}${run.cordon ? " (inside the cordon)" : ""}`,
       );
       if (verdict.remembered.changed) {
         println(io.stderr, "  it was always-allowed before, but what it runs has changed since");
@@ -270,12 +281,26 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
   if (outcome.status === "refused")
     return outcome.answer === "cancel" ? ExitCode.RUN_CANCELLED : ExitCode.RUN_NEEDS_APPROVAL;
   const { result } = outcome;
-  const argv = outcome.verdict.remembered.argv;
-  if (result.spawnError !== undefined)
+  if (result.spawnError !== undefined) {
+    // The program as shown: for an expansion with secret values, the first word of the placeholder line (a value
+    // that named the program is its placeholder, however short). An errno name is the runner's own word; any other
+    // error text is free text that may quote the line.
+    const ran = outcome.verdict.remembered.argv;
+    const placedArgv = placed === undefined ? undefined : plainArgv(placed);
+    const program =
+      ran === undefined
+        ? visible(run.shell)
+        : placed === undefined
+          ? visible(ran[0] ?? "")
+          : placedArgv?.[0] === undefined
+            ? shown
+            : makeVisible(redactLongSecrets(placedArgv[0], secrets));
+    const error = String(result.spawnError);
     println(
       io.stderr,
-      `slashi: could not start ${visible(argv?.[0] ?? run.shell)}: ${visible(String(result.spawnError))}`,
+      `slashi: could not start ${program}: ${/^E[A-Z0-9]+$/.test(error) ? error : visible(error)}`,
     );
+  }
   if (result.timedOut) println(io.stderr, `slashi: killed after the ${run.timeoutMs} ms timeout`);
   for (const entry of result.restoredProtected ?? [])
     println(

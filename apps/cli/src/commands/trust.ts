@@ -257,6 +257,9 @@ export async function trustStatusCommand(args: ParsedArgs, io: Io): Promise<numb
   if (args.flags.json === true) {
     printJson(io, workspace, {
       trusted,
+      // The state the text shows: `unconfirmed` is a record from before Slashi kept the repository's identity.
+      state,
+      status: TRUST_STATE_WORDS[state](record !== undefined),
       ...(record ? { at: record.at } : {}),
       ...(policyApproved === undefined ? {} : { policyApproved }),
     });

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { mkdtemp, readFile, rm, symlink, unlink, writeFile, mkdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, symlink, unlink, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { beforeEach, describe, expect, it } from "vitest";
 import { SlashiErrorCode, isSlashiError } from "@slashi/core";
 import type { SlashiError } from "@slashi/core";
 import { readTarball } from "../tar/read.js";
@@ -27,11 +27,8 @@ async function failure(fn: () => Promise<unknown>): Promise<SlashiError> {
 }
 
 let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), "slashi-pack-"));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+beforeEach(() => {
+  dir = scratchDir("slashi-pack-");
 });
 
 /** A prepared pack built from a scaffolded folder, as if downloaded (no registry involved). */
@@ -40,7 +37,7 @@ async function prepared(
   version: string,
   command = "git status --short",
 ): Promise<PreparedPack> {
-  const src = await mkdtemp(path.join(dir, `src-${version}-`));
+  const src = scratchDir(`src-${version}-`, dir);
   await scaffoldPack(src, { name, version });
   const manifestFile = path.join(src, "slashi-pack.json");
   await writeFile(

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { mkdtemp, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { scratchDir } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { SlashiErrorCode, isSlashiError } from "@slashi/core";
 import type { SlashiError } from "@slashi/core";
@@ -85,12 +85,12 @@ describe("registries.json", () => {
   });
 
   it("falls back to the public registry without a file", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "slashi-reg-"));
+    const dir = scratchDir("slashi-reg-");
     expect((await loadRegistries(dir)).map((r) => r.url)).toEqual([DEFAULT_REGISTRY_URL]);
   });
 
   it("reads a CA file relative to the config dir and refuses one without a certificate", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "slashi-reg-"));
+    const dir = scratchDir("slashi-reg-");
     await writeFile(
       path.join(dir, "ca.pem"),
       "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
@@ -108,7 +108,7 @@ describe("registries.json", () => {
     "refuses a FIFO as registries.json and /dev/zero as the CA file, at once",
     { timeout: 20_000 },
     async () => {
-      const dir = await mkdtemp(path.join(tmpdir(), "slashi-reg-"));
+      const dir = scratchDir("slashi-reg-");
       execFileSync("mkfifo", [path.join(dir, "registries.json")]);
       expect((await failure(() => loadRegistries(dir))).code).toBe(SlashiErrorCode.FILE_UNSAFE);
       await symlink("/dev/zero", path.join(dir, "zero.pem"));

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { symlinkSync } from "node:fs";
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import { scratchDir } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { SlashiErrorCode, isSlashiError } from "@slashi/core";
 import { npmrcToken, readToken } from "./token.js";
@@ -33,7 +33,7 @@ describe("readToken", () => {
   });
 
   it("reads ~/.npmrc by default", async () => {
-    const home = await mkdtemp(path.join(tmpdir(), "slashi-home-"));
+    const home = scratchDir("slashi-home-");
     await writeFile(path.join(home, ".npmrc"), "//a.example/:_authToken=t2\n");
     expect(await readToken({ url: "https://a.example/" }, true, { home, env: {} })).toBe("t2");
   });
@@ -47,7 +47,7 @@ describe("readToken", () => {
         (file: string) => execFileSync("mkfifo", [file]),
         (file: string) => symlinkSync("/dev/zero", file),
       ]) {
-        const home = await mkdtemp(path.join(tmpdir(), "slashi-home-"));
+        const home = scratchDir("slashi-home-");
         plant(path.join(home, ".npmrc"));
         const code = await readToken({ url: "https://a.example/" }, false, { home, env: {} }).then(
           () => "resolved",

@@ -165,7 +165,7 @@ describe("AuditLog", () => {
     });
     const raw = readFileSync(file, "utf8");
     expect(raw).not.toContain("tok-3f9a");
-    expect(raw).not.toContain("secrets");
+    expect(raw).not.toContain(`"secrets"`);
     const [record] = (await readAudit(file)).records;
     expect(record?.argv).toEqual(["deploy", "--token", SECRET_MARKER]);
     expect(record?.text).toBe("deploy --token ${env:TOKEN}");

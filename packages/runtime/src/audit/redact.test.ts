@@ -6,10 +6,16 @@ import {
   redactSecrets,
   redactValue,
   SECRET_MARKER,
+  SHORT_SECRET_NOTE,
   SUBSTRING_REDACTION_MIN,
   textDigest,
+  TOKEN_REDACTION_MIN,
   WITHHELD_TEXT,
 } from "./redact.js";
+
+/** Whether `value` stands in `text` as a token of its own (what {@link redactSecrets} replaces at any length). */
+const standsAlone = (text: string, value: string): boolean =>
+  text.split(/[\s"'`=:,;()[\]{}<>|&]+/).some((word) => word.replace(/[.!?]+$/, "") === value);
 
 describe("redactSecrets", () => {
   it("leaves no secret in any text, whatever surrounds it (generated)", () => {
@@ -20,14 +26,31 @@ describe("redactSecrets", () => {
         (secret, parts) => {
           const text = parts.join(secret);
           // the marker never re-creates the secret
-          fc.pre(!(SECRET_MARKER + SECRET_MARKER).includes(secret));
+          fc.pre(!(SECRET_MARKER + SECRET_MARKER + SHORT_SECRET_NOTE).includes(secret));
           const out = redactSecrets(text, [secret]);
-          // A text is either free of the value or withheld whole (the withheld words do not depend on it).
-          if (out !== WITHHELD_TEXT) expect(out).not.toContain(secret);
-          if (secret.length >= SUBSTRING_REDACTION_MIN) expect(out).not.toBe(WITHHELD_TEXT);
+          if (secret.length >= SUBSTRING_REDACTION_MIN) expect(out).not.toContain(secret);
+          else if (secret.length >= TOKEN_REDACTION_MIN) {
+            // free of the value, or withheld whole (the withheld words do not depend on it)
+            if (out !== WITHHELD_TEXT) expect(out).not.toContain(secret);
+          } else {
+            // never alone, and the text says it may hold it inside a word
+            expect(standsAlone(out, secret)).toBe(false);
+            if (text !== "") expect(out.endsWith(` ${SHORT_SECRET_NOTE}`)).toBe(true);
+          }
         },
       ),
     );
+  });
+
+  it("replaces a short value where it stands alone, at every length", () => {
+    for (const value of ["%", "ab", "x1z", "pa55", "s3cr3t!"]) {
+      const out = redactSecrets(`TOKEN=${value} -H "${value}" (${value}), then ${value}.`, [value]);
+      expect(
+        out.startsWith(
+          `TOKEN=${SECRET_MARKER} -H "${SECRET_MARKER}" (${SECRET_MARKER}), then ${SECRET_MARKER}.`,
+        ),
+      ).toBe(true);
+    }
   });
 
   it("replaces the longer of two overlapping secrets whole", () => {
@@ -45,26 +68,32 @@ describe("redactSecrets", () => {
     });
   });
 
-  it("never cuts words apart for a short value: a text that holds one is withheld whole", () => {
-    expect(redactSecrets("deploy to prod", ["e"])).toBe(WITHHELD_TEXT);
-    expect(redactSecrets("ls -la", ["e"])).toBe("ls -la");
+  it("never cuts words apart for a short value", () => {
+    // 1 to 3 characters: not looked for inside words, and the text says so whatever it holds
+    expect(redactSecrets("deploy to prod", ["e"])).toBe(`deploy to prod ${SHORT_SECRET_NOTE}`);
+    expect(redactSecrets("ls -la e", ["e"])).toBe(`ls -la ${SECRET_MARKER} ${SHORT_SECRET_NOTE}`);
+    expect(redactSecrets("", ["e"])).toBe("");
+    // 4 to 7 characters: replaced alone; found inside a word, the text is withheld whole
+    expect(redactSecrets("user pass1 ok", ["pass1"])).toBe(`user ${SECRET_MARKER} ok`);
+    expect(redactSecrets("user mypass1 ok", ["pass1"])).toBe(WITHHELD_TEXT);
+    expect(redactSecrets("nothing here", ["pass1"])).toBe("nothing here");
     // the second net alone leaves short values to the positions that were already replaced
     expect(redactLongSecrets("deploy ⟪env:T⟫", ["e", "longer-value"])).toBe("deploy ⟪env:T⟫");
     expect(redactLongSecrets("x longer-value", ["e", "longer-value"])).toBe(`x ${SECRET_MARKER}`);
   });
 
-  it("keeps the strings under a program's own keys, and withholds the free text that may quote a value", () => {
+  it("keeps the strings under a program's own keys, and redacts the free text that may quote a value", () => {
     const value = { status: "ran", steps: [{ command: "echo ⟪env:T⟫", message: "echo e" }], text: "ok" };
     expect(redactValue(value, ["e"], new Set(["status", "command"]))).toEqual({
       status: "ran",
-      steps: [{ command: "echo ⟪env:T⟫", message: WITHHELD_TEXT }],
-      text: "ok",
+      steps: [{ command: "echo ⟪env:T⟫", message: `echo ${SECRET_MARKER} ${SHORT_SECRET_NOTE}` }],
+      text: `ok ${SHORT_SECRET_NOTE}`,
     });
   });
 });
 
 describe("redactAuditEntry", () => {
-  it("keeps the template, the placeholder argv and the codes, and withholds a reason that may quote a value", () => {
+  it("keeps the template, the placeholder argv and the codes, and redacts a reason that may quote a value", () => {
     const entry = {
       event: "run" as const,
       host: "cli" as const,
@@ -80,11 +109,16 @@ describe("redactAuditEntry", () => {
     expect(redactAuditEntry(entry, ["e"])).toEqual({
       ...entry,
       reasons: [
-        { code: "network.fetch", severity: "ask", message: WITHHELD_TEXT },
-        { code: "x", message: "plain" },
+        {
+          code: "network.fetch",
+          severity: "ask",
+          message: `deploy reaches the network ${SHORT_SECRET_NOTE}`,
+        },
+        { code: "x", message: `plain ${SHORT_SECRET_NOTE}` },
       ],
-      warning: WITHHELD_TEXT,
+      warning: `ran in the cordon ${SHORT_SECRET_NOTE}`,
     });
+    expect(redactAuditEntry(entry, ["reach"]).reasons?.[0]?.message).toBe(WITHHELD_TEXT);
   });
 
   it("does not depend on a secret value whatever its length, beyond the digest (generated)", () => {
@@ -109,10 +143,10 @@ describe("redactAuditEntry", () => {
         fc.string({ minLength: 1, maxLength: 12 }),
         fc.string({ minLength: 1, maxLength: 12 }),
         (a, b) => {
-          fc.pre(
-            a.length === b.length ||
-              a.length < SUBSTRING_REDACTION_MIN === b.length < SUBSTRING_REDACTION_MIN,
-          );
+          // the same treatment: anywhere, alone or withheld, alone and noted
+          const treatment = (v: string): number =>
+            v.length >= SUBSTRING_REDACTION_MIN ? 2 : v.length >= TOKEN_REDACTION_MIN ? 1 : 0;
+          fc.pre(treatment(a) === treatment(b));
           const texts = ["curl -H ${env:K} https://example.com", "⟪env:K⟫", SECRET_MARKER];
           // a value that is part of the record's own words shows in them by coincidence, not by leaking
           fc.pre(

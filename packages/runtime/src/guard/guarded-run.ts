@@ -18,13 +18,7 @@ import type { PolicySnapshot } from "../session/policy-session.js";
 import type { SlashiHost } from "../store/approvals.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
 import type { Release } from "./limiter.js";
-import {
-  countedReasons,
-  decideVerdict,
-  type GuardedVerdict,
-  type VerdictReason,
-  type VerdictRequest,
-} from "./verdict.js";
+import { countedReasons, decideVerdict, type GuardedVerdict, type VerdictRequest } from "./verdict.js";
 import { howToApprove, skippedWarning, type CordonProof } from "./without-prompt.js";
 
 /** One command line a host was asked to run. */
@@ -56,6 +50,12 @@ export interface GuardedRunRequest extends VerdictRequest {
    * only from {@link GuardedRunRequest.display}.
    */
   secrets?: readonly string[];
+  /**
+   * {@link VerdictRequest.cwd} with each secret value it was expanded with as the value's placeholder (a slash
+   * command step's `cwd` that read `${env:…}`): what the audit records and the approver shows, and where the
+   * {@link GuardedRunRequest.display} line is decided. Default `cwd`.
+   */
+  displayCwd?: string;
   /**
    * The fingerprint of an approved slash command this line is a step of: its `ask` runs without a prompt when
    * every `ask` finding is one the {@link GuardedRunRequest.template | template} has too. A `deny` still refuses.
@@ -255,42 +255,76 @@ export type GuardedRunOutcome<R extends ExecutionFacts, P = never> =
  * value went without holding it. `undefined` otherwise.
  */
 export function placeholderDecision(
-  request: Pick<GuardedRunRequest, "secrets" | "display" | "cwd" | "shell">,
+  request: Pick<GuardedRunRequest, "secrets" | "display" | "cwd" | "displayCwd" | "shell">,
   snapshot: Pick<PolicySnapshot, "policy" | "context">,
 ): Decision | undefined {
   if (!(request.secrets ?? []).some((s) => s !== "") || request.display === undefined) return undefined;
   return decideLine(
     request.display,
     snapshot.policy,
-    snapshot.context({ cwd: request.cwd, ...(request.shell === undefined ? {} : { shell: request.shell }) }),
+    snapshot.context({
+      cwd: request.displayCwd ?? request.cwd,
+      ...(request.shell === undefined ? {} : { shell: request.shell }),
+    }),
   );
 }
 
 /**
- * Reasons as they may be shown or logged for a line expanded with secret values: each message is the message of
- * the same finding (code and severity) in `shown` ({@link placeholderDecision}), which quotes placeholders where
- * the line held a value; a reason without such a twin is redacted as free text (`redactSecrets`: withheld whole
- * when it may quote a short value). Without secret values the reasons are returned as they are.
+ * Reasons as they may be shown or logged for a line expanded with secret values: each message, and the command it
+ * is about, are those of the same finding (code and severity) in `shown` ({@link placeholderDecision}), which quote
+ * placeholders where the line held a value; a reason without such a twin is redacted as free text
+ * (`redactSecrets`). Without secret values the reasons are returned as they are.
  * @param reasons - the reasons of the decision of the expanded line
  * @param secrets - the values the expansion read
  * @param shown - the decision of the placeholder line, when there is one
  */
-export function placedReasons<R extends { code: string; severity?: unknown; message: string }>(
-  reasons: readonly R[],
-  secrets: readonly string[],
-  shown: Decision | undefined,
-): R[] {
+export function placedReasons<
+  R extends { code: string; severity?: unknown; message: string; command?: string },
+>(reasons: readonly R[], secrets: readonly string[], shown: Decision | undefined): R[] {
   const values = secrets.filter((s) => s !== "");
   if (values.length === 0) return [...reasons];
-  const twins = shown === undefined ? [] : countedReasons(shown);
+  const twins: { code: string; severity?: unknown; message: string; command?: string }[] =
+    shown === undefined ? [] : countedReasons(shown);
   return reasons.map((r) => {
-    const twin = twins.findIndex((t) => t.code === r.code && t.severity === r.severity);
-    const message =
-      twin < 0
-        ? redactSecrets(r.message, values)
-        : redactLongSecrets((twins.splice(twin, 1)[0] as VerdictReason).message, values);
-    return { ...r, message };
+    const index = twins.findIndex((t) => t.code === r.code && t.severity === r.severity);
+    const twin = index < 0 ? undefined : twins.splice(index, 1)[0];
+    const placed =
+      twin === undefined
+        ? {
+            message: redactSecrets(r.message, values),
+            command: r.command && redactSecrets(r.command, values),
+          }
+        : {
+            message: redactLongSecrets(twin.message, values),
+            command: twin.command && redactLongSecrets(twin.command, values),
+          };
+    const { command: _expanded, ...rest } = r;
+    return {
+      ...rest,
+      message: placed.message,
+      ...(placed.command === undefined ? {} : { command: placed.command }),
+    } as R;
   });
+}
+
+/**
+ * A verdict's reasons as a host may show or return them for `request` ({@link placedReasons} over the request's
+ * {@link placeholderDecision}): for an expansion with secret values, messages and commands quote the placeholder
+ * line; otherwise the reasons as they are.
+ * @param request - the line as the host asked for it (its secret values and placeholder line)
+ * @param reasons - the verdict's reasons
+ * @param snapshot - the policy it was decided under
+ */
+export function shownReasons<
+  R extends { code: string; severity?: unknown; message: string; command?: string },
+>(
+  request: Pick<GuardedRunRequest, "secrets" | "display" | "cwd" | "displayCwd" | "shell">,
+  reasons: readonly R[],
+  snapshot: Pick<PolicySnapshot, "policy" | "context">,
+): R[] {
+  const secrets = request.secrets ?? [];
+  if (!secrets.some((s) => s !== "")) return [...reasons];
+  return placedReasons(reasons, secrets, placeholderDecision(request, snapshot));
 }
 
 /** The line as it may be shown or logged: the placeholder line of an expansion with secret values, or withheld. */
@@ -322,7 +356,7 @@ export function auditBase(
     ...(text === request.command ? {} : { expandedDigest: textDigest(request.command) }),
     decision: verdict.decision.decision as Verdict,
     reasons,
-    cwd: request.cwd,
+    cwd: request.displayCwd ?? request.cwd,
   };
 }
 
@@ -466,15 +500,18 @@ export async function settleAsks<P>(
       refusal: { answer: "unavailable", ...unproven },
       approveWith:
         options.confirmAll === undefined
-          ? asking.map(({ question }) =>
-              howToApprove({
-                command: question.request.command,
-                cwd: question.request.cwd,
-                ...(question.verdict.remembered.binding.ok
-                  ? {}
-                  : { notRememberable: question.verdict.remembered.binding.reason }),
-              }),
-            )
+          ? // A line expanded with a secret value has no approve line: it would have to quote the value.
+            asking
+              .filter(({ question }) => !(question.request.secrets ?? []).some((s) => s !== ""))
+              .map(({ question }) =>
+                howToApprove({
+                  command: question.request.command,
+                  cwd: question.request.cwd,
+                  ...(question.verdict.remembered.binding.ok
+                    ? {}
+                    : { notRememberable: question.verdict.remembered.binding.reason }),
+                }),
+              )
           : [],
     };
   }
@@ -590,7 +627,7 @@ export async function guardedRun<R extends ExecutionFacts, P = never>(
       text: base.text as string,
       fingerprint: binding.key,
       ...(ports.workspaceKey === undefined ? {} : { workspaceKey: ports.workspaceKey }),
-      cwd: request.cwd,
+      cwd: request.displayCwd ?? request.cwd,
     });
     how = { answer: "always", fingerprint: binding.key };
   }

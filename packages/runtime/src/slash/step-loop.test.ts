@@ -309,4 +309,23 @@ describe("runSlashSteps: what the loop adds to a step's context", () => {
     });
     expect(cwds).toEqual(["/w/app", "/w/app/pkg/sub"]);
   });
+
+  it("hands a terminal step's directory on with a secret value's placeholder for what is shown", async () => {
+    const cmds = group([
+      def(
+        "a",
+        { type: "terminal", command: "ls", cwd: "sub/${env:DIR}" },
+        { type: "terminal", command: "ls", cwd: "${args}" },
+      ),
+    ]);
+    const { port } = recorder(cmds, { env: { DIR: "ab" } });
+    const seen: [string | undefined, string | undefined][] = [];
+    port.terminal = async (run) => void seen.push([run.cwd, run.displayCwd]);
+    port.workspace = () => "/w/app";
+    await runSlashSteps(cmds[0] as Cmd, port, { args: "pkg" });
+    expect(seen).toEqual([
+      ["/w/app/sub/ab", "/w/app/sub/⟪env:DIR⟫"],
+      ["/w/app/pkg", "/w/app/pkg"],
+    ]);
+  });
 });

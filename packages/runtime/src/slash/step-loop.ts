@@ -97,6 +97,11 @@ export interface TerminalStepRun<C extends StepCommand> extends StepAt<C> {
    * default); a port without `workspace` gets the step's `cwd` as written.
    */
   cwd: string | undefined;
+  /**
+   * {@link TerminalStepRun.cwd} with each secret value its `cwd` was expanded with as the value's placeholder
+   * (`/ws/⟪env:DIR⟫`), for prompts and logs: the same as `cwd` when the step's `cwd` read no secret value.
+   */
+  displayCwd: string | undefined;
   /** The shell the line runs in, as the port's {@link StepHostPort.shell} named it. */
   shell?: string;
 }
@@ -261,6 +266,22 @@ function stepCwd<C extends StepCommand>(
   }
 }
 
+/**
+ * Where a step runs as it may be shown: the directory resolved from its `cwd` expanded with placeholders (only
+ * shown, never used; a path that cannot be resolved is shown as written).
+ */
+function shownCwd(
+  workspace: string | undefined,
+  shown: Extract<Step, { type: "terminal" }>,
+): string | undefined {
+  if (workspace === undefined) return shown.cwd;
+  try {
+    return workspaceCwd(workspace, shown.cwd);
+  } catch {
+    return shown.cwd;
+  }
+}
+
 class Stopped<C extends StepCommand> extends Error {
   constructor(
     readonly stop: StepStop,
@@ -354,14 +375,18 @@ export async function runSlashSteps<C extends StepCommand>(
           break;
         }
         case "terminal": {
-          const display = (shownStep() as typeof step).command;
-          const cwd = port.workspace === undefined ? step.cwd : stepCwd(port.workspace(command), step, at);
+          const shown = shownStep() as typeof step;
+          const display = shown.command;
+          const workspace = port.workspace?.(command);
+          const cwd = port.workspace === undefined ? step.cwd : stepCwd(workspace, step, at);
+          const displayCwd = shown.cwd === step.cwd ? cwd : shownCwd(workspace, shown);
           result = await (port.terminal as NonNullable<typeof port.terminal>)({
             ...at,
             step,
             display,
             template: () => templateLine(raw as typeof step, context, expandOptions),
             cwd,
+            displayCwd,
             ...(shell === undefined ? {} : { shell }),
           });
           break;

@@ -154,6 +154,7 @@ export function cliStepHost(state: RunState): StepHostPort<CatalogueEntry> {
             expansion: {
               template: (run.raw as TerminalStep).command,
               display: run.display,
+              ...(run.displayCwd === undefined ? {} : { cwd: run.displayCwd }),
               secrets: run.secrets,
             },
           },

@@ -1,0 +1,63 @@
+// The secret canary every host's test runs: one slash command of the person's own whose steps read a value from
+// `${env:…}` into an argument, into the step's directory and into the program of a step that cannot start. Each
+// host runs it and shows that the value is nowhere in what it writes (audit log, screen, results, errors,
+// notifications, its log), only in what actually ran.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+
+/** The environment variable the canary command reads. */
+export const CANARY_VARIABLE = "CANARY_TOKEN";
+
+/** How a placeholder of the canary variable reads where the value went. */
+export const CANARY_PLACEHOLDER = `⟪env:${CANARY_VARIABLE}⟫`;
+
+/**
+ * Canary values: a long one with a space and a quote (unquoted it splits into words, quoted it changes shape, so
+ * a search for the value in the expanded line would miss it), and a two-character one that no search for the value
+ * can find safely in free text (only its position hides it).
+ */
+export const CANARY_VALUES = { long: "cnry-7e31c0 it's", short: "§¤" } as const;
+
+/** What must not occur anywhere for each value: the long value's distinctive first word, the short value whole. */
+export const CANARY_MARKS = { long: "cnry-7e31c0", short: "§¤" } as const;
+
+/** The steps of {@link CANARY_COMMAND}, by what they do with the value. */
+export const CANARY_STEPS = {
+  /** The value as an argument (quoted): runs. */
+  argument: { type: "terminal", command: `true --token \${q:env:${CANARY_VARIABLE}}` },
+  /** The value as the step's directory (made by {@link canaryWorkspace}): runs there. */
+  directory: { type: "terminal", command: "true", cwd: `\${env:${CANARY_VARIABLE}}` },
+  /** The value names the program, which does not exist: asks (an unknown program), then fails to start. */
+  failing: { type: "terminal", command: `\${q:env:${CANARY_VARIABLE}} --version` },
+} as const;
+
+/** The canary command as an entry of the person's `commands.json` (or the extension's user setting). */
+export const CANARY_COMMAND = {
+  name: "canary",
+  description: "reads a secret into an argument, a directory and a program that cannot start",
+  steps: [CANARY_STEPS.argument, CANARY_STEPS.directory, CANARY_STEPS.failing],
+};
+
+/** The person's policy for the canary: the recommended preset, and `true` allowed wherever it runs. */
+export const CANARY_POLICY = {
+  version: 1,
+  extends: ["recommended"],
+  rules: [{ match: ["true"], decision: "allow" }],
+};
+
+/** Makes the directory the canary's second step runs in (the value, below `workspace`); returns its path. */
+export function canaryWorkspace(workspace: string, value: string): string {
+  const dir = path.join(workspace, value);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * The names of the places (keys of `places`; a value that is not a string is taken as its JSON) where `mark`
+ * occurs: empty when the canary reached none of them.
+ */
+export function canaryFound(places: Record<string, unknown>, mark: string): string[] {
+  return Object.entries(places)
+    .filter(([, text]) => (typeof text === "string" ? text : (JSON.stringify(text) ?? "")).includes(mark))
+    .map(([where]) => where);
+}
