@@ -92,7 +92,7 @@ export { runnerDirectory } from "./shell/directory.js";
 // safety
 export { commandFromArgv } from "./safety/argv.js";
 export { detectForkBomb } from "./safety/destroy.js";
-export { commandContexts, directoriesOf } from "./safety/directory.js";
+export { commandContexts, directoriesOf, directoryCodeOf } from "./safety/directory.js";
 export { severityOf } from "./safety/codes.js";
 // @section safety
 // policy

@@ -9,6 +9,7 @@ import {
   classifyUnknownDirectory,
   commandContexts,
   directoriesOf,
+  directoryCodeOf,
 } from "./directory.js";
 import type { SafetyContext } from "./types.js";
 
@@ -304,5 +305,24 @@ describe("classifyDirectoryCode", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("directoryCodeOf", () => {
+  it("names what a tool runs of its directory, by name and alias, and nothing for a version or help call", () => {
+    expect(directoryCodeOf("vitest", ["run"])).toMatch(/JavaScript configuration/);
+    expect(directoryCodeOf("cargo", ["test"])).toMatch(/build\.rs/);
+    expect(directoryCodeOf("py.test", [])).toMatch(/conftest\.py/);
+    expect(directoryCodeOf("gradlew", ["build"])).toMatch(/build\.gradle/);
+    expect(directoryCodeOf("go", ["generate", "./..."])).toMatch(/generators/);
+    for (const [name, args] of [
+      ["vitest", ["--version"]],
+      ["go", ["version"]],
+      ["go", []],
+      ["git", ["status"]],
+      ["cat", ["x"]],
+      ["esbuild", ["--bundle"]],
+    ] as const)
+      expect(directoryCodeOf(name, args), `${name} ${args.join(" ")}`).toBeUndefined();
   });
 });

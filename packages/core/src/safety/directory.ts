@@ -493,6 +493,26 @@ interface Place {
   subject: string;
 }
 
+/** What `go` runs from the module it works in: the `toolchain` directive of go.mod, generators, cgo and test code. */
+const GO_RUNS = "the module's toolchain directive, generators, cgo and test code";
+/** go subcommands that run nothing of the module. */
+const GO_INERT = new Set(["version", "help", "env", "fmt", "doc"]);
+
+/**
+ * What a program runs of the directory it works in (its scripts, configuration files, plugins, build scripts),
+ * by program name (`gmake`, `py.test` and the other aliases included); `undefined` for a program outside the
+ * table and for a call that only prints its version or help. Hosts use it where they must know that a line runs
+ * repository code no word of it names (an approval's binding). git is left out: its hooks and configuration are
+ * not part of a repository's content.
+ */
+export function directoryCodeOf(name: string, args: readonly string[]): string | undefined {
+  const tool = ALIASES.get(name) ?? name;
+  if (tool === "go") return args[0] === undefined || GO_INERT.has(args[0]) ? undefined : GO_RUNS;
+  const entry = DIRECTORY_TOOLS.get(tool);
+  if (entry === undefined || entry.inert?.(args) === true) return undefined;
+  return entry.runs;
+}
+
 /** Where a tool works and what it loads, by its options; `undefined` when the tool is not in the table. */
 function placesOf(
   invocation: Invocation,

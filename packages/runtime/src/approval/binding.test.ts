@@ -48,7 +48,7 @@ describe("commandBinding", () => {
 
   it("binds npm test to the test script and its pre and post scripts", () => {
     const read = files({
-      "/home/dev/app/package.json": pkg({ pretest: "tsc", test: "vitest run", posttest: "echo ok" }),
+      "/home/dev/app/package.json": pkg({ pretest: "esbuild", test: "uvu tests", posttest: "echo ok" }),
     });
     const content = executedContent(["npm", "test"], CWD, read);
     expect(content).toMatchObject({
@@ -62,12 +62,12 @@ describe("commandBinding", () => {
     const before = commandBinding(
       ["pnpm", "run", "build"],
       SITE,
-      files({ "/home/dev/app/package.json": pkg({ build: "tsc" }) }),
+      files({ "/home/dev/app/package.json": pkg({ build: "esbuild" }) }),
     );
     const after = commandBinding(
       ["pnpm", "run", "build"],
       SITE,
-      files({ "/home/dev/app/package.json": pkg({ build: "tsc && curl -o x https://x" }) }),
+      files({ "/home/dev/app/package.json": pkg({ build: "esbuild && curl -o x https://x" }) }),
     );
     expect(before.ok && after.ok).toBe(true);
     if (before.ok && after.ok) {
@@ -80,7 +80,7 @@ describe("commandBinding", () => {
     const a = commandBinding(
       ["yarn", "start"],
       SITE,
-      files({ "/home/dev/app/package.json": pkg({ start: "node app.js", lint: "eslint" }), ...APP_JS }),
+      files({ "/home/dev/app/package.json": pkg({ start: "node app.js", lint: "oxlint" }), ...APP_JS }),
     );
     const b = commandBinding(
       ["yarn", "start"],
@@ -94,7 +94,7 @@ describe("commandBinding", () => {
     const content = executedContent(
       ["npm", "run", "lint"],
       "/home/dev/app/src/deep",
-      files({ "/home/dev/app/package.json": pkg({ lint: "eslint ." }) }),
+      files({ "/home/dev/app/package.json": pkg({ lint: "oxlint ." }) }),
     );
     expect(content).toMatchObject({ kind: "package-script", file: "/home/dev/app/package.json" });
   });
@@ -298,9 +298,9 @@ describe("commandBinding", () => {
       const pkgFile = (scripts: Record<string, string>) => ({ "/home/dev/app/package.json": pkg(scripts) });
       const scripts = {
         ci: "npm run build && npm test && yarn lint",
-        build: "tsc",
-        test: "vitest",
-        lint: "eslint .",
+        build: "esbuild",
+        test: "uvu",
+        lint: "oxlint .",
         prelint: "x",
       };
       for (const changed of ["build", "test", "lint", "prelint"]) {
@@ -328,7 +328,7 @@ describe("commandBinding and the environment", () => {
     "/home/dev/app/x.js": "1",
     "/home/dev/app/x.py": "print(1)",
     "/home/dev/app/Makefile": "all:\n\ttrue\n",
-    "/home/dev/app/package.json": pkg({ test: "vitest run" }),
+    "/home/dev/app/package.json": pkg({ test: "uvu tests" }),
     "/etc/profile.d/env.sh": "export A=1",
     "/home/dev/.zsh/.zshenv": "path+=(~/bin)",
   };

@@ -23,7 +23,7 @@
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { interpreterLaunch, makeLaunch } from "@slashi/core/internal";
+import { directoryCodeOf, interpreterLaunch, makeLaunch } from "@slashi/core/internal";
 import { textDigest } from "../audit/redact.js";
 import { environmentBinding, type BindingEnv, type BoundVariable, type ReadText } from "./env-binding.js";
 import { nestedScripts } from "./package-scripts.js";
@@ -366,6 +366,13 @@ export function executedContent(
   if (program.includes("/") || program.includes("\\")) {
     return filesContent("file", [path.resolve(cwd, program)], "the program", at, { as: "program" });
   }
+  // A tool that runs the directory's code or configuration (a test runner's config, build.rs, conftest.py):
+  // no word names those files, and the binding does not follow them.
+  const runs = directoryCodeOf(name, argv.slice(1));
+  if (runs !== undefined)
+    return {
+      refused: `${name} runs ${runs} from the directory it works in, and Slashi does not follow those files; it asks every time`,
+    };
   const reads = unfollowedReads(argv, name, at);
   if (reads !== undefined) return reads;
   return { kind: "none", digest: textDigest("none") };

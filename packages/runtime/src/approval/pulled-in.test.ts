@@ -179,7 +179,7 @@ describe("what package scripts run", () => {
   });
 
   it("keeps the digest of approvals stored before when the scripts run no repository file", () => {
-    const files = { "package.json": pkg({ test: "vitest run" }) };
+    const files = { "package.json": pkg({ test: "uvu tests" }) };
     const old = "sha256:";
     expect(digestOf(["npm", "test"], files).startsWith(old)).toBe(true);
     expect(reasonOf(["npm", "test"], { "package.json": pkg({ test: "./missing.sh" }) })).toMatch(
@@ -193,36 +193,34 @@ describe("programs a package script finds by name in node_modules/.bin", () => {
 
   it("binds the file a package manager would run, in the package's folder or one above, also from a script it runs", () => {
     const files = {
-      "package.json": pkg({ test: "vitest run", build: "./build.sh", lint: "eslint-wrapper" }),
-      "build.sh": "tsc --noEmit",
-      "node_modules/.bin/vitest": "#!/bin/sh\nexec node ../vitest/vitest.mjs\n",
-      "node_modules/.bin/tsc": "#!/usr/bin/env node\nrequire('../typescript/lib/tsc.js')\n",
+      "package.json": pkg({ test: "uvu tests", build: "./build.sh", lint: "lint-wrapper" }),
+      "build.sh": "esbuild --bundle",
+      "node_modules/.bin/uvu": "#!/bin/sh\nexec node ../uvu/bin.js\n",
+      "node_modules/.bin/esbuild": "#!/usr/bin/env node\nrequire('../esbuild/bin/esbuild')\n",
     };
-    expectBound(["npm", "test"], files, ["node_modules/.bin/vitest"]);
-    expectBound(["npm", "run", "build"], files, ["build.sh", "node_modules/.bin/tsc"]);
+    expectBound(["npm", "test"], files, ["node_modules/.bin/uvu"]);
+    expectBound(["npm", "run", "build"], files, ["build.sh", "node_modules/.bin/esbuild"]);
     // Not in the repository's node_modules/.bin: found on the system's PATH, as before.
     expect(reasonOf(["npm", "run", "lint"], files)).toBe("");
     // A workspace package finds the root's bins too.
     const nested = {
-      "packages/a/package.json": pkg({ test: "vitest" }),
-      "node_modules/.bin/vitest": "#!/bin/sh\n",
+      "packages/a/package.json": pkg({ test: "uvu" }),
+      "node_modules/.bin/uvu": "#!/bin/sh\n",
     };
     const site = { ...SITE, cwd: at("packages/a") };
     const before = commandBinding(["npm", "test"], site, repo(nested));
     const after = commandBinding(
       ["npm", "test"],
       site,
-      repo({ ...nested, "node_modules/.bin/vitest": "#!/bin/sh\nid\n" }),
+      repo({ ...nested, "node_modules/.bin/uvu": "#!/bin/sh\nid\n" }),
     );
     expect(before.ok && after.ok && before.digest !== after.digest).toBe(true);
   });
 
   it("binds nothing from node_modules/.bin for a script run outside a package script", () => {
-    const files = { "build.sh": "vitest run", "node_modules/.bin/vitest": "#!/bin/sh\n" };
+    const files = { "build.sh": "uvu tests", "node_modules/.bin/uvu": "#!/bin/sh\n" };
     const before = digestOf(["./build.sh"], files);
-    expect(digestOf(["./build.sh"], { ...files, "node_modules/.bin/vitest": "#!/bin/sh\nid\n" })).toBe(
-      before,
-    );
+    expect(digestOf(["./build.sh"], { ...files, "node_modules/.bin/uvu": "#!/bin/sh\nid\n" })).toBe(before);
   });
 });
 
@@ -382,9 +380,42 @@ describe("programs Slashi does not follow, given a repository file", () => {
       "curl -fsS https://example.com/a/b -o /tmp/x",
       "gcc -O2 -o/tmp/app x",
       'printf "%s\\n" "$PWD/x"',
-      "tsc -p .",
     ])
       expect(refusal(line), line).toBe("");
+  });
+});
+
+describe("tools that run the code or configuration of the directory they work in", () => {
+  const refusal = (line: string): string => reasonOf(["./build.sh"], { "build.sh": line });
+
+  it("refuses them, naming the tool and what it runs, however they are reached", () => {
+    const lines: [string, RegExp][] = [
+      ["vitest run", /runs vitest, which runs its JavaScript configuration files and plugins/],
+      ["jest", /runs jest/],
+      ["tsc -p .", /runs tsc, which runs its tsconfig\.json/],
+      ["cargo build", /runs cargo, which runs build scripts \(build\.rs\)/],
+      ["python3 -m pytest -q", /pytest|python3/],
+      ["py.test", /runs py\.test, which runs conftest\.py/],
+      ["just build", /runs just, which runs the recipes of its justfile/],
+      ["./gradlew build", /gradlew/],
+      ["npx prettier --check x", /runs npx/],
+      ["go generate ./...", /runs go, which runs the module's toolchain directive/],
+      ["env CI=1 nice vitest", /runs vitest/],
+      ["true && timeout 60 cargo test", /runs cargo/],
+    ];
+    for (const [line, reason] of lines) expect(refusal(line), line).toMatch(reason);
+  });
+
+  it("binds a call that only prints the tool's version or help, and tools outside the table", () => {
+    for (const line of ["vitest --version", "tsc -v", "cargo --version", "go version", "esbuild --bundle"])
+      expect(refusal(line), line).toBe("");
+  });
+
+  it("refuses the approved command itself, and a package script that runs one", () => {
+    expect(reasonOf(["cargo", "test"], {})).toMatch(/cargo runs build scripts/);
+    expect(
+      reasonOf(["npm", "test"], { "package.json": JSON.stringify({ scripts: { test: "vitest run" } }) }),
+    ).toMatch(/"test" script of .*package\.json runs vitest/);
   });
 });
 

@@ -13,7 +13,7 @@
  */
 import path from "node:path";
 import type { ExtractedCommand } from "@slashi/core";
-import { interpreterLaunch, makeLaunch } from "@slashi/core/internal";
+import { directoryCodeOf, interpreterLaunch, makeLaunch } from "@slashi/core/internal";
 import type { BindingEnv, ReadText } from "./env-binding.js";
 import {
   expandMake,
@@ -438,6 +438,13 @@ export class PulledIn {
     if (SHELLS.has(name) || INTERPRETERS.has(name)) return this.interpreter(command, name, owner, cwd, depth);
     if (name === "make" || name === "gmake") return this.make(command, owner, cwd, depth);
     if (PACKAGE_MANAGERS.has(name)) return this.packageRun(command, owner, cwd, depth);
+    // A tool that runs the code or configuration of the directory it works in (a test runner's config, build.rs,
+    // conftest.py, a Gradle build): no word of the line names those files, and Slashi does not follow them.
+    const runs = directoryCodeOf(name, command.effective.slice(1));
+    if (runs !== undefined)
+      return {
+        refused: `${owner} runs ${name}, which runs ${runs} from the directory it works in; Slashi does not follow those files`,
+      };
     return this.unfollowed(command, name, owner, cwd);
   }
 
