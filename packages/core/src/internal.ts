@@ -96,6 +96,10 @@ export { commandContexts, directoriesOf, directoryCodeOf } from "./safety/direct
 export { dataPrograms, dataUseOf } from "./safety/data-programs.js";
 export type { DataUse } from "./safety/data-programs.js";
 export { severityOf } from "./safety/codes.js";
+export { isExecConfigKey, parseGit } from "./safety/git.js";
+export type { GitCall } from "./safety/git.js";
+export { writeTargetsOf } from "./safety/writes.js";
+export type { WriteTarget } from "./safety/writes.js";
 // @section safety
 // policy
 export { decideCommands } from "./policy/decide.js";
