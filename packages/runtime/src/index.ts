@@ -147,7 +147,7 @@ export type {
   StoredApproval,
   StoredApprovalState,
 } from "./store/approvals.js";
-export { TRUST_VERSION, TrustFileStore } from "./store/trust.js";
+export { TRUST_VERSION, TrustFileStore, trustStateText } from "./store/trust.js";
 export type { TrustRecord, TrustState } from "./store/trust.js";
 export { COMMAND_APPROVALS_VERSION, CommandApprovalFileStore } from "./store/command-approvals.js";
 export type { CommandApprovalRecord } from "./store/command-approvals.js";
