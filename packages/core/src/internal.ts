@@ -94,6 +94,10 @@ export { commandFromArgv } from "./safety/argv.js";
 export { detectForkBomb } from "./safety/destroy.js";
 export { commandContexts, directoriesOf, directoryCodeOf } from "./safety/directory.js";
 export { severityOf } from "./safety/codes.js";
+export { isExecConfigKey, parseGit } from "./safety/git.js";
+export type { GitCall } from "./safety/git.js";
+export { writeTargetsOf } from "./safety/writes.js";
+export type { WriteTarget } from "./safety/writes.js";
 // @section safety
 // policy
 export { decideCommands } from "./policy/decide.js";

@@ -14,6 +14,7 @@
 import path from "node:path";
 import type { ExtractedCommand } from "@slashi/core";
 import { interpreterLaunch, makeLaunch } from "@slashi/core/internal";
+import { autoRunWrite } from "./auto-run.js";
 import type { BindingEnv, ReadText } from "./env-binding.js";
 import {
   expandMake,
@@ -403,6 +404,8 @@ export class PulledIn {
   }
 
   private command(command: ExtractedCommand, owner: string, cwd: string, depth: number): Why | undefined {
+    const written = autoRunWrite(command, owner, cwd, this.site);
+    if (written !== undefined) return written;
     const program = command.effective[0];
     if (program === undefined || command.lookupOnly) return undefined;
     if (!command.staticProgram || namedByMake(program))
