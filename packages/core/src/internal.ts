@@ -142,3 +142,5 @@ export { isPosixShell, shellName, UNIX_SHELLS } from "./shell/interpreters.js";
 export type { CodeLoadingValue, CodeLoadingVariable } from "./shell/code-loading-variables.js";
 // policy: the policy session locates `extends` entries; the pack loader names an unknown one
 export { isExtendsPath, unknownExtendsError } from "./policy/extends.js";
+// policy: what one policy file may hold, for its benchmark and the hosts' documentation
+export { MAX_POLICY_LAYERS, POLICY_LIMITS } from "./policy/limits.js";
