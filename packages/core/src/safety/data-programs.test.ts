@@ -30,6 +30,7 @@ describe("dataUseOf", () => {
       typeset: "shell state",
       readonly: "shell state",
       unset: "shell state",
+      set: "shell state",
       shift: "shell state",
       exit: "shell state",
       return: "shell state",

@@ -40,6 +40,7 @@ const DATA_PROGRAMS: ReadonlyMap<string, DataUse> = new Map<string, DataUse>([
   ["typeset", "shell state"],
   ["readonly", "shell state"],
   ["unset", "shell state"],
+  ["set", "shell state"],
   ["shift", "shell state"],
   ["exit", "shell state"],
   ["return", "shell state"],

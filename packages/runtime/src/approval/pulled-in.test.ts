@@ -144,9 +144,15 @@ describe("what a makefile's recipes and $(shell …) run", () => {
   });
 
   it("still binds recipes that run only programs found by name", () => {
-    const makefile =
-      "CFLAGS = -O2\nall: app\napp: main.o\n\t$(CC) $(CFLAGS) -o $@ $^\n\t@echo done > $@.log\n";
+    const makefile = "CFLAGS = -O2\nall: app\napp:\n\t$(CC) $(CFLAGS) --version\n\t@echo done > $@.log\n";
     expect(reasonOf(["make"], { Makefile: makefile })).toBe("");
+  });
+
+  it("refuses a recipe that gives such a program a file named by make's automatic variables", () => {
+    const makefile = "all: app\napp: main.o\n\t$(CC) -o $@ $^\n";
+    expect(reasonOf(["make"], { Makefile: makefile })).toMatch(
+      /^a recipe of .*Makefile runs cc with \$\(…\), a word known only at run time/,
+    );
   });
 });
 
@@ -345,11 +351,19 @@ describe("programs Slashi does not follow, given a repository file", () => {
 
   it("refuses a path known only at run time, or a relative word after a cd", () => {
     expect(refusal('awk -f "$PWD/prog.awk"')).toMatch(
-      /runs awk with .*PWD.*prog\.awk"?, a path known only at run time/,
+      /runs awk with .*PWD.*prog\.awk"?, a word known only at run time/,
     );
-    expect(refusal('awk -f "${PWD}"/prog.awk')).toMatch(/a path known only at run time/);
-    expect(refusal("awk -f $(pwd)/prog.awk")).toMatch(/a path known only at run time/);
+    expect(refusal('awk -f "${PWD}"/prog.awk')).toMatch(/a word known only at run time/);
+    expect(refusal("awk -f $(pwd)/prog.awk")).toMatch(/a word known only at run time/);
     expect(refusal("cd sub && awk -f prog.awk")).toMatch(/runs awk with prog\.awk after changing directory/);
+    // A word that is only a variable, a substitution or a glob names a file only when the script runs.
+    expect(refusal('awk -f "$F"')).toMatch(/runs awk with "?\$F"?, a word known only at run time/);
+    expect(refusal("sed -f $X notes.txt")).toMatch(/runs sed with \$X, a word known only at run time/);
+    expect(refusal("jq -f ${Q} data.json")).toMatch(/runs jq with \$\{Q\}, a word known only at run time/);
+    expect(refusal("awk -f *.awk")).toMatch(/runs awk with \*\.awk, a word known only at run time/);
+    expect(refusal("awk -f ~/app/prog.awk")).toMatch(/runs awk with ~\/app\/prog\.awk, a word known only/);
+    expect(refusal('sh "$S"')).toMatch(/runs sh "?\$S"?, named only at run time/);
+    expect(refusal("ls *.awk | xargs awk -f")).toMatch(/runs awk with arguments xargs adds at run time/);
   });
 
   it("refuses a program whose #! line names a program it does not follow", () => {
@@ -657,6 +671,93 @@ describe("against the real make and bash", () => {
           },
         ),
         { numRuns: 40 },
+      );
+    },
+    300_000,
+  );
+
+  it.skipIf(!have("bash") && process.env.CI === undefined)(
+    "bash: a word known only at run time given to awk, sed or as an interpreter's script is refused, naming the program and the word",
+    () => {
+      const programs = [
+        {
+          name: "awk",
+          file: "prog.awk",
+          code: `BEGIN { printf "" > "${marker}" }`,
+          lines: ["awk -f W", "awk -fW"],
+        },
+        {
+          name: "sed",
+          file: "edit.sed",
+          code: `1w ${marker}`,
+          lines: ["sed -n -f W", "sed -n --file=W", "sed -nfW"],
+        },
+        { name: "sh", file: "run.sh", code: `touch '${marker}'`, lines: ["sh W", "bash W", "dash W"] },
+        {
+          name: "python3",
+          file: "run.py",
+          code: `open("${marker}", "w")`,
+          lines: ["python3 W", "python3 -B W"],
+        },
+      ];
+      /** Words that name `scripts/<file>` only when the script runs (`{P}` is that path, `{D}` the folder's name). */
+      const words = [
+        '"$F"',
+        "$F",
+        "${F}",
+        '"${UNSET:-{P}}"',
+        "${UNSET-{P}}",
+        '"$@"',
+        "$1",
+        '"$(printf %s {P})"',
+        "`printf %s {P}`",
+        "~/{D}/{P}",
+        '"$HOME/{D}/{P}"',
+        "s*/{FILE}",
+      ];
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...programs),
+          fc.nat(2),
+          fc.constantFrom(...words),
+          fc.constantFrom("", "env ", "nice ", "command "),
+          (program, form, spelling, wrapper) => {
+            const dir = path.join(tmp.dir, "run-time-word");
+            rmSync(dir, { recursive: true, force: true });
+            mkdirSync(path.join(dir, "scripts"), { recursive: true });
+            const file = `scripts/${program.file}`;
+            writeFileSync(path.join(dir, file), `${program.code}\n`);
+            const word = spelling
+              .replace("{P}", file)
+              .replace("{D}", path.basename(dir))
+              .replace("{FILE}", program.file);
+            const template = program.lines[form % program.lines.length] as string;
+            // A glob glued to an option is not expanded (no file starts with `-f`), nor is `~` there (bash, dash).
+            fc.pre(!spelling.includes("*") || template.includes(" W"));
+            fc.pre(!spelling.startsWith("~") || template.includes(" W"));
+            const line = template.replace("W", word);
+            const run = line.split(" ")[0] as string;
+            writeFileSync(
+              path.join(dir, "build.sh"),
+              `#!/bin/bash\nF=${file}\n${/\$[@1]/.test(word) ? `set -- ${file}\n` : ""}echo x | ${wrapper}${line}\n`,
+            );
+            chmodSync(path.join(dir, "build.sh"), 0o755);
+            rmSync(marker, { force: true });
+            const env = { PATH: "/usr/bin:/bin", HOME: path.dirname(dir) };
+            spawnSync("./build.sh", [], { cwd: dir, env });
+            // The real bash hands the program the repository file through that word, …
+            expect(existsSync(marker), `${wrapper}${line} runs ${file}`).toBe(true);
+            // … so the approval is not offered, and the reason names the program and the word.
+            const site = { cwd: dir, env, root: dir, identity: "x" };
+            const got = commandBinding(["./build.sh"], site, readBindingFile);
+            expect(got.ok, `${wrapper}${line} is offered`).toBe(false);
+            const reason = got.ok ? "" : got.reason;
+            expect(reason, line).toContain(`runs ${run} `);
+            expect(reason, line).toContain(word.replace(/^"|"$/g, ""));
+            expect(reason, line).toMatch(/known only at run time|named only at run time/);
+          },
+        ),
+        { numRuns: 60 },
       );
     },
     300_000,

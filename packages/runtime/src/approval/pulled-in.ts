@@ -453,7 +453,7 @@ export class PulledIn {
   private sourced(command: ExtractedCommand, owner: string, cwd: string, depth: number): Why | undefined {
     const operand = command.effective[1];
     if (operand === undefined) return undefined;
-    if (dynamicWord(command, 1) || namedByMake(operand))
+    if (dynamicWord(command, 1) || namedByMake(operand) || operand.startsWith("~"))
       return { refused: `${owner} sources ${operand}, named only at run time` };
     if (!operand.includes("/"))
       return { refused: `${owner} sources ${operand}, which the shell looks up on PATH first` };
@@ -486,7 +486,8 @@ export class PulledIn {
         refused: `${owner} runs ${name}: ${launch.refused}, and Slashi cannot pin code it reads that way`,
       };
     }
-    if (dynamicWord(command, args.indexOf(launch.script) + 1))
+    // `~` is the home the shell expands: a path known only at run time, as a variable is.
+    if (dynamicWord(command, args.indexOf(launch.script) + 1) || launch.script.startsWith("~"))
       return { refused: `${owner} runs ${name} ${launch.script}, named only at run time` };
     if (name === "fish")
       return { refused: `${owner} runs a fish script, which is not read for what it sources` };

@@ -9,7 +9,7 @@
 import path from "node:path";
 import type { ExtractedCommand } from "@slashi/core";
 import { dataUseOf, directoryCodeOf } from "@slashi/core/internal";
-import { namedByMake } from "./makefile-text.js";
+import { namedByMake, UNPINNED } from "./makefile-text.js";
 import { programName } from "./programs.js";
 import { dynamicWord } from "./shell-text.js";
 
@@ -39,13 +39,17 @@ function candidates(word: string, options: boolean): { text: string; spelled: bo
   return out.filter((c) => c.text !== "");
 }
 
+/** A path the shell may expand `~` in (bash also after `=`, as in `--file=~/x`). */
+const tilde = (candidate: { text: string }): boolean => candidate.text.startsWith("~");
+
 /** A word that is a URL (`https://x/y`), not a path. */
 const URL_WORD = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /**
  * The words of `command` (after its program), run in `cwd`, that name a file inside `root` which exists, or
- * that spell a path with a `/` resolving inside `root` that is missing now; and the words holding a path known
- * only at run time (a `/` in an expansion's text: `"$PWD/x"`, `$(SRC)/x`). For a command run after a `cd`
+ * that spell a path with a `/` resolving inside `root` that is missing now; and every word known only at run
+ * time, which may name any file (`"$F"`, `${F:-x}`, `"$@"`, `$(…)`, a glob, `"$PWD/x"`, `$(SRC)/x`, `~/x`,
+ * `-f"$F"`). For a command run after a `cd`
  * (`command.cwd`), every relative operand or `=value` is reported as `moved`. Empty when none does.
  */
 export function repositoryWords(
@@ -63,8 +67,9 @@ export function repositoryWords(
   let options = true;
   for (let i = 1; i < command.effective.length; i++) {
     const word = command.effective[i] as string;
-    if (dynamicWord(command, i) || namedByMake(word)) {
-      if (word.includes("/")) out.push({ word });
+    // Known only at run time: a variable, `$(…)`, a glob, a make variable; `~` (the home the shell expands).
+    if (dynamicWord(command, i) || namedByMake(word) || candidates(word, options).some(tilde)) {
+      out.push({ word });
       continue;
     }
     if (options && word === "--") {
@@ -93,9 +98,14 @@ export function repositoryWords(
   return out;
 }
 
+/** A word as a reason shows it: a make reference whose value is set only when make runs as `$(…)`. */
+function shownWord(word: string): string {
+  return word.split(UNPINNED).join("$(…)");
+}
+
 /** A command of a program Slashi does not follow, as far as the approval is concerned. */
 export type UnfollowedProgram =
-  /** Nothing of the repository runs through it; `absent`: paths into the repository it names that are missing now, to bind as missing. */
+  /** Nothing of the repository runs through it; `absent`: the paths into it named but missing now (bound as missing). */
   | { absent: string[] }
   /** It may run repository code Slashi cannot pin: the approval is not offered, for this reason. */
   | { refused: string };
@@ -104,15 +114,17 @@ export type UnfollowedProgram =
  * What a program Slashi does not follow (neither a shell, an interpreter, make nor a package script) binds, or
  * why the approval is refused. Refused: a tool that runs the code or configuration of the directory it works in
  * (core's `directoryCodeOf`: `vitest`, `cargo`, `npx`…), and a program given a repository file (`awk -f
- * prog.awk`, `jq --from-file=q.jq`, `-fprog.awk`), a path known only at run time (`"$PWD/x"`) or a relative
- * path after a `cd`. A path into the repository that is missing now is returned in `absent`, so that adding it
- * asks again. Programs whose words are only data (core's `dataUseOf`: `cat`, `cp`, `test`) are not looked at.
+ * prog.awk`, `jq --from-file=q.jq`, `-fprog.awk`), a word known only at run time (`"$F"`, `$(…)`, `~/x`, a
+ * glob, arguments `xargs` adds) or a relative path after a `cd`. A path into the repository that is missing
+ * now is returned in `absent`, so that adding it asks again. Programs whose words are only data (core's
+ * `dataUseOf`: `cat`, `cp`, `test`) are not looked at.
  * @param command - the command as it runs (runners unwrapped), its words known only at run time marked
  * @param where - the directory it runs in, the repository's root, and whether a file exists
  * @param owner - who runs it, for the reason (`the command`, `the "build" script of …/package.json`)
  */
 export function unfollowedProgram(
-  command: Pick<ExtractedCommand, "effective" | "effectiveDynamic" | "cwd">,
+  command: Pick<ExtractedCommand, "effective" | "effectiveDynamic" | "cwd" | "appendsArguments"> &
+    Partial<Pick<ExtractedCommand, "wrappers">>,
   where: { cwd: string; root: string; exists: (file: string) => boolean },
   owner: string,
 ): UnfollowedProgram {
@@ -132,7 +144,7 @@ export function unfollowedProgram(
       };
     if (found.file === undefined)
       return {
-        refused: `${owner} runs ${name} with ${found.word}, a path known only at run time that may name a repository file`,
+        refused: `${owner} runs ${name} with ${shownWord(found.word)}, a word known only at run time that may name a repository file`,
       };
     if (found.exists === true)
       return {
@@ -140,5 +152,9 @@ export function unfollowedProgram(
       };
     if (!absent.includes(found.file)) absent.push(found.file);
   }
+  if (command.appendsArguments === true)
+    return {
+      refused: `${owner} runs ${name} with arguments ${command.wrappers?.at(-1) ?? "a runner"} adds at run time, which may name a repository file`,
+    };
   return { absent };
 }
