@@ -93,6 +93,8 @@ export { runnerDirectory } from "./shell/directory.js";
 export { commandFromArgv } from "./safety/argv.js";
 export { detectForkBomb } from "./safety/destroy.js";
 export { commandContexts, directoriesOf, directoryCodeOf } from "./safety/directory.js";
+export { dataPrograms, dataUseOf } from "./safety/data-programs.js";
+export type { DataUse } from "./safety/data-programs.js";
 export { severityOf } from "./safety/codes.js";
 export { isExecConfigKey, parseGit } from "./safety/git.js";
 export type { GitCall } from "./safety/git.js";
