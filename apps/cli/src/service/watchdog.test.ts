@@ -3,19 +3,18 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { tempDir } from "@slashi/test-utils";
-import { afterAll, describe, expect, it } from "vitest";
+import { scratchDir } from "@slashi/test-utils";
+import { describe, expect, it } from "vitest";
 import { SERVICE_WATCHDOG_SOURCE } from "./watchdog.js";
 
-const box = tempDir("slashi-service-watchdog-");
-afterAll(box.remove);
+const dir = scratchDir("slashi-service-watchdog-");
 
 // If the watchdog failed, spawnSync's own timeout ends the program (and the test fails): nothing is left running.
 const SAFETY = { encoding: "utf8", timeout: 120_000, killSignal: "SIGKILL" } as const;
 
 /** Runs a Node program that arms the watchdog for `socket` (inode `ino`), then runs `then`. */
 function run(name: string, socket: string, ino: number, then: string): ReturnType<typeof spawnSync> {
-  const file = path.join(box.dir, `${name}.cjs`);
+  const file = path.join(dir, `${name}.cjs`);
   writeFileSync(
     file,
     [
@@ -31,7 +30,7 @@ function run(name: string, socket: string, ino: number, then: string): ReturnTyp
 
 /** A stand-in for the service's socket and its pid file. */
 function socketFiles(name: string): { socket: string; pid: string; ino: number } {
-  const socket = path.join(box.dir, `${name}.sock`);
+  const socket = path.join(dir, `${name}.sock`);
   writeFileSync(socket, "");
   writeFileSync(`${socket}.pid`, "1\n");
   return { socket, pid: `${socket}.pid`, ino: lstatSync(socket).ino };
