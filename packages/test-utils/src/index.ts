@@ -28,3 +28,5 @@ export {
   canaryWorkspace,
 } from "./secret-canary.js";
 export { git, gitRepository, recloneAt } from "./git.js";
+export { diskPort } from "./disk-port.js";
+export type { DiskEntry, DiskPort } from "./disk-port.js";
