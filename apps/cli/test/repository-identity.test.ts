@@ -42,6 +42,10 @@ describe("another repository cloned at a trusted path", () => {
     const status = scriptedIo(env, dir);
     expect(await main(["trust", "status"], status)).toBe(10);
     expect(status.out()).toContain("another directory or repository than the one trusted is here now");
+    // slashi run says why the team file is not loaded, in trust status's words.
+    await expect(main(["run", "/mark"], scriptedIo(env, dir))).rejects.toThrow(
+      "not loaded because this workspace is not trusted (another directory or repository than the one trusted is here now)",
+    );
 
     expect(await main(["trust"], scriptedIo(env, dir))).toBe(0);
     const asked = scriptedIo(env, dir);
@@ -71,7 +75,9 @@ describe("a trust record written before identities were kept", () => {
       state: "unconfirmed",
       status: expect.stringContaining("not trusted until you confirm it"),
     });
-    await expect(main(["run", "/mark"], scriptedIo(env, dir))).rejects.toThrow(/not trusted/);
+    await expect(main(["run", "/mark"], scriptedIo(env, dir))).rejects.toThrow(
+      "not loaded because this workspace is not trusted until you confirm it (trusted before Slashi kept which repository was trusted: run slashi trust again)",
+    );
 
     expect(await main(["trust"], scriptedIo(env, dir))).toBe(0);
     expect(await main(["trust", "status"], scriptedIo(env, dir))).toBe(0);

@@ -20,10 +20,10 @@ import {
   textDigest,
   TrustFileStore,
   trustGainsView,
+  trustStateText,
   workspaceIdentity,
   workspacePolicyApprovalKey,
   type TrustGainGroup,
-  type TrustState,
   type Workspace,
 } from "@slashi/runtime";
 import { ensureParser, openSession, resolveWorkspace, slashiPaths } from "../context.js";
@@ -226,15 +226,6 @@ export async function untrustCommand(args: ParsedArgs, io: Io): Promise<number> 
   return ExitCode.OK;
 }
 
-/** How `trust status` words each trust state (given whether the store holds a record for the path). */
-const TRUST_STATE_WORDS: Record<TrustState, (recorded: boolean) => string> = {
-  trusted: () => "trusted",
-  untrusted: (recorded) => (recorded ? "not trusted (untrusted explicitly)" : "not trusted"),
-  "other-repository": () => "not trusted (another directory or repository than the one trusted is here now)",
-  unconfirmed: () =>
-    "not trusted until you confirm it (trusted before Slashi kept which repository was trusted: run slashi trust again)",
-};
-
 /** `slashi trust status`: exit 0 when trusted, 10 when not. */
 export async function trustStatusCommand(args: ParsedArgs, io: Io): Promise<number> {
   const workspace = await resolveWorkspace(cwdOf(args, io));
@@ -259,14 +250,14 @@ export async function trustStatusCommand(args: ParsedArgs, io: Io): Promise<numb
       trusted,
       // The state the text shows: `unconfirmed` is a record from before Slashi kept the repository's identity.
       state,
-      status: TRUST_STATE_WORDS[state](record !== undefined),
+      status: trustStateText(state, record !== undefined),
       ...(record ? { at: record.at } : {}),
       ...(policyApproved === undefined ? {} : { policyApproved }),
     });
   } else {
     println(
       io.stdout,
-      `${workspace.root}: ${TRUST_STATE_WORDS[state](record !== undefined)}${record ? ` since ${record.at}` : ""}`,
+      `${workspace.root}: ${trustStateText(state, record !== undefined)}${record ? ` since ${record.at}` : ""}`,
     );
     if (policyApproved === false)
       println(

@@ -27,6 +27,27 @@ export interface TrustRecord {
  */
 export type TrustState = "trusted" | "untrusted" | "other-repository" | "unconfirmed";
 
+/**
+ * How a workspace's {@link TrustState} reads for a person, in one wording for every host (`slashi trust status`,
+ * `slashi run`'s refusal of a team command in a workspace that is not trusted): `other-repository` and
+ * `unconfirmed` say that a trust record exists at this path and why it does not count.
+ * @param state - the workspace's state ({@link TrustFileStore.trustState})
+ * @param recorded - whether the store holds a record for the path (an explicit "untrusted" reads as such)
+ * @returns `trusted`, or a phrase starting with "not trusted"
+ */
+export function trustStateText(state: TrustState, recorded: boolean): string {
+  switch (state) {
+    case "trusted":
+      return "trusted";
+    case "untrusted":
+      return recorded ? "not trusted (untrusted explicitly)" : "not trusted";
+    case "other-repository":
+      return "not trusted (another directory or repository than the one trusted is here now)";
+    case "unconfirmed":
+      return "not trusted until you confirm it (trusted before Slashi kept which repository was trusted: run slashi trust again)";
+  }
+}
+
 /** Format version of `trust.json`. */
 export const TRUST_VERSION = 1;
 

@@ -9,6 +9,7 @@ import {
   loadCommandCatalogue,
   lookupCommand,
   TrustFileStore,
+  trustStateText,
   workspaceIdentity,
   type CatalogueEntry,
   type CatalogueRestriction,
@@ -27,6 +28,8 @@ export interface LoadedCommands extends LoadedCommandCatalogue {
   workspace: Workspace;
   /** The team file path. */
   teamFile: string;
+  /** How the workspace stands in the trust store, in the runtime's words (`trust status`'s). */
+  trustText: string;
 }
 
 /** The installed packs' commands; the registry client is loaded only when a command is looked up. */
@@ -40,12 +43,24 @@ const packCommands: PackCommandLoader = async (options) =>
 export async function loadCommands(io: Io, cwd: string): Promise<LoadedCommands> {
   const workspace = await resolveWorkspace(cwd);
   const paths = slashiPaths(io);
-  const trusted = await new TrustFileStore({ file: paths.trust }).isTrusted(
-    workspace.key,
-    await workspaceIdentity(workspace.root),
-  );
-  const catalogue = await loadCommandCatalogue({ paths, workspace, trusted, packCommands });
-  return { ...catalogue, workspace, teamFile: workspace.teamFile };
+  const store = new TrustFileStore({ file: paths.trust });
+  // Trusted at this path, and still the same directory and repository (another one cloned here is not).
+  const [state, record] = await Promise.all([
+    store.trustState(workspace.key, await workspaceIdentity(workspace.root)),
+    store.get(workspace.key),
+  ]);
+  const catalogue = await loadCommandCatalogue({
+    paths,
+    workspace,
+    trusted: state === "trusted",
+    packCommands,
+  });
+  return {
+    ...catalogue,
+    workspace,
+    teamFile: workspace.teamFile,
+    trustText: trustStateText(state, record !== undefined),
+  };
 }
 
 /** Which sources `--source` may name, as the catalogue's sources. */
@@ -99,7 +114,7 @@ export async function findNamed(args: ParsedArgs, io: Io, verb: string): Promise
       ...(untrustedPacks ? ["installed packs"] : []),
     ].join(" and ");
     throw new CliError(
-      `no command ${rawName} here; ${notLoaded} ${untrustedTeam && !untrustedPacks ? "is" : "are"} not loaded because this workspace is not trusted`,
+      `no command ${rawName} here; ${notLoaded} ${untrustedTeam && !untrustedPacks ? "is" : "are"} not loaded because this workspace is ${loaded.trustText}`,
       ExitCode.USAGE,
       "run `slashi trust` if you trust this repository",
     );
