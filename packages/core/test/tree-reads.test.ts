@@ -6,17 +6,18 @@
 // prints the canary is never allowed; and a line over a tree without a secret place stays allowed (the walk does
 // not ask for everything).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { diskPort, scratchDir } from "@slashi/test-utils";
+import { diskPort, requireTool, scratchDir } from "@slashi/test-utils";
 import { decide, loadShellParser } from "../src/index.js";
 import { recommendedPolicy } from "./decide-setup.js";
 
-const SHELLS = ["bash", "dash", "zsh"].filter((s) => existsSync(`/usr/bin/${s}`) || existsSync(`/bin/${s}`));
-const RG = spawnSync("rg", ["--version"]).status === 0;
-const GIT = spawnSync("git", ["--version"]).status === 0;
+const WHAT = "the tree-read property tests";
+const SHELLS = (["bash", "dash", "zsh"] as const).filter((s) => requireTool(s, WHAT) !== undefined);
+const RG = requireTool("rg", WHAT) !== undefined;
+const GIT = requireTool("git", WHAT) !== undefined;
 const TOKEN = "CANARYTREETOKEN0123456789";
 
 const base = scratchDir("slashi-tree-reads-");
