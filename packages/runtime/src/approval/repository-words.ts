@@ -8,77 +8,10 @@
  */
 import path from "node:path";
 import type { ExtractedCommand } from "@slashi/core";
-import { directoryCodeOf } from "@slashi/core/internal";
+import { dataUseOf, directoryCodeOf } from "@slashi/core/internal";
 import { namedByMake } from "./makefile-text.js";
 import { programName } from "./programs.js";
 import { dynamicWord } from "./shell-text.js";
-
-/**
- * Programs whose words are never code they run and that have no option that runs another program or loads
- * code: their file operands are data (`cat notes.md`, `cp a b`, `mkdir -p out/x`, `test -f ./x`, `cd ./src`),
- * so a repository file named to them is not pulled in.
- */
-export const DATA_ONLY: ReadonlySet<string> = new Set([
-  ":",
-  "[",
-  "test",
-  "true",
-  "false",
-  "echo",
-  "printf",
-  "cd",
-  "pushd",
-  "popd",
-  "dirs",
-  "export",
-  "local",
-  "declare",
-  "typeset",
-  "readonly",
-  "unset",
-  "shift",
-  "exit",
-  "return",
-  "wait",
-  "sleep",
-  "cat",
-  "tac",
-  "head",
-  "tail",
-  "wc",
-  "cut",
-  "tr",
-  "tee",
-  "grep",
-  "egrep",
-  "fgrep",
-  "cmp",
-  "diff",
-  "ls",
-  "stat",
-  "du",
-  "df",
-  "basename",
-  "dirname",
-  "realpath",
-  "readlink",
-  "mkdir",
-  "rmdir",
-  "rm",
-  "cp",
-  "mv",
-  "ln",
-  "touch",
-  "chmod",
-  "chown",
-  "chgrp",
-  "mktemp",
-  "md5sum",
-  "sha1sum",
-  "sha256sum",
-  "sha512sum",
-  "base64",
-]);
 
 /** A word that names a repository file, a path into the repository that is missing, or a path known at run time. */
 export interface RepositoryWord {
@@ -173,7 +106,7 @@ export type UnfollowedProgram =
  * (core's `directoryCodeOf`: `vitest`, `cargo`, `npx`…), and a program given a repository file (`awk -f
  * prog.awk`, `jq --from-file=q.jq`, `-fprog.awk`), a path known only at run time (`"$PWD/x"`) or a relative
  * path after a `cd`. A path into the repository that is missing now is returned in `absent`, so that adding it
- * asks again. Programs whose words are only data ({@link DATA_ONLY}) are not looked at.
+ * asks again. Programs whose words are only data (core's `dataUseOf`: `cat`, `cp`, `test`) are not looked at.
  * @param command - the command as it runs (runners unwrapped), its words known only at run time marked
  * @param where - the directory it runs in, the repository's root, and whether a file exists
  * @param owner - who runs it, for the reason (`the command`, `the "build" script of …/package.json`)
@@ -191,7 +124,7 @@ export function unfollowedProgram(
       refused: `${owner} runs ${name}, which runs ${runs} from the directory it works in; Slashi does not follow those files`,
     };
   const absent: string[] = [];
-  if (DATA_ONLY.has(name)) return { absent };
+  if (dataUseOf(name) !== undefined) return { absent };
   for (const found of repositoryWords(command, where.cwd, where.root, where.exists)) {
     if (found.moved === true)
       return {
