@@ -135,7 +135,7 @@ export const METADATA_ONLY: ReadonlySet<string> = new Set([
 ]);
 
 /** Which operands a program reads. */
-type OperandsRead = "all" | "first" | "but-last" | "none";
+type OperandsRead = "all" | "first" | "but-first" | "but-last" | "none";
 
 /** How a reading program lays out its arguments. */
 interface ReaderSpec {
@@ -148,7 +148,10 @@ interface ReaderSpec {
   listOperands?: (args: ReturnType<typeof parseOptions>) => boolean;
   /** The first operand is a pattern or program, unless one of these options gives it. */
   programFirst?: { short: string; long: readonly string[] };
-  /** Operands that are read: `all`, only the `first` (the second is an output), or all `but-last`. */
+  /**
+   * Operands that are read: `all`, only the `first` (the second is an output), all `but-first` (the first is the
+   * archive written) or all `but-last`.
+   */
   operands?: OperandsRead | ((args: ReturnType<typeof parseOptions>) => OperandsRead);
   /** Whether the tree under each operand is read. */
   recursive?: (args: ReturnType<typeof parseOptions>, invocation: Invocation) => boolean;
@@ -167,7 +170,10 @@ const RG: ReaderSpec = {
   options: RG_OPTIONS,
   fileOptions: { short: "f", long: ["file", "ignore-file"] },
   programFirst: { short: "ef", long: ["regexp", "file"] },
-  recursive: () => true,
+  // `--files` lists the names it would search, `--type-list` its file types: neither reads a file's content (rg
+  // takes no abbreviation: `--file` is the pattern file)
+  recursive: (parsed) =>
+    !parsed.some((p) => p.kind === "long" && (p.name === "files" || p.name === "type-list")),
 };
 
 const SED: ReaderSpec = {
@@ -353,6 +359,7 @@ const READERS: ReadonlyMap<string, ReaderSpec> = new Map<string, ReaderSpec>([
     "zip",
     {
       options: { shortValue: "bnt", longValue: [] },
+      operands: "but-first",
       recursive: (parsed) => hasOption(parsed, "rR", "recurse-paths", "recurse-patterns"),
     },
   ],
@@ -508,6 +515,7 @@ export function readWords(invocation: Invocation): ReadWord[] | undefined {
   const which = typeof spec?.operands === "function" ? spec.operands(parsed) : (spec?.operands ?? "all");
   if (which === "none") files = [];
   else if (which === "first") files = files.slice(0, 1);
+  else if (which === "but-first") files = files.slice(1);
   else if (which === "but-last") files = files.slice(0, -1);
   const listed = spec?.listOperands?.(parsed) === true;
   for (const p of files)
@@ -517,7 +525,7 @@ export function readWords(invocation: Invocation): ReadWord[] | undefined {
       recursive,
       ...(listed ? { lists: "files" as const } : {}),
     });
-  if ((name === "rg" || recursive) && files.length === 0 && which === "all")
+  if (recursive && files.length === 0 && which === "all")
     out.push({ text: ".", dynamic: false, recursive: true });
   if (name === "git") out.push(...(gitNoIndexReads(invocation) ?? []), ...gitObjectPathReads(invocation));
   const optionFiles = OPTIONS_FILES.get(name);
