@@ -175,3 +175,59 @@ describe.skipIf(SHELLS.length === 0)("trees read whole, outside the home directo
     ).toBe("ask");
   });
 });
+
+// Readers that reach the untracked files or read a list of names from a file: `git grep --untracked` searches
+// the files git does not track beside the tracked ones (a `.env` is untracked), `git grep -f F` reads its
+// patterns from F, GNU `find -files0-from F` names every entry of F in an error.
+describe.skipIf(!GIT || SHELLS.length === 0)("files reached beside the tracked ones, and name lists", () => {
+  const repo = join(base, "repo");
+  const OPTIONS = [
+    "--untracked",
+    "--untrac",
+    "--no-exclude-standard --untracked",
+    "-f .env",
+    "--untracked -i",
+  ];
+
+  beforeAll(async () => {
+    await loadShellParser();
+    write(join(repo, "README.md"), "# app\n");
+    write(join(repo, ".env"), `KEY=${TOKEN}\n`);
+    spawnSync("git", ["init", "-q"], { cwd: repo });
+    spawnSync("git", ["add", "README.md"], { cwd: repo });
+  });
+
+  it(
+    "never allows a generated git grep or find that prints an untracked secret",
+    { timeout: 300_000 },
+    () => {
+      const lines = fc.oneof(
+        fc
+          .tuple(fc.constantFrom(...OPTIONS), fc.constantFrom("", " -n", " -h"))
+          .map(([o, more]) => `git grep${more} ${o} -e ${TOKEN.slice(0, 12)}`),
+        fc.constantFrom(
+          "find -files0-from .env",
+          "find . -files0-from .env",
+          "find -files0-from ./.env -type f",
+        ),
+      );
+      fc.assert(
+        fc.property(lines, fc.constantFrom(...SHELLS), (line, shell) => {
+          const context = { shell, cwd: repo, workspaceRoot: repo, workspaceTrusted: true, home, fs: disk };
+          if (decide(line, policy, context).decision !== "allow") return;
+          expect(printed(shell, line, repo), `${shell}: ${line}`).not.toContain(TOKEN);
+        }),
+        { numRuns: 40 },
+      );
+    },
+  );
+
+  it.each(["git grep --untracked -e CANARY", "find -files0-from .env"])(
+    "%s prints the secret, and asks",
+    (line) => {
+      expect(printed("bash", line, repo)).toContain(TOKEN);
+      const context = { cwd: repo, workspaceRoot: repo, workspaceTrusted: true, home, fs: disk };
+      expect(decide(line, policy, context).decision).toBe("ask");
+    },
+  );
+});

@@ -477,12 +477,28 @@ function jqReads(invocation: Invocation): ReadWord[] {
 }
 
 /**
+ * The file GNU find reads its starting points from (`-files0-from F`, NUL-separated; find 4.9): a list of files,
+ * whose every entry find names in an error when it is not a path (so it prints the list). find reads no other
+ * file's content.
+ */
+function findReads(invocation: Invocation): ReadWord[] {
+  const out: ReadWord[] = [];
+  invocation.args.forEach((word, i) => {
+    if (word !== "-files0-from") return;
+    const dynamic = invocation.dynamic.has(i + 1);
+    out.push({ text: invocation.args[i + 1] ?? "-", dynamic, recursive: false, lists: "files" });
+  });
+  return out;
+}
+
+/**
  * The words a command reads as files, or `undefined` when its program reads none (`echo`, `ls`, `test`).
  * Programs not described count every operand and every option value (`--x=$y`) as read.
  */
 export function readWords(invocation: Invocation): ReadWord[] | undefined {
   const name = invocation.name;
   if (NO_FILES.has(name)) return undefined;
+  if (name === "find") return findReads(invocation);
   if (METADATA_ONLY.has(name) && !READERS.has(name)) return undefined;
   if (name === "tar" || name === "gtar" || name === "bsdtar") return tarReads(invocation);
   if (name === "jq" || name === "gojq" || name === "jaq") return jqReads(invocation);

@@ -68,7 +68,6 @@ describe("bound content that writes where something runs later", () => {
       'cp tools/hook "$OUT/hook"',
       "echo x > /dev/null 2>&1",
       "mkdir -p build && cd build && cp ../env.txt .",
-      "git status",
     ])
       expect(reasonOf(["./build.sh"], { "build.sh": line, ...files }), line).toBe("");
   });
