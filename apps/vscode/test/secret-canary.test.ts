@@ -5,6 +5,7 @@ import path from "node:path";
 import {
   CANARY_COMMAND,
   CANARY_MARKS,
+  CANARY_OPEN_COMMAND,
   CANARY_PLACEHOLDER,
   CANARY_POLICY,
   CANARY_STEPS,
@@ -18,7 +19,7 @@ import { FOLDER, harness } from "./fake-host.js";
 
 describe("the secret canary through the extension's runner", () => {
   it.each(Object.keys(CANARY_VALUES) as (keyof typeof CANARY_VALUES)[])("a %s value", async (kind) => {
-    const h = harness(undefined, { userValue: [CANARY_COMMAND] });
+    const h = harness(undefined, { userValue: [CANARY_COMMAND, CANARY_OPEN_COMMAND] });
     h.policyText = JSON.stringify(CANARY_POLICY);
     h.host.values = { workspaceFolder: FOLDER };
     h.host.env_ = { [CANARY_VARIABLE]: CANARY_VALUES[kind] };
@@ -31,14 +32,19 @@ describe("the secret canary through the extension's runner", () => {
     ];
     const outcome = await h.runner.run({ name: "canary", args: "" });
     expect(outcome.status, JSON.stringify(outcome)).toBe("failed");
+    // An open step: only the browser is handed the real URL.
+    const opened = await h.runner.run({ name: "canary-open", args: "" });
+    expect(opened.status, JSON.stringify(opened)).toBe("done");
     const modals = h.host.terminalPrompts.map((p) => formatTerminalPrompt(p));
     const notifications = h.host.effects.filter((e) => e.kind === "notify");
-    const shown = { outcome, modals, notifications, logs: h.host.logs, audit: h.audit };
+    const shown = { outcome, opened, modals, notifications, logs: h.host.logs, audit: h.audit };
     expect(canaryFound(shown, CANARY_MARKS[kind])).toEqual([]);
     // The canary is live: the terminal ran the real lines, the directory step in the value's directory.
     const terminals = h.host.effects.filter((e) => e.kind === "terminal");
     expect(terminals).toHaveLength(3);
     expect(JSON.stringify(terminals)).toContain(CANARY_MARKS[kind]);
+    const browser = h.host.effects.filter((e) => e.kind === "openExternal");
+    expect(JSON.stringify(browser)).toContain(CANARY_MARKS[kind]);
     expect(modals.map((m) => m.detail).join("\n")).toContain(CANARY_PLACEHOLDER);
     // Every step was recorded; the one in the value's directory names it by its placeholder.
     for (const step of CANARY_COMMAND.steps) expect(h.audit.some((r) => r.text === step.command)).toBe(true);

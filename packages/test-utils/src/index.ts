@@ -19,6 +19,8 @@ export { hostileText, rawControls } from "./hostile-text.js";
 export {
   CANARY_COMMAND,
   CANARY_MARKS,
+  CANARY_OPEN_COMMAND,
+  CANARY_OPEN_STEP,
   CANARY_PLACEHOLDER,
   CANARY_POLICY,
   CANARY_STEPS,

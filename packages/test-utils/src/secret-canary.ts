@@ -31,6 +31,23 @@ export const CANARY_STEPS = {
   failing: { type: "terminal", command: `\${q:env:${CANARY_VARIABLE}} --version` },
 } as const;
 
+/**
+ * The canary's `open` step: the value inside a URL (after `#`, where no search for a short value finds it as a word
+ * of its own). A host that opens targets shows the URL with the value's placeholder; one that cannot open (MCP)
+ * refuses the whole command before anything runs, so it is a command of its own ({@link CANARY_OPEN_COMMAND}).
+ */
+export const CANARY_OPEN_STEP = {
+  type: "open",
+  target: `https://example.com/#\${env:${CANARY_VARIABLE}}`,
+} as const;
+
+/** A command of the person's own that opens {@link CANARY_OPEN_STEP}. */
+export const CANARY_OPEN_COMMAND = {
+  name: "canary-open",
+  description: "opens a URL that holds a secret",
+  steps: [CANARY_OPEN_STEP],
+};
+
 /** The canary command as an entry of the person's `commands.json` (or the extension's user setting). */
 export const CANARY_COMMAND = {
   name: "canary",
