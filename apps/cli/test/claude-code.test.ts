@@ -229,8 +229,9 @@ describe.skipIf(claudeBinary === undefined)(
     );
 
     it("blocks a denied command while a repository's policy file keeps the decision busy past any deadline", async () => {
-      // Tens of thousands of rule examples to check: the decision does not yield for seconds (over 30 s, past Claude
-      // Code's own timeout, on a loaded machine, where the command then ran). The watchdog or the decision blocks it.
+      // Tens of thousands of rule examples to check: the decision did not yield for seconds (over 30 s, past Claude
+      // Code's own timeout, on a loaded machine, where the command then ran). The policy's size limits now refuse the
+      // file at once, which blocks; the watchdog stays for a decision that is busy for another reason.
       const rules = Array.from({ length: 40_000 }, (_, i) => ({
         match: [`c${i}`, "x"],
         decision: "ask",

@@ -273,6 +273,8 @@ export function processExecutor(
           runCommand({
             ...(plan.argv ? { argv: plan.argv } : { script: plan.command, shell: config.shell }),
             cwd: plan.cwd,
+            // Started in the directory that was checked, never where a concurrent rename points the path.
+            workspace: config.workspace.root,
             env: config.env,
             timeoutMs,
             maxOutputBytes: config.maxOutputBytes,
@@ -315,9 +317,14 @@ function outputText(result: RunResult, maxBytes: number): string {
   return parts.join("\n");
 }
 
-/** The tool result of an error thrown by {@link processExecutor} (`RUN_FAILED`); any other error is thrown on. */
+/**
+ * The tool result of an error thrown by {@link processExecutor}: `CWD_OUTSIDE_WORKSPACE` when the working
+ * directory led elsewhere at the start than when it was checked, else `RUN_FAILED`; any other error is thrown on.
+ */
 export function notStartedResult(error: unknown): CallToolResult {
   if (!(error instanceof NotStarted)) throw error;
+  if (isSlashiError(error.cause) && error.cause.data.outsideWorkspace === true)
+    return cwdRefusal(error.cause, error.message);
   return toolError(
     toolErrorCodeOf(error.cause, ToolErrorCode.RUN_FAILED),
     `the command could not be started: ${error.message}`,

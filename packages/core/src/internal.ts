@@ -93,7 +93,13 @@ export { runnerDirectory } from "./shell/directory.js";
 export { commandFromArgv } from "./safety/argv.js";
 export { detectForkBomb } from "./safety/destroy.js";
 export { commandContexts, directoriesOf, directoryCodeOf } from "./safety/directory.js";
+export { dataPrograms, dataUseOf } from "./safety/data-programs.js";
+export type { DataUse } from "./safety/data-programs.js";
 export { severityOf } from "./safety/codes.js";
+export { isExecConfigKey, parseGit } from "./safety/git.js";
+export type { GitCall } from "./safety/git.js";
+export { writeTargetsOf } from "./safety/writes.js";
+export type { WriteTarget } from "./safety/writes.js";
 // @section safety
 // policy
 export { decideCommands } from "./policy/decide.js";
@@ -136,3 +142,5 @@ export { isPosixShell, shellName, UNIX_SHELLS } from "./shell/interpreters.js";
 export type { CodeLoadingValue, CodeLoadingVariable } from "./shell/code-loading-variables.js";
 // policy: the policy session locates `extends` entries; the pack loader names an unknown one
 export { isExtendsPath, unknownExtendsError } from "./policy/extends.js";
+// policy: what one policy file may hold, for its benchmark and the hosts' documentation
+export { MAX_POLICY_LAYERS, POLICY_LIMITS } from "./policy/limits.js";

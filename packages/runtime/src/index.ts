@@ -32,7 +32,7 @@ export type {
   DiscoverOptions,
   PolicyFileCandidate,
 } from "./config/discover.js";
-export { protectedPaths, WORKSPACE_PROTECTED_ENTRIES } from "./config/protected-paths.js";
+export { AUTO_RUN_FILES, protectedPaths, WORKSPACE_PROTECTED_ENTRIES } from "./config/protected-paths.js";
 export type { ProtectedPath, ProtectedPathOwner, ProtectedPathsOptions } from "./config/protected-paths.js";
 
 // approval
@@ -282,7 +282,7 @@ export type { CordonPolicy, HiddenPath, ResolvedCordon } from "./cordon/policy.j
 export { bwrapArgs, SECCOMP_FD } from "./cordon/bwrap.js";
 export { SECCOMP_DENIED, seccompFilter } from "./cordon/seccomp.js";
 export type { SeccompAction, SeccompArch, SeccompRule } from "./cordon/seccomp.js";
-export { acquireGuard, AUTO_RUN_FILES, releaseGuard } from "./cordon/guard.js";
+export { acquireGuard, releaseGuard } from "./cordon/guard.js";
 export type { GuardSnapshot } from "./cordon/guard.js";
 export { proveCordon } from "./cordon/proof.js";
 export type { ProofOptions } from "./cordon/proof.js";

@@ -156,19 +156,38 @@ export function matchingRules(
   const names = programNames(program, windows);
   const fits = (rule: CompiledRule): boolean =>
     !(open && rule.exact) && matchRest(rule.tokens, rule.exact, argv, dynamic);
+  // A program known by several names (`git.exe`, `/usr/bin/git`) may reach one rule twice.
+  const seen = names.length > 1 ? new Set<CompiledRule>() : undefined;
   for (const name of names) {
-    for (const rule of policy.index.get(name) ?? []) if (!out.includes(rule) && fits(rule)) out.push(rule);
+    for (const rule of policy.index.get(name) ?? []) {
+      if (seen?.has(rule) === true || !fits(rule)) continue;
+      seen?.add(rule);
+      out.push(rule);
+    }
   }
   for (const rule of policy.anyProgram) if (fits(rule)) out.push(rule);
   if (out.length > 1) {
+    const order = ruleOrder(policy);
     out.sort(
       (a, b) =>
         LAYER_RANK[b.layer] - LAYER_RANK[a.layer] ||
         ORDER[b.decision] - ORDER[a.decision] ||
-        policy.rules.indexOf(a) - policy.rules.indexOf(b),
+        (order.get(a) ?? 0) - (order.get(b) ?? 0),
     );
   }
   return out;
+}
+
+const ruleOrders = new WeakMap<ResolvedPolicy, ReadonlyMap<CompiledRule, number>>();
+
+/** Each rule's position in `policy.rules`, computed once per policy (a lookup per comparison was quadratic). */
+function ruleOrder(policy: ResolvedPolicy): ReadonlyMap<CompiledRule, number> {
+  let order = ruleOrders.get(policy);
+  if (!order) {
+    order = new Map(policy.rules.map((rule, i) => [rule, i]));
+    ruleOrders.set(policy, order);
+  }
+  return order;
 }
 
 /** True when `words` occur consecutively in `argv` (case-insensitive; a path's base name also counts). */

@@ -12,6 +12,7 @@ import type { JsonSchema } from "../schema/validator.js";
 import type { ShellAnalysis } from "../shell/types.js";
 import { analyze as realAnalyze } from "./deps.js";
 import type { AnalyzeFn } from "./deps.js";
+import { checkPolicyLimits, checkPolicyText } from "./limits.js";
 import {
   compilePattern,
   dynamicEffective,
@@ -148,10 +149,13 @@ function checkDocument(doc: Locator, policy: PolicyDocument, analyze: AnalyzeFn)
  * @param options - see {@link ParsePolicyOptions}
  * @returns the validated document
  * @throws SlashiError `INVALID_JSON` (syntax), `SCHEMA_INVALID` (shape, every problem with line, column and JSON
- * path), `INVALID_POLICY` (a zero-token, contradictory or failing-example rule, located the same way)
+ * path), `INVALID_POLICY` (a list over its limit in `POLICY_LIMITS`, checked before anything else; a
+ * zero-token, contradictory or failing-example rule, located the same way)
  */
 export function parsePolicy(text: string, file?: string, options: ParsePolicyOptions = {}): PolicyDocument {
+  checkPolicyText(text, file);
   const doc = parseJsonc(text, file);
+  checkPolicyLimits(doc.value, (jsonPath) => doc.locationOf(jsonPath));
   const policy = validateValue<PolicyDocument>(policySchema, doc.value, doc);
   checkDocument(doc, policy, options.analyze ?? realAnalyze);
   return policy;
@@ -159,7 +163,8 @@ export function parsePolicy(text: string, file?: string, options: ParsePolicyOpt
 
 /**
  * Checks a policy document that is already a value (a preset, a pack manifest's policy, a test fixture) the
- * way {@link parsePolicy} checks a file. Errors carry `file` (the source) and the JSON path, no line.
+ * way {@link parsePolicy} checks a file, limits included. Errors carry `file` (the source) and the JSON path, no
+ * line.
  * @param document - the value to check
  * @param source - file path or pack id for error locations
  * @param options - see {@link ParsePolicyOptions}
@@ -171,8 +176,9 @@ export function validatePolicyDocument(
   options: ParsePolicyOptions = {},
 ): PolicyDocument {
   const origin = source === undefined ? {} : { file: source };
-  const policy = validateValue<PolicyDocument>(policySchema, document, origin);
   const locator: Locator = { locationOf: (jsonPath) => ({ ...origin, jsonPath }) };
+  checkPolicyLimits(document, locator.locationOf);
+  const policy = validateValue<PolicyDocument>(policySchema, document, origin);
   checkDocument(locator, policy, options.analyze ?? realAnalyze);
   return policy;
 }

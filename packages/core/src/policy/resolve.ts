@@ -5,6 +5,7 @@
 import { SlashiError, SlashiErrorCode } from "../errors.js";
 import type { EnkaiduShellSettings } from "./enkaidu.js";
 import { unknownExtendsError } from "./extends.js";
+import { checkPolicyLimits, MAX_POLICY_LAYERS } from "./limits.js";
 import { parsePolicy } from "./parse.js";
 import type { ParsePolicyOptions } from "./parse.js";
 import { compilePattern, patternProblem, prefixWords } from "./pattern.js";
@@ -249,13 +250,24 @@ function compileLayer(layer: PolicyLayer, trusted: boolean, pending: readonly st
  * Resolution is pure and all-or-nothing: on error it throws and the caller keeps its previous policy (see
  * {@link reloadPolicy}).
  * @throws SlashiError `PACK_NOT_FOUND` for an `extends` name that resolves to nothing (with the closest preset
- *   or loaded pack), `INVALID_POLICY` for a malformed rule
+ *   or loaded pack), `INVALID_POLICY` for a malformed rule, a layer over a limit of `POLICY_LIMITS` (any layer,
+ *   however it was read), or more than `MAX_POLICY_LAYERS` layers
  */
 export function resolvePolicy(
   layers: readonly PolicyLayer[],
   options: ResolvePolicyOptions = {},
 ): ResolvedPolicy {
   const expanded = expandLayers(layers, options);
+  if (expanded.layers.length > MAX_POLICY_LAYERS) {
+    const over = expanded.layers[MAX_POLICY_LAYERS] as PolicyLayer;
+    throw new SlashiError(
+      SlashiErrorCode.INVALID_POLICY,
+      `the policy stacks ${expanded.layers.length} layers (extends included), over the limit of ${MAX_POLICY_LAYERS}`,
+      { file: over.source, limit: MAX_POLICY_LAYERS, count: expanded.layers.length },
+    );
+  }
+  for (const layer of expanded.layers)
+    checkPolicyLimits(layer.document, (jsonPath) => ({ file: layer.source, jsonPath }));
   const trust = layerTrust(expanded);
   const ordered = expanded.layers
     .map((layer, i) => ({ layer, i }))

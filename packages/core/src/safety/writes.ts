@@ -1,6 +1,6 @@
 import { basename, scanOptions, type Word } from "../shell/options.js";
 import { COPY_OPTIONS, FLOCK_OPTIONS, SORT_OPTIONS, UNIQ_OPTIONS } from "../shell/tool-options.js";
-import { operands, optionsNamed, parseOptions, type Invocation } from "./argv.js";
+import { invocationOf, operands, optionsNamed, parseOptions, type Invocation } from "./argv.js";
 import { finding } from "./codes.js";
 import { isBlockDevice } from "./destroy.js";
 import { gitOutputFiles, gitWorktreeWrites } from "./git.js";
@@ -411,6 +411,18 @@ export function runnerWrites(command: ExtractedCommand): WriteTarget[] {
     out.push({ word: file.text, dynamic: file.dynamic, via: "flock", kind: "side", metadataOnly: true });
   }
   return out;
+}
+
+/**
+ * Every place one command writes, as the classifier reads them: its redirections, what a runner in front of it
+ * opens, and the targets its arguments name (destinations, in-place files, output options). Hosts use it where
+ * they must know where bound content writes (an approval refused for a write into a place that runs later).
+ */
+export function writeTargetsOf(command: ExtractedCommand, context: SafetyContext): WriteTarget[] {
+  const out = [...redirectWrites(command), ...runnerWrites(command)];
+  if (command.lookupOnly) return out;
+  const invocation = invocationOf(command);
+  return invocation === undefined ? out : [...out, ...argumentWrites(invocation, context)];
 }
 
 /** Classifies every write of a command: protected and sensitive paths deny, side writes ask. */

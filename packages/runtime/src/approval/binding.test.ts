@@ -35,7 +35,7 @@ describe("commandBinding", () => {
     ]) {
       const got = commandBinding(argv, SITE, read);
       expect(got.ok ? "" : got.reason, argv.join(" ")).toMatch(
-        /^(awk|gawk|jq) reads the repository file \/home\/dev\/app\/(prog\.awk|q\.jq), and Slashi does not follow/,
+        /^the command runs (awk|gawk|jq), which reads the repository file \/home\/dev\/app\/(prog\.awk|q\.jq); Slashi does not follow .*; it asks every time$/,
       );
     }
     for (const argv of [
@@ -44,6 +44,44 @@ describe("commandBinding", () => {
       ["git", "status"],
     ])
       expect(commandBinding(argv, SITE, read).ok, argv.join(" ")).toBe(true);
+  });
+
+  it("reads the approved command as a command of bound content: runners, every word, glued values, missing paths", () => {
+    const read = files({
+      "/home/dev/app/prog.awk": "{ print }",
+      "/home/dev/app/package.json": pkg({ test: "node app.js" }),
+      ...APP_JS,
+    });
+    const reason = (argv: string[]): string => {
+      const got = commandBinding(argv, SITE, read);
+      return got.ok ? "" : got.reason;
+    };
+    // A runner in front is never read past: before, `time npm test` was remembered with no script bound.
+    for (const argv of [
+      ["time", "npm", "test"],
+      ["stdbuf", "-oL", "cargo", "build"],
+      ["setsid", "make"],
+      ["/usr/bin/time", "-v", "node", "."],
+      ["ionice", "-c3", "awk", "-f", "prog.awk"],
+    ])
+      expect(reason(argv), argv.join(" ")).toMatch(
+        /^(time|stdbuf|setsid|ionice) runs other programs with its own rules; it is never remembered$/,
+      );
+    // Every word counts, not only the first one naming a repository path; option values glued or after `--`.
+    for (const argv of [
+      ["awk", "-f", "./gen/new.awk", "-f", "prog.awk"],
+      ["awk", "--file=./gen/new.awk", "-vx=1", "-fprog.awk"],
+      ["mytool", "--", "./gen/new.awk", "prog.awk"],
+    ])
+      expect(reason(argv), argv.join(" ")).toMatch(
+        /^the command runs (awk|mytool), which reads the repository file \/home\/dev\/app\/prog\.awk;/,
+      );
+    // A path into the repository that is missing now is bound as missing: adding it asks again.
+    const missing = commandBinding(["awk", "--file=./gen/new.awk", "data.txt"], SITE, read);
+    expect(missing.ok && missing.content.files).toEqual([["/home/dev/app/gen/new.awk", "missing"]]);
+    expect(missing.ok && missing.digest).not.toBe(
+      (commandBinding(["awk", "{ print }", "data.txt"], SITE, read) as { digest: string }).digest,
+    );
   });
 
   it("binds npm test to the test script and its pre and post scripts", () => {

@@ -18,18 +18,20 @@
  * `CODE_LOADING_VARIABLES`), bound content is bound to that variable too (`environmentBinding`), or never
  * remembered when what the variable loads cannot be pinned. Never remembered: shells, interpreters and
  * REPLs without a script file (`bash`, `python -c …`, `node -e …`), options that load code found by the
- * interpreter's own rules (`node -r`, `python -m`, `ruby -I`), privilege and exec wrappers (`sudo`, `doas`,
- * `env`, `xargs`…), and a script or file that cannot be read.
+ * interpreter's own rules (`node -r`, `python -m`, `ruby -I`), privilege and exec wrappers and every runner of
+ * core's table in front of the program (`sudo`, `doas`, `env`, `xargs`, `time`, `stdbuf`…), and a script or file
+ * that cannot be read. Any other program is read by the rule bound content's commands are read by
+ * (`unfollowedProgram`): refused when it may run repository code Slashi does not follow.
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { directoryCodeOf, interpreterLaunch, makeLaunch } from "@slashi/core/internal";
+import { commandFromArgv, interpreterLaunch, makeLaunch } from "@slashi/core/internal";
 import { textDigest } from "../audit/redact.js";
 import { environmentBinding, type BindingEnv, type BoundVariable, type ReadText } from "./env-binding.js";
 import { nestedScripts } from "./package-scripts.js";
 import { base, INTERPRETERS, programName, SHELLS } from "./programs.js";
 import { PulledIn, type PulledFile } from "./pulled-in.js";
-import { DATA_ONLY, repositoryWords } from "./repository-words.js";
+import { unfollowedProgram } from "./repository-words.js";
 
 /** A file that was read: its bytes, or why not. */
 type Read = { bytes: Uint8Array } | { missing: true } | { refused: string };
@@ -291,6 +293,11 @@ export function executedContent(
   const program = argv[0];
   if (program === undefined || program === "") return { refused: "the command is empty" };
   const name = programName(program);
+  // A runner in front (`time`, `stdbuf -oL`, `setsid`: core's list of runners it unwraps) starts the program
+  // behind it by its own rules; like `sudo` and `env`, it is never remembered.
+  const [runner] = commandFromArgv(argv).wrappers;
+  if (runner !== undefined)
+    return { refused: `${runner} runs other programs with its own rules; it is never remembered` };
 
   const script = packageScript(argv);
   if (script !== undefined) {
@@ -366,29 +373,20 @@ export function executedContent(
   if (program.includes("/") || program.includes("\\")) {
     return filesContent("file", [path.resolve(cwd, program)], "the program", at, { as: "program" });
   }
-  // A tool that runs the directory's code or configuration (a test runner's config, build.rs, conftest.py):
-  // no word names those files, and the binding does not follow them.
-  const runs = directoryCodeOf(name, argv.slice(1));
-  if (runs !== undefined)
-    return {
-      refused: `${name} runs ${runs} from the directory it works in, and Slashi does not follow those files; it asks every time`,
-    };
-  const reads = unfollowedReads(argv, name, at);
-  if (reads !== undefined) return reads;
-  return { kind: "none", digest: textDigest("none") };
-}
-
-/**
- * A program the binding does not follow, given a repository file (`awk -f prog.awk`, `jq -f q.jq`): refused, as
- * inside bound content (`PulledIn`). Programs whose words are data ({@link DATA_ONLY}) are bound as before.
- */
-function unfollowedReads(argv: readonly string[], name: string, at: Where): { refused: string } | undefined {
-  if (DATA_ONLY.has(name)) return undefined;
-  const exists = (file: string): boolean => at.read(file) !== undefined;
-  const [found] = repositoryWords({ effective: [...argv] }, at.cwd, at.site.root, exists);
-  if (found?.file === undefined || found.exists !== true) return undefined;
+  // Any other program is read as a command of bound content is (`pulled-in.ts`): refused when it may run
+  // repository code Slashi does not follow, with the paths into the repository that are missing now bound.
+  const exists = (file: string): boolean => read(file) !== undefined;
+  const unfollowed = unfollowedProgram(
+    { effective: [...argv] },
+    { cwd, root: site.root, exists },
+    "the command",
+  );
+  if ("refused" in unfollowed) return { refused: `${unfollowed.refused}; it asks every time` };
+  if (unfollowed.absent.length === 0) return { kind: "none", digest: textDigest("none") };
   return {
-    refused: `${name} reads the repository file ${found.file}, and Slashi does not follow what ${name} runs or loads from it; it asks every time`,
+    kind: "none",
+    digest: filesDigest([], unfollowed.absent),
+    files: fileDigests([], unfollowed.absent),
   };
 }
 

@@ -13,7 +13,8 @@
  */
 import path from "node:path";
 import type { ExtractedCommand } from "@slashi/core";
-import { directoryCodeOf, interpreterLaunch, makeLaunch } from "@slashi/core/internal";
+import { interpreterLaunch, makeLaunch } from "@slashi/core/internal";
+import { autoRunWrite } from "./auto-run.js";
 import type { BindingEnv, ReadText } from "./env-binding.js";
 import {
   expandMake,
@@ -26,7 +27,7 @@ import {
 } from "./makefile-text.js";
 import { nestedScript, nestedScripts, PACKAGE_MANAGERS } from "./package-scripts.js";
 import { INTERPRETERS, programName, SHELLS } from "./programs.js";
-import { DATA_ONLY, repositoryWords } from "./repository-words.js";
+import { unfollowedProgram } from "./repository-words.js";
 import { scriptImports, shebangInterpreter } from "./script-imports.js";
 import { analysed, dynamicWord, textOf } from "./shell-text.js";
 
@@ -403,6 +404,8 @@ export class PulledIn {
   }
 
   private command(command: ExtractedCommand, owner: string, cwd: string, depth: number): Why | undefined {
+    const written = autoRunWrite(command, owner, cwd, this.site);
+    if (written !== undefined) return written;
     const program = command.effective[0];
     if (program === undefined || command.lookupOnly) return undefined;
     if (!command.staticProgram || namedByMake(program))
@@ -438,42 +441,14 @@ export class PulledIn {
     if (SHELLS.has(name) || INTERPRETERS.has(name)) return this.interpreter(command, name, owner, cwd, depth);
     if (name === "make" || name === "gmake") return this.make(command, owner, cwd, depth);
     if (PACKAGE_MANAGERS.has(name)) return this.packageRun(command, owner, cwd, depth);
-    // A tool that runs the code or configuration of the directory it works in (a test runner's config, build.rs,
-    // conftest.py, a Gradle build): no word of the line names those files, and Slashi does not follow them.
-    const runs = directoryCodeOf(name, command.effective.slice(1));
-    if (runs !== undefined)
-      return {
-        refused: `${owner} runs ${name}, which runs ${runs} from the directory it works in; Slashi does not follow those files`,
-      };
-    return this.unfollowed(command, name, owner, cwd);
-  }
-
-  /**
-   * A program Slashi does not follow (`awk -f`, `sed -f`, `jq -f`, a compiler): refused when it is given a
-   * repository file (or a path known only at run time), since it may run what it reads and load more by its
-   * own rules; a path into the repository that is missing now is bound as missing. Programs whose words are
-   * only data (`cat`, `cp`, `test`, {@link DATA_ONLY}) are not looked at.
-   */
-  private unfollowed(command: ExtractedCommand, name: string, owner: string, cwd: string): Why | undefined {
-    if (DATA_ONLY.has(name) || command.effective.length < 2) return undefined;
-    const exists = (file: string): boolean => this.site.read(file) !== undefined;
-    for (const found of repositoryWords(command, cwd, this.site.root, exists)) {
-      if (found.moved === true)
-        return {
-          refused: `${owner} runs ${name} with ${found.word} after changing directory, which may name a repository file`,
-        };
-      if (found.file === undefined)
-        return {
-          refused: `${owner} runs ${name} with ${found.word}, a path known only at run time that may name a repository file`,
-        };
-      if (found.exists === true)
-        return {
-          refused: `${owner} runs ${name}, which reads the repository file ${found.file}; Slashi does not follow what ${name} runs or loads from it`,
-        };
-      if (!this.absent.includes(found.file)) this.absent.push(found.file);
-    }
+    const unfollowed = unfollowedProgram(command, { cwd, root: this.site.root, exists: this.exists }, owner);
+    if ("refused" in unfollowed) return unfollowed;
+    for (const file of unfollowed.absent) if (!this.absent.includes(file)) this.absent.push(file);
     return undefined;
   }
+
+  /** True when a file is there (a file that is refused counts: it is not missing). */
+  private readonly exists = (file: string): boolean => this.site.read(file) !== undefined;
 
   private sourced(command: ExtractedCommand, owner: string, cwd: string, depth: number): Why | undefined {
     const operand = command.effective[1];

@@ -3,79 +3,15 @@
  * (`prog.awk`, `./x`, `../repo/x`), an option's value written as one word (`--file=prog.awk`, `-fprog.awk`), or
  * a path only known at run time (`"$PWD/x"`). Such a program (`awk -f`, `sed -f`, `jq -f`, a compiler, a tool
  * of the repository's own) may run what it reads, and its rules for what else it then loads are unknown, so
- * the binding cannot pin it: the approval is refused instead (see `pulled-in.ts`).
+ * the binding cannot pin it: the approval is refused instead. {@link unfollowedProgram} is that one rule, for
+ * the approved command itself (`binding.ts`) and for every command of the content it binds (`pulled-in.ts`).
  */
 import path from "node:path";
 import type { ExtractedCommand } from "@slashi/core";
+import { dataUseOf, directoryCodeOf } from "@slashi/core/internal";
 import { namedByMake } from "./makefile-text.js";
+import { programName } from "./programs.js";
 import { dynamicWord } from "./shell-text.js";
-
-/**
- * Programs whose words are never code they run and that have no option that runs another program or loads
- * code: their file operands are data (`cat notes.md`, `cp a b`, `mkdir -p out/x`, `test -f ./x`, `cd ./src`),
- * so a repository file named to them is not pulled in.
- */
-export const DATA_ONLY: ReadonlySet<string> = new Set([
-  ":",
-  "[",
-  "test",
-  "true",
-  "false",
-  "echo",
-  "printf",
-  "cd",
-  "pushd",
-  "popd",
-  "dirs",
-  "export",
-  "local",
-  "declare",
-  "typeset",
-  "readonly",
-  "unset",
-  "shift",
-  "exit",
-  "return",
-  "wait",
-  "sleep",
-  "cat",
-  "tac",
-  "head",
-  "tail",
-  "wc",
-  "cut",
-  "tr",
-  "tee",
-  "grep",
-  "egrep",
-  "fgrep",
-  "cmp",
-  "diff",
-  "ls",
-  "stat",
-  "du",
-  "df",
-  "basename",
-  "dirname",
-  "realpath",
-  "readlink",
-  "mkdir",
-  "rmdir",
-  "rm",
-  "cp",
-  "mv",
-  "ln",
-  "touch",
-  "chmod",
-  "chown",
-  "chgrp",
-  "mktemp",
-  "md5sum",
-  "sha1sum",
-  "sha256sum",
-  "sha512sum",
-  "base64",
-]);
 
 /** A word that names a repository file, a path into the repository that is missing, or a path known at run time. */
 export interface RepositoryWord {
@@ -155,4 +91,54 @@ export function repositoryWords(
     if (!found && missing !== undefined) out.push({ word, file: missing, exists: false });
   }
   return out;
+}
+
+/** A command of a program Slashi does not follow, as far as the approval is concerned. */
+export type UnfollowedProgram =
+  /** Nothing of the repository runs through it; `absent`: paths into the repository it names that are missing now, to bind as missing. */
+  | { absent: string[] }
+  /** It may run repository code Slashi cannot pin: the approval is not offered, for this reason. */
+  | { refused: string };
+
+/**
+ * What a program Slashi does not follow (neither a shell, an interpreter, make nor a package script) binds, or
+ * why the approval is refused. Refused: a tool that runs the code or configuration of the directory it works in
+ * (core's `directoryCodeOf`: `vitest`, `cargo`, `npx`…), and a program given a repository file (`awk -f
+ * prog.awk`, `jq --from-file=q.jq`, `-fprog.awk`), a path known only at run time (`"$PWD/x"`) or a relative
+ * path after a `cd`. A path into the repository that is missing now is returned in `absent`, so that adding it
+ * asks again. Programs whose words are only data (core's `dataUseOf`: `cat`, `cp`, `test`) are not looked at.
+ * @param command - the command as it runs (runners unwrapped), its words known only at run time marked
+ * @param where - the directory it runs in, the repository's root, and whether a file exists
+ * @param owner - who runs it, for the reason (`the command`, `the "build" script of …/package.json`)
+ */
+export function unfollowedProgram(
+  command: Pick<ExtractedCommand, "effective" | "effectiveDynamic" | "cwd">,
+  where: { cwd: string; root: string; exists: (file: string) => boolean },
+  owner: string,
+): UnfollowedProgram {
+  const name = programName(command.effective[0] ?? "");
+  // No word of the line names the files such a tool runs (a test runner's config, build.rs, conftest.py).
+  const runs = directoryCodeOf(name, command.effective.slice(1));
+  if (runs !== undefined)
+    return {
+      refused: `${owner} runs ${name}, which runs ${runs} from the directory it works in; Slashi does not follow those files`,
+    };
+  const absent: string[] = [];
+  if (dataUseOf(name) !== undefined) return { absent };
+  for (const found of repositoryWords(command, where.cwd, where.root, where.exists)) {
+    if (found.moved === true)
+      return {
+        refused: `${owner} runs ${name} with ${found.word} after changing directory, which may name a repository file`,
+      };
+    if (found.file === undefined)
+      return {
+        refused: `${owner} runs ${name} with ${found.word}, a path known only at run time that may name a repository file`,
+      };
+    if (found.exists === true)
+      return {
+        refused: `${owner} runs ${name}, which reads the repository file ${found.file}; Slashi does not follow what ${name} runs or loads from it`,
+      };
+    if (!absent.includes(found.file)) absent.push(found.file);
+  }
+  return { absent };
 }

@@ -66,6 +66,35 @@ export const WORKSPACE_PROTECTED_ENTRIES: readonly {
 ];
 
 /**
+ * Files at the workspace root that a tool reads and acts on by itself the next time a person uses it there
+ * (direnv on `cd`, npm/pnpm/yarn and cargo on any command): a cordoned run must not leave them changed.
+ * Build files a person runs on purpose (`Makefile`, `package.json` scripts) are not in the list: the workspace
+ * stays writable for them.
+ */
+export const AUTO_RUN_FILES: readonly string[] = [
+  ".envrc",
+  ".npmrc",
+  ".yarnrc",
+  ".yarnrc.yml",
+  ".pnpmfile.cjs",
+  ".cargo/config",
+  ".cargo/config.toml",
+];
+
+/**
+ * Every place of a workspace whose contents run later without anyone naming them (absolute, under `root`): the
+ * whole git directory (hooks, configuration that names programs), {@link WORKSPACE_PROTECTED_ENTRIES} and
+ * {@link AUTO_RUN_FILES}. One list for the cordon's guard, the cordon's read-only binds and "Always allow": content
+ * an approval binds that writes into one of them is not remembered, since what it writes would run unbound.
+ */
+export function autoRunPlaces(root: string): string[] {
+  const entries = WORKSPACE_PROTECTED_ENTRIES.map((entry) => entry.relative).filter(
+    (r) => !r.startsWith(".git/"),
+  );
+  return [".git", ...entries, ...AUTO_RUN_FILES].map((relative) => path.join(root, relative));
+}
+
+/**
  * Slashi's own config and state, the managed policy, and (with a workspace root) the workspace entries of
  * {@link WORKSPACE_PROTECTED_ENTRIES}. Pass `.map((p) => p.path)` as the core's `DecideContext.protectedPaths`
  * so its self-protection check flags writes to them; the cordon hides Slashi's directories and re-binds the

@@ -1,9 +1,10 @@
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, realpathSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { catchError, tempDir } from "@slashi/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { workspaceCwd } from "./workspace-cwd.js";
+import { pinWorkspaceCwd, workspaceCwd } from "./workspace-cwd.js";
 
 const scratch = tempDir("slashi-workspace-cwd-");
 afterAll(() => scratch.remove());
@@ -133,6 +134,56 @@ describe("workspaceCwd", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("pinWorkspaceCwd", () => {
+  let root: string;
+  let outside: string;
+  beforeAll(() => {
+    const base = realpathSync(scratch.dir);
+    root = path.join(base, "pinned");
+    outside = path.join(base, "pinned-outside");
+    mkdirSync(path.join(root, "sub"), { recursive: true });
+    mkdirSync(outside);
+    symlinkSync(outside, path.join(root, "link"));
+  });
+
+  it.skipIf(process.platform !== "linux")(
+    "starts in the directory that was opened, though its path now leads out of the workspace",
+    () => {
+      const pinned = pinWorkspaceCwd(root, path.join(root, "sub"));
+      try {
+        renameSync(path.join(root, "sub"), path.join(root, "sub.moved"));
+        renameSync(path.join(root, "link"), path.join(root, "sub"));
+        const where = execFileSync("pwd", ["-P"], { cwd: pinned.startIn, encoding: "utf8" }).trim();
+        expect(where).toBe(path.join(root, "sub.moved"));
+      } finally {
+        pinned.close();
+        renameSync(path.join(root, "sub"), path.join(root, "link"));
+        renameSync(path.join(root, "sub.moved"), path.join(root, "sub"));
+      }
+    },
+  );
+
+  it("refuses a path that leads elsewhere than when it was checked, or out of the workspace", () => {
+    const checked = workspaceCwd(root, "sub") as string;
+    renameSync(path.join(root, "sub"), path.join(root, "sub.moved"));
+    renameSync(path.join(root, "link"), path.join(root, "sub"));
+    try {
+      expect(() => pinWorkspaceCwd(root, checked)).toThrow(
+        expect.objectContaining({
+          code: "STEP_NOT_ALLOWED",
+          data: expect.objectContaining({ outsideWorkspace: true, resolved: outside }),
+        }),
+      );
+    } finally {
+      renameSync(path.join(root, "sub"), path.join(root, "link"));
+      renameSync(path.join(root, "sub.moved"), path.join(root, "sub"));
+    }
+    expect(() => pinWorkspaceCwd(root, outside)).toThrow(refused("STEP_NOT_ALLOWED"));
+    expect(() => pinWorkspaceCwd(root, "nope")).toThrow(refused("RUN_INVALID"));
+    pinWorkspaceCwd(root, "sub").close();
   });
 });
 

@@ -5,7 +5,7 @@
  * is followed. A `..` that climbs out, an absolute path elsewhere, or a link inside the workspace that leads out is
  * refused; so is a `cwd` when there is no workspace to confine it to.
  */
-import { realpathSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { makeVisible, SlashiError, SlashiErrorCode } from "@slashi/core";
 
@@ -114,4 +114,81 @@ export function workspaceCwd(
     }
   }
   return path.join(root, path.relative(realRoot, realTarget));
+}
+
+/** A working directory held open by {@link pinWorkspaceCwd}: start the child in `startIn`, then `close()`. */
+export interface PinnedCwd {
+  /**
+   * The path to start the child in: `/proc/<this pid>/fd/<n>` of the open directory on Linux, so the kernel
+   * enters the very directory that was checked whatever is renamed meanwhile; elsewhere the checked path.
+   */
+  startIn: string;
+  /** Closes the directory; call it once the child has started (or failed to). */
+  close(): void;
+}
+
+/** The refusal of a working directory that no longer leads where it was checked. */
+function movedError(cwd: string, now: string, root: string): SlashiError {
+  return new SlashiError(
+    SlashiErrorCode.STEP_NOT_ALLOWED,
+    `the working directory ${makeVisible(cwd)} changed after it was checked (it now leads to ${makeVisible(now)}); nothing ran`,
+    { outsideWorkspace: true, workspace: root, resolved: now },
+  );
+}
+
+/**
+ * Holds the working directory a command will start in, so the start happens in the directory that was checked:
+ * the directory is opened, the open descriptor's real path must be the one `cwd` led to when it was checked
+ * (inside `workspace`), and the child starts in the descriptor (Linux), not in a path that a concurrent rename of
+ * one of its components could point elsewhere. Where the system has no `/proc/<pid>/fd` the real path is checked
+ * once more just before the start instead (a narrower window, not none).
+ * @param workspace - the absolute workspace root
+ * @param cwd - the directory to start in, as {@link workspaceCwd} returned it (spelled under `workspace`)
+ * @returns the open directory; close it once the child has started
+ * @throws SlashiError `STEP_NOT_ALLOWED` (data: `outsideWorkspace: true`, `workspace`, `resolved`) when `cwd` is
+ *   not below `workspace` or now leads to another directory; `RUN_INVALID` when it cannot be opened as a directory
+ */
+export function pinWorkspaceCwd(workspace: string, cwd: string): PinnedCwd {
+  const root = path.resolve(workspace);
+  const target = path.resolve(root, cwd);
+  if (!within(root, target)) throw movedError(cwd, target, root);
+  const expected = path.join(realPathOf(root), path.relative(root, target));
+  let fd: number;
+  try {
+    fd = openSync(target, constants.O_RDONLY | constants.O_DIRECTORY);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    throw new SlashiError(
+      SlashiErrorCode.RUN_INVALID,
+      `the working directory ${makeVisible(cwd)} cannot be opened (${code})`,
+    );
+  }
+  const close = (): void => {
+    try {
+      closeSync(fd);
+    } catch {
+      // closed already
+    }
+  };
+  try {
+    const held = `/proc/${process.pid}/fd/${fd}`;
+    let now: string;
+    let startIn: string;
+    try {
+      // The descriptor's own link names where the opened directory is now; the kernel enters it through the link.
+      now = readlinkSync(held);
+      const seen = statSync(held);
+      const opened = fstatSync(fd);
+      if (seen.ino !== opened.ino || seen.dev !== opened.dev) throw new Error("not this descriptor");
+      startIn = held;
+    } catch {
+      now = realPathOf(target);
+      startIn = target;
+    }
+    if (now !== expected) throw movedError(cwd, now, root);
+    return { startIn, close };
+  } catch (error) {
+    close();
+    throw error;
+  }
 }

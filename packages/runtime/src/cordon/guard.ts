@@ -2,23 +2,7 @@ import { constants } from "node:fs";
 import { chmod, lstat, mkdir, open, readdir, readlink, rename, rm, symlink } from "node:fs/promises";
 import path from "node:path";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
-import { WORKSPACE_PROTECTED_ENTRIES } from "../config/protected-paths.js";
-
-/**
- * Files at the workspace root that a tool reads and acts on by itself the next time a person uses it there
- * (direnv on `cd`, npm/pnpm/yarn and cargo on any command): a cordoned run must not leave them changed.
- * Build files a person runs on purpose (`Makefile`, `package.json` scripts) are not in the list: the workspace
- * stays writable for them.
- */
-export const AUTO_RUN_FILES: readonly string[] = [
-  ".envrc",
-  ".npmrc",
-  ".yarnrc",
-  ".yarnrc.yml",
-  ".pnpmfile.cjs",
-  ".cargo/config",
-  ".cargo/config.toml",
-];
+import { AUTO_RUN_FILES, WORKSPACE_PROTECTED_ENTRIES } from "../config/protected-paths.js";
 
 /**
  * What git writes in normal work inside a git directory (commits, branches, merges, rebases, fetches of local

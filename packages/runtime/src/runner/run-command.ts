@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { execa } from "execa";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
+import { pinWorkspaceCwd, type PinnedCwd } from "../config/workspace-cwd.js";
 import { acquireGuard, releaseGuard, type GuardSnapshot } from "../cordon/guard.js";
 import type { CordonPolicy, ResolvedCordon } from "../cordon/policy.js";
 import type { ProofOptions } from "../cordon/options.js";
@@ -19,6 +20,12 @@ export interface RunRequest {
   shell?: string;
   /** Working directory. */
   cwd: string;
+  /**
+   * The workspace `cwd` is confined to (a host that checked `cwd` with `workspaceCwd`): the directory is held open
+   * and the command starts in that very directory, refused (`STEP_NOT_ALLOWED`, `outsideWorkspace`) when a
+   * concurrent rename made the path lead elsewhere since the check (see `pinWorkspaceCwd`).
+   */
+  workspace?: string;
   /** Base environment (default `process.env`); secrets are always removed ({@link scrubEnv}). */
   env?: NodeJS.ProcessEnv;
   /** Variables added after scrubbing (the caller vouches for them). */
@@ -216,6 +223,18 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 /**
+ * Starts the child in the held directory (when there is one) and closes it once the child has entered it: the
+ * spawn has changed directory before it returns, or failed to start.
+ */
+function startIn<T>(pinned: PinnedCwd | undefined, spawn: () => T): T {
+  try {
+    return spawn();
+  } finally {
+    pinned?.close();
+  }
+}
+
+/**
  * {@link runCommand} without proving the cordon first: for the probe itself, which is the proof. Not exported
  * from the package.
  */
@@ -228,17 +247,24 @@ export async function runUnproven(request: RunRequest): Promise<RunResult> {
   let cordon: ResolvedCordon | undefined;
   let extraInput: { fd: number; data: Uint8Array } | undefined;
   let guarded: GuardSnapshot | undefined;
+  const pinned =
+    request.workspace === undefined ? undefined : pinWorkspaceCwd(request.workspace, request.cwd);
   if (request.cordon) {
-    const wrapped = await wrapInCordon(
-      { cwd: request.cwd, ...request.cordon },
-      invocation,
-      request.cordonOptions,
-    );
-    cordon = wrapped.cordon;
-    extraInput = wrapped.extraInput;
-    invocation = { file: wrapped.file, args: wrapped.args };
-    env.TMPDIR = "/tmp";
-    guarded = await acquireGuard(cordon.workspace);
+    try {
+      const wrapped = await wrapInCordon(
+        { cwd: request.cwd, ...request.cordon },
+        invocation,
+        request.cordonOptions,
+      );
+      cordon = wrapped.cordon;
+      extraInput = wrapped.extraInput;
+      invocation = { file: wrapped.file, args: wrapped.args };
+      env.TMPDIR = "/tmp";
+      guarded = await acquireGuard(cordon.workspace);
+    } catch (error) {
+      pinned?.close();
+      throw error;
+    }
   }
 
   const posix = process.platform !== "win32";
@@ -260,20 +286,22 @@ export async function runUnproven(request: RunRequest): Promise<RunResult> {
     while (3 + extra.length < extraInput.fd) extra.push("ignore");
     extra.push(extraInput.data);
   }
-  const subprocess = execa(invocation.file, invocation.args, {
-    cwd: request.cwd,
-    env,
-    extendEnv: false,
-    detached: ownGroup,
-    windowsHide: true,
-    windowsVerbatimArguments: invocation.windowsVerbatimArguments ?? false,
-    reject: false,
-    buffer: false,
-    stripFinalNewline: false,
-    cleanup: true,
-    ...(request.input !== undefined ? { input: request.input } : {}),
-    stdio: [stdin, output, output, ...extra],
-  });
+  const subprocess = startIn(pinned, () =>
+    execa(invocation.file, invocation.args, {
+      cwd: pinned?.startIn ?? request.cwd,
+      env,
+      extendEnv: false,
+      detached: ownGroup,
+      windowsHide: true,
+      windowsVerbatimArguments: invocation.windowsVerbatimArguments ?? false,
+      reject: false,
+      buffer: false,
+      stripFinalNewline: false,
+      cleanup: true,
+      ...(request.input !== undefined ? { input: request.input } : {}),
+      stdio: [stdin, output, output, ...extra],
+    }),
+  );
   subprocess.stdout?.on("data", (chunk: Buffer) => stdout.add(chunk));
   subprocess.stderr?.on("data", (chunk: Buffer) => stderr.add(chunk));
 
