@@ -3,22 +3,15 @@
 // builtins recording what would be offered, fish through `complete -C`. The questions are made from the command
 // table, so every command, option and fixed value is asked for in every shell.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { requireTool } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { completionScript, COMPLETION_SHELLS, type CompletionShell } from "./completion.js";
 import { AGENTS } from "./hooks/formats.js";
 import { COMMANDS, GLOBAL_FLAGS, type CommandSpec } from "./options.js";
 
-const shellPath = (name: string): string | undefined =>
-  [`/bin/${name}`, `/usr/bin/${name}`, `/usr/local/bin/${name}`].find((p) => existsSync(p));
-const SHELLS = Object.fromEntries(COMPLETION_SHELLS.map((s) => [s, shellPath(s)])) as Record<
-  CompletionShell,
-  string | undefined
->;
-if (process.env.CI) {
-  for (const [name, found] of Object.entries(SHELLS))
-    if (!found) throw new Error(`${name} is not installed; the completion tests need it`);
-}
+const SHELLS = Object.fromEntries(
+  COMPLETION_SHELLS.map((s) => [s, requireTool(s, "the completion tests")]),
+) as Record<CompletionShell, string | undefined>;
 
 /** One question: the words typed so far, the last one being completed (possibly empty). */
 type Question = readonly string[];

@@ -5,12 +5,16 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skipUnlessCi } from "@slashi/test-utils";
 import { assertBuilt, isolatedEnv, slashi, tempDir } from "./helpers.js";
 
 const BUNDLE = fileURLToPath(
   new URL("../../../e2e/agents/node_modules/@google/gemini-cli/bundle/", import.meta.url),
 );
-const installed = existsSync(BUNDLE);
+const missing = skipUnlessCi(
+  existsSync(BUNDLE) ? undefined : `${BUNDLE} is missing: run e2e/agents/install.sh`,
+  "Gemini CLI's hook runner test",
+);
 
 interface HookOutput {
   decision?: string;
@@ -38,7 +42,7 @@ async function loadGeminiHooks(): Promise<GeminiHooks> {
   throw new Error(`no chunk of ${BUNDLE} defines HookRunner`);
 }
 
-describe.skipIf(!installed)("Gemini CLI's own hook runner with the installed Slashi hook", () => {
+describe.skipIf(missing)("Gemini CLI's own hook runner with the installed Slashi hook", () => {
   const box = tempDir("slashi-gemini-");
   const project = path.join(box.dir, "project");
   const env = isolatedEnv(box.dir);

@@ -17,6 +17,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skipUnlessCi } from "@slashi/test-utils";
 import { assertBuilt, BIN, isolatedEnv, slashi, tempDir } from "./helpers.js";
 
 const PLATFORM_DIR = fileURLToPath(
@@ -126,7 +127,9 @@ function fakeModel(): {
   };
 }
 
-describe.skipIf(claudeBinary === undefined)(
+const noClaude = `no Claude Code binary for ${process.platform}-${process.arch} in ${PLATFORM_DIR}: run e2e/agents/install.sh`;
+
+describe.skipIf(skipUnlessCi(claudeBinary === undefined ? noClaude : undefined, "Claude Code's hook test"))(
   "Claude Code's own hook handling with the installed Slashi hook",
   () => {
     const box = tempDir("slashi-claude-code-");

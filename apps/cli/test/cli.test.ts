@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeStubBwrap } from "@slashi/test-utils";
+import { requireTool, writeStubBwrap } from "@slashi/test-utils";
 import { assertBuilt, BIN, isolatedEnv, slashi, tempDir } from "./helpers.js";
 
 const tmp = tempDir("slashi-cli-");
@@ -299,9 +299,7 @@ describe("slashi exec", () => {
   });
 });
 
-const bwrap = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"].find((p) => existsSync(p));
-
-describe.skipIf(process.platform !== "linux" || bwrap === undefined)(
+describe.skipIf(process.platform !== "linux" || !requireTool("bwrap", "slashi exec --cordon"))(
   "slashi exec --cordon (bubblewrap)",
   () => {
     /** A policy that allows `touch`, written by each test that needs it (a test run alone has it too). */

@@ -2,65 +2,63 @@
 // environment is scrubbed from the command's, but without the cordon the command can still read it from
 // /proc/$PPID/environ (docs/cordon.md, Limits); with --cordon (real bubblewrap, its own pid namespace) no process
 // outside is visible, so neither Slashi's environment nor any other process's holds it.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { requireTool } from "@slashi/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, isolatedEnv, slashi, tempDir } from "./helpers.js";
 
-const bwrap = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"].find((p) => existsSync(p));
+describe.skipIf(
+  process.platform !== "linux" || !requireTool("bwrap", "slashi exec and the parent's environment"),
+)("slashi exec and the parent's environment", () => {
+  const tmp = tempDir("slashi-exec-environ-");
+  const ws = path.join(tmp.dir, "project");
+  const canary = `ghp_parentcanary${process.pid}x${Date.now()}`;
+  const env = isolatedEnv(tmp.dir, { GITHUB_TOKEN: canary });
+  const policy = path.join(tmp.dir, "sh-policy.json");
 
-describe.skipIf(process.platform !== "linux" || bwrap === undefined)(
-  "slashi exec and the parent's environment",
-  () => {
-    const tmp = tempDir("slashi-exec-environ-");
-    const ws = path.join(tmp.dir, "project");
-    const canary = `ghp_parentcanary${process.pid}x${Date.now()}`;
-    const env = isolatedEnv(tmp.dir, { GITHUB_TOKEN: canary });
-    const policy = path.join(tmp.dir, "sh-policy.json");
+  beforeAll(() => {
+    assertBuilt();
+    mkdirSync(path.join(ws, ".git"), { recursive: true });
+    writeFileSync(
+      policy,
+      JSON.stringify({
+        version: 1,
+        extends: ["recommended"],
+        rules: [{ match: ["sh"], decision: "allow" }],
+      }),
+    );
+    // The policy cannot see into the script: what it reads is up to the confinement.
+    writeFileSync(
+      path.join(ws, "peek.sh"),
+      [
+        'echo "own:$(printenv GITHUB_TOKEN | wc -c)"',
+        `echo "parent:$(tr '\\0' '\\n' < /proc/$PPID/environ 2>/dev/null | grep -c ${canary})"`,
+        `echo "any:$(cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c ${canary})"`,
+      ].join("\n") + "\n",
+    );
+  });
+  afterAll(() => tmp.remove());
 
-    beforeAll(() => {
-      assertBuilt();
-      mkdirSync(path.join(ws, ".git"), { recursive: true });
-      writeFileSync(
-        policy,
-        JSON.stringify({
-          version: 1,
-          extends: ["recommended"],
-          rules: [{ match: ["sh"], decision: "allow" }],
-        }),
-      );
-      // The policy cannot see into the script: what it reads is up to the confinement.
-      writeFileSync(
-        path.join(ws, "peek.sh"),
-        [
-          'echo "own:$(printenv GITHUB_TOKEN | wc -c)"',
-          `echo "parent:$(tr '\\0' '\\n' < /proc/$PPID/environ 2>/dev/null | grep -c ${canary})"`,
-          `echo "any:$(cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c ${canary})"`,
-        ].join("\n") + "\n",
-      );
-    });
-    afterAll(() => tmp.remove());
+  async function peek(cordon: boolean): Promise<Record<string, string>> {
+    const result = await slashi(
+      ["exec", cordon ? "--cordon" : "--no-cordon", "--policy", policy, "--", "sh", "peek.sh"],
+      { env, cwd: ws },
+    );
+    expect(result.exitCode, String(result.stderr)).toBe(0);
+    return Object.fromEntries(
+      String(result.stdout)
+        .trim()
+        .split("\n")
+        .map((line) => line.split(":") as [string, string]),
+    );
+  }
 
-    async function peek(cordon: boolean): Promise<Record<string, string>> {
-      const result = await slashi(
-        ["exec", cordon ? "--cordon" : "--no-cordon", "--policy", policy, "--", "sh", "peek.sh"],
-        { env, cwd: ws },
-      );
-      expect(result.exitCode, String(result.stderr)).toBe(0);
-      return Object.fromEntries(
-        String(result.stdout)
-          .trim()
-          .split("\n")
-          .map((line) => line.split(":") as [string, string]),
-      );
-    }
+  it("without the cordon: scrubbed from the command, readable through /proc/$PPID/environ", async () => {
+    expect(await peek(false)).toMatchObject({ own: "0", parent: "1" });
+  });
 
-    it("without the cordon: scrubbed from the command, readable through /proc/$PPID/environ", async () => {
-      expect(await peek(false)).toMatchObject({ own: "0", parent: "1" });
-    });
-
-    it("with the cordon: no process outside is visible, so the token is nowhere to be read", async () => {
-      expect(await peek(true)).toEqual({ own: "0", parent: "0", any: "0" });
-    });
-  },
-);
+  it("with the cordon: no process outside is visible, so the token is nowhere to be read", async () => {
+    expect(await peek(true)).toEqual({ own: "0", parent: "0", any: "0" });
+  });
+});

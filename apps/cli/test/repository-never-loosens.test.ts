@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { requireTool } from "@slashi/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, isolatedEnv, slashi, tempDir, writePacksLock } from "./helpers.js";
 
@@ -228,7 +229,9 @@ describe("a repository never loosens: the other kinds of workspace layer", () =>
     await loosensOnlyOnceTrusted(root, "deploy now");
   }, 120_000);
 
-  it.runIf(process.platform === "linux" && existsSync("/usr/bin/bwrap"))(
+  it.runIf(
+    process.platform === "linux" && requireTool("bwrap", "a cordoned run's never-loosen test") !== undefined,
+  )(
     "keeps asking before a cordoned run despite the policy file's skipConfirmInCordon until it is approved",
     async () => {
       const root = repository("skip-confirm", {

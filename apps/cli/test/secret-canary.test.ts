@@ -4,62 +4,50 @@
 // placeholder.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import {
-  CANARY_COMMAND,
-  CANARY_MARKS,
-  CANARY_OPEN_COMMAND,
-  CANARY_PLACEHOLDER,
-  CANARY_POLICY,
-  CANARY_STEPS,
-  CANARY_VALUES,
-  CANARY_VARIABLE,
-  canaryFound,
-  canaryWorkspace,
-  scratchDir,
-} from "@slashi/test-utils";
+import { CANARY, scratchDir } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/main.js";
 import { isolatedEnv, scriptedIo } from "./helpers.js";
 
 describe("the secret canary through slashi run", () => {
-  it.each(Object.keys(CANARY_VALUES) as (keyof typeof CANARY_VALUES)[])("a %s value", async (kind) => {
+  it.each(CANARY.kinds)("a %s value", async (kind) => {
     const root = scratchDir("slashi-canary-");
     const ws = path.join(root, "project");
     mkdirSync(path.join(ws, ".git"), { recursive: true });
     mkdirSync(path.join(root, "config"), { recursive: true });
     writeFileSync(
       path.join(root, "config", "commands.json"),
-      JSON.stringify({ version: 1, commands: [CANARY_COMMAND, CANARY_OPEN_COMMAND] }),
+      JSON.stringify({ version: 1, commands: [CANARY.command, CANARY.openCommand] }),
     );
-    writeFileSync(path.join(root, "config", "policy.json"), JSON.stringify(CANARY_POLICY));
-    canaryWorkspace(ws, CANARY_VALUES[kind]);
+    writeFileSync(path.join(root, "config", "policy.json"), JSON.stringify(CANARY.policy));
+    CANARY.workspace(ws, CANARY.values[kind]);
     // The last step asks (an unknown program): run it once, and it cannot start.
-    const session = scriptedIo(isolatedEnv(root, { [CANARY_VARIABLE]: CANARY_VALUES[kind] }), ws, "r\n");
+    const session = scriptedIo(isolatedEnv(root, { [CANARY.variable]: CANARY.values[kind] }), ws, "r\n");
     let thrown = "";
     const code = await main(["run", "/canary"], session).catch((error: unknown) => {
       thrown = String(error);
       return -1;
     });
     // The open step prints its target for the person to open: with the value's placeholder.
-    const opening = scriptedIo(isolatedEnv(root, { [CANARY_VARIABLE]: CANARY_VALUES[kind] }), ws);
+    const opening = scriptedIo(isolatedEnv(root, { [CANARY.variable]: CANARY.values[kind] }), ws);
     expect(await main(["run", "/canary-open"], opening)).toBe(0);
-    expect(opening.out()).toContain(`open in your browser: https://example.com/#${CANARY_PLACEHOLDER}`);
+    expect(opening.out()).toContain(`open in your browser: https://example.com/#${CANARY.placeholder}`);
     const screen = session.out() + session.err() + opening.out() + opening.err();
     expect(code, screen + thrown).toBe(127);
     const audit = readFileSync(path.join(root, "state", "audit.jsonl"), "utf8");
-    expect(canaryFound({ screen, thrown, audit }, CANARY_MARKS[kind])).toEqual([]);
+    expect(CANARY.found({ screen, thrown, audit }, CANARY.marks[kind])).toEqual([]);
 
     const records = audit
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     // Every step was recorded; the one in the value's directory names it by its placeholder.
-    for (const step of CANARY_COMMAND.steps) expect(records.some((r) => r.text === step.command)).toBe(true);
-    const inDirectory = records.filter((r) => r.text === CANARY_STEPS.directory.command);
+    for (const step of CANARY.command.steps) expect(records.some((r) => r.text === step.command)).toBe(true);
+    const inDirectory = records.filter((r) => r.text === CANARY.steps.directory.command);
     expect(inDirectory.map((r) => r.event)).toEqual(["decision", "run"]);
-    for (const r of inDirectory) expect(r.cwd).toBe(path.join(ws, CANARY_PLACEHOLDER));
+    for (const r of inDirectory) expect(r.cwd).toBe(path.join(ws, CANARY.placeholder));
     // The program that could not start is named by its placeholder, however short the value.
-    expect(session.err()).toMatch(new RegExp(`could not start '?${CANARY_PLACEHOLDER}'?: ENOENT`));
-    expect(session.err()).toContain(`approval needed: '${CANARY_PLACEHOLDER}' --version`);
+    expect(session.err()).toMatch(new RegExp(`could not start '?${CANARY.placeholder}'?: ENOENT`));
+    expect(session.err()).toContain(`approval needed: '${CANARY.placeholder}' --version`);
   });
 });

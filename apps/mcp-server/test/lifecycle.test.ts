@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { probeCordon } from "@slashi/runtime";
+import { scratchDir, skipUnlessCi } from "@slashi/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   BIN,
@@ -298,11 +299,10 @@ describe("tool surface", () => {
   });
 });
 
-const cordon = await probeCordon({
-  scratchDir: path.join(process.env.TMPDIR ?? "/tmp", `slashi-mcp-probe-${process.pid}`),
-});
+const cordon = await probeCordon({ scratchDir: scratchDir("slashi-mcp-probe-") });
+const noCordon = skipUnlessCi(cordon.ok ? undefined : cordon.reason, "slashi-mcp --cordon");
 
-describe.skipIf(!cordon.ok)("the cordon (--cordon, where the probe passes)", () => {
+describe.skipIf(noCordon)("the cordon (--cordon, where the probe passes)", () => {
   it("runs approved commands inside the sandbox: the workspace is writable, the rest is not", async () => {
     server = await connect(sandbox, { args: ["--cordon"] });
     const inside = await server.client.callTool({

@@ -12,7 +12,7 @@ import {
   rememberedApproval,
   workspaceKeyOf,
 } from "@slashi/runtime";
-import { writeStubBwrap } from "@slashi/test-utils";
+import { scratchDir, skipUnlessCi, writeStubBwrap } from "@slashi/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { connect, makeSandbox, structured, type Connected, type Sandbox } from "./helpers.js";
 
@@ -89,11 +89,13 @@ describe("an ask for a client without elicitation", () => {
   });
 });
 
-const cordon = await probeCordon({
-  scratchDir: path.join(process.env.TMPDIR ?? "/tmp", `slashi-mcp-probe-${process.pid}`),
-});
+const cordon = await probeCordon({ scratchDir: scratchDir("slashi-mcp-probe-") });
+const noCordon = skipUnlessCi(
+  cordon.ok ? undefined : cordon.reason,
+  "skipConfirmInCordon in a proven cordon",
+);
 
-describe.skipIf(!cordon.ok)("skipping the confirmation inside a proven cordon", () => {
+describe.skipIf(noCordon)("skipping the confirmation inside a proven cordon", () => {
   it("runs the ask confined (writes kept in the workspace) and warns in the result, on stderr and in the audit log", async () => {
     sandbox = makeSandbox({ policy: { version: 1, extends: ["recommended"], skipConfirmInCordon: true } });
     const ws = sandbox.workspace;

@@ -7,14 +7,12 @@ import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "@slashi/test-utils";
+import { requireTool, tempDir } from "@slashi/test-utils";
 import { decide, loadShellParser, resolvePolicy } from "../src/index.js";
 
-const find = (name: string): string | undefined =>
-  [`/bin/${name}`, `/usr/bin/${name}`].find((p) => existsSync(p));
-const BASH = find("bash");
-const DASH = find("dash");
-const ZSH = find("zsh");
+const BASH = requireTool("bash", "the dialect grammar tests");
+const DASH = requireTool("dash", "the dialect grammar tests");
+const ZSH = requireTool("zsh", "the dialect grammar tests");
 const scratch = tempDir("slashi-dialect-");
 const dir = scratch.dir;
 const policy = resolvePolicy([]);

@@ -10,12 +10,12 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "@slashi/test-utils";
+import { tempDir, underCi } from "@slashi/test-utils";
 import { analyzeShell, loadShellParser } from "../src/index.js";
 import { directoriesOf } from "../src/safety/directory.js";
 
 const SEED = process.env.SLASHI_CWD_SEED === undefined ? undefined : Number(process.env.SLASHI_CWD_SEED);
-const requiredInCi = Boolean(process.env.CI) && process.platform === "linux";
+const requiredInCi = underCi() && process.platform === "linux";
 
 const scratch = tempDir("slashi-cwd-");
 const base = scratch.dir;

@@ -6,12 +6,12 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "@slashi/test-utils";
+import { requireTool, tempDir } from "@slashi/test-utils";
 import { decide, loadShellParser, resolvePolicy } from "../src/index.js";
 import type { DecideContext } from "../src/index.js";
 
-const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
-const DASH = ["/bin/dash", "/usr/bin/dash"].find((p) => existsSync(p));
+const BASH = requireTool("bash", "words bash and dash evaluate");
+const DASH = requireTool("dash", "words bash and dash evaluate");
 const scratch = tempDir("slashi-evaluated-");
 const dir = scratch.dir;
 const policy = resolvePolicy([]);

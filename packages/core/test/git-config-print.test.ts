@@ -7,16 +7,16 @@
 // git prints tracked files by object name (`git show HEAD:id_rsa`): the repository pulls from a source whose
 // path holds the token and tracks secret files holding it.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { scratchDir } from "@slashi/test-utils";
+import { requireTool, scratchDir } from "@slashi/test-utils";
 import { decide, loadShellParser, type FileSystemPort } from "../src/index.js";
 import { recommendedPolicy, trustedContext } from "./decide-setup.js";
 
-const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
-const GIT = spawnSync("git", ["--version"]).status === 0;
+const BASH = requireTool("bash", "git calls against real bash and git");
+const GIT = requireTool("git", "git calls against real bash and git") !== undefined;
 const base = scratchDir("slashi-git-config-");
 const home = join(base, "home");
 const workspace = join(home, "project");

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scratchDir } from "@slashi/test-utils";
+import { isCiTool, requireTool, scratchDir } from "@slashi/test-utils";
 import { interpreterLaunch } from "../src/shell/launch.js";
 
 /** Names of the files in the folder; option values and the script are drawn from them. */
@@ -113,6 +113,8 @@ const root = scratchDir("slashi-launch-");
 
 describe("interpreterLaunch against the real interpreters", () => {
   for (const subject of SUBJECTS) {
+    if (isCiTool(subject.program))
+      requireTool(subject.program, "interpreterLaunch against the real interpreters");
     const program = which(subject.program);
     it.skipIf(program === undefined)(
       `${subject.program}: what runs is the script the launch names`,

@@ -11,7 +11,7 @@ import { writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempDir } from "@slashi/test-utils";
+import { tempDir, underCi } from "@slashi/test-utils";
 import type { QuoteDialect } from "../src/index.js";
 import { quote } from "../src/index.js";
 import { buildCmdArguments } from "../src/internal.js";
@@ -62,7 +62,7 @@ const env: NodeJS.ProcessEnv = {
 
 const isWindows = process.platform === "win32";
 /** Shells whose absence fails a CI run: the Linux CI installs them. */
-const requiredInCi = Boolean(process.env.CI) && process.platform === "linux";
+const requiredInCi = underCi() && process.platform === "linux";
 
 /** Absolute path of a program on PATH that starts and runs `probeArgs` successfully. */
 function findOnPath(program: string, probeArgs: string[] = ["-c", "exit 0"]): string | undefined {

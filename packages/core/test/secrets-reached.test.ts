@@ -9,11 +9,11 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { scratchDir } from "@slashi/test-utils";
+import { requireTool, scratchDir } from "@slashi/test-utils";
 import { decide, loadShellParser } from "../src/index.js";
 import { recommendedPolicy, trustedContext } from "./decide-setup.js";
 
-const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
+const BASH = requireTool("bash", "secrets reached against real bash");
 const base = scratchDir("slashi-secrets-");
 const home = join(base, "home");
 const workspace = join(home, "project");

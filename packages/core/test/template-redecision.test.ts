@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { scratchDir } from "@slashi/test-utils";
+import { requireTool, scratchDir } from "@slashi/test-utils";
 import {
   decide,
   expandStep,
@@ -19,7 +19,7 @@ import {
 import { recommendedPolicy, trustedContext } from "./decide-setup.js";
 import { findingsBeyondTemplate, templateLine } from "../src/internal.js";
 
-const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
+const BASH = requireTool("bash", "template re-decision against bash");
 const base = scratchDir("slashi-template-");
 const workspace = join(base, "project");
 const MARKER = "injected-marker";

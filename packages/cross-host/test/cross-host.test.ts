@@ -26,26 +26,20 @@ import {
   slashiPaths,
   type AuditRecord,
 } from "@slashi/runtime";
-import {
-  hostEnv,
-  stopRegistry,
-  tempHome,
-  verdaccioUnavailable,
-  type RunningRegistry,
-} from "@slashi/test-utils";
+import { hostEnv, stopRegistry, tempHome, type RunningRegistry } from "@slashi/test-utils";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Io } from "../../../apps/cli/src/io.js";
 import { main } from "../../../apps/cli/src/main.js";
 import { decideTerminalStep, ExtensionPolicy } from "../../../apps/vscode/src/policy.js";
 import { AGENTS, hookPayload, hookVerdict, type Agent } from "./agents.js";
+import { registryInstalled } from "./built.js";
 import { SLASHI_MCP, withMcp } from "./mcp.js";
 import { installPack } from "./pack.js";
 
 const at = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 const SLASHI = at("../../../apps/cli/dist/bin.js");
-const installed = verdaccioUnavailable() === undefined;
-if (!installed && process.env.CI) throw new Error(`verdaccio is not installed: ${verdaccioUnavailable()}`);
+const installed = registryInstalled();
 
 /** What one host answered for one line: the verdict and the codes of the reasons behind it, in order. */
 interface Answer {

@@ -14,6 +14,7 @@ import {
   verdaccioUnavailable,
 } from "@slashi/test-utils/verdaccio";
 import type { RunningRegistry } from "@slashi/test-utils/verdaccio";
+import { underCi } from "@slashi/test-utils";
 import type { TestProject } from "vitest/node";
 
 declare module "vitest" {
@@ -42,7 +43,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       started.push(https);
     } catch (error) {
       // The HTTPS registry needs openssl to make its certificate.
-      if (process.env.CI) throw error;
+      if (underCi()) throw error;
       httpsSkip = `the HTTPS registry did not start: ${(error as Error).message}`;
       console.warn(`[registry-client] skipping the HTTPS registry tests: ${httpsSkip}`);
     }

@@ -16,7 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECRET_LOCATIONS } from "@slashi/core";
-import { tempDir, type TempDir } from "@slashi/test-utils";
+import { requireTool, skipUnlessCi, tempDir, type TempDir } from "@slashi/test-utils";
 import {
   cordonAvailability,
   probeCordon,
@@ -29,21 +29,13 @@ import {
 const availability = cordonAvailability();
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-if (!availability.available) {
-  const message = `bubblewrap tests skipped: ${availability.reason}`;
-  if (process.env.CI) {
-    describe("cordon (bubblewrap)", () => {
-      it("has bubblewrap installed in CI", () => {
-        expect.fail(message);
-      });
-    });
-  } else {
-    console.warn(`\n*** ${message} ***\n`);
-  }
-}
+const noBubblewrap = skipUnlessCi(
+  availability.available ? undefined : availability.reason,
+  "the bubblewrap tests",
+);
 
 // Real bubblewrap runs (gcc, make, git inside): the timeouts are hang guards, roomy for a loaded CI machine.
-describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 180_000 }, () => {
+describe.skipIf(noBubblewrap)("cordon (bubblewrap)", { timeout: 180_000 }, () => {
   // Outside /tmp on purpose: the cordon gives commands a private /tmp, so a host directory under /tmp would be
   // invisible inside rather than read-only.
   let scratch: TempDir | undefined;
@@ -401,7 +393,7 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 180_000
   });
 
   it("hides the user's git config, which can hold tokens, and keeps the committer's identity", async (context) => {
-    if (spawnSync("git", ["--version"]).status !== 0) context.skip();
+    if (!requireTool("git", "the cordon's git tests")) context.skip();
     const gitHome = path.join(root, "git-home");
     mkdirSync(path.join(gitHome, ".config", "git"), { recursive: true });
     writeFileSync(
@@ -429,7 +421,7 @@ describe.runIf(availability.available)("cordon (bubblewrap)", { timeout: 180_000
   });
 
   it("keeps .git where it is and puts back planted git config and hooks after the run", async (context) => {
-    if (spawnSync("git", ["--version"]).status !== 0) context.skip();
+    if (!requireTool("git", "the cordon's git tests")) context.skip();
     const repo = path.join(root, "repo");
     mkdirSync(repo);
     const git = (...args: string[]) =>

@@ -16,17 +16,8 @@ export { freePort, startRegistry, stopRegistry, verdaccioBin, verdaccioUnavailab
 export type { RunningRegistry } from "./verdaccio.mjs";
 export { writeStubBwrap } from "./stub-bwrap.js";
 export { hostileText, rawControls } from "./hostile-text.js";
-export {
-  CANARY_COMMAND,
-  CANARY_MARKS,
-  CANARY_OPEN_COMMAND,
-  CANARY_OPEN_STEP,
-  CANARY_PLACEHOLDER,
-  CANARY_POLICY,
-  CANARY_STEPS,
-  CANARY_VALUES,
-  CANARY_VARIABLE,
-  canaryFound,
-  canaryWorkspace,
-} from "./secret-canary.js";
+export { CANARY } from "./secret-canary.js";
+export type { CanaryKind } from "./secret-canary.js";
 export { git, gitRepository, recloneAt } from "./git.js";
+export { CI_TOOLS, findTool, isCiTool, requireTool, skipUnlessCi, underCi } from "./tools.js";
+export type { CiTool } from "./tools.js";

@@ -3,8 +3,9 @@
  * commands clients send it through the same {@link runMain} the binary runs in-process, in the client's working
  * directory and environment, one request at a time. Policy and store files are read on every request, as
  * in-process, so an edited policy counts from the next call. It listens on a socket of mode `0600` in a
- * directory of mode `0700` that belongs to this user, and ends when idle, or when its socket is removed or
- * replaced (another build, another service, the directory deleted). Its process id is in `<socket>.pid`.
+ * directory of mode `0700` that belongs to this user, and ends when idle, when its socket is removed or
+ * replaced (another build, another service, the directory deleted), or when one request keeps it busy past
+ * its deadline (`watchdog.ts`). Its process id is in `<socket>.pid`.
  */
 import { lstatSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -15,6 +16,7 @@ import { ensureParser } from "../context.js";
 import type { Io } from "../io.js";
 import { runMain } from "../main.js";
 import { checkDirectory, currentUid } from "./ownership.js";
+import { serviceWatchdog } from "./watchdog.js";
 import {
   ACK,
   identity,
@@ -105,7 +107,12 @@ function taken(socket: net.Socket): Promise<boolean> {
  * only once the client has taken the answer; a client that gave up (it answers in-process, and audits there)
  * leaves none, and a request whose client is gone before its turn is not run at all.
  */
-function connection(socket: net.Socket, queue: { tail: Promise<void> }, touch: () => void): void {
+function connection(
+  socket: net.Socket,
+  queue: { tail: Promise<void> },
+  touch: () => void,
+  deadline: { start(): void; stop(): void },
+): void {
   const chunks: Buffer[] = [];
   let size = 0;
   socket.setTimeout(REQUEST_WAIT_MS, () => socket.destroy());
@@ -126,6 +133,7 @@ function connection(socket: net.Socket, queue: { tail: Promise<void> }, touch: (
       if (socket.destroyed || socket.readableEnded) return;
       let reply: ServiceAnswer;
       let held: { commit(): Promise<void> } | undefined;
+      deadline.start();
       try {
         const run = await holdAuditWrites(() =>
           answer(JSON.parse(line.slice(0, line.indexOf("\n"))) as ServiceRequest),
@@ -134,6 +142,8 @@ function connection(socket: net.Socket, queue: { tail: Promise<void> }, touch: (
         held = run;
       } catch {
         reply = { ...identity(), refused: "the request could not be answered" };
+      } finally {
+        deadline.stop();
       }
       touch();
       if (socket.destroyed) return;
@@ -162,9 +172,17 @@ export async function serve(dir: string): Promise<void> {
 
   const queue = { tail: Promise.resolve() };
   let idle: NodeJS.Timeout | undefined;
-  const server = net.createServer((socket) => connection(socket, queue, touch));
   // The inode of our socket once it is in place: we remove only a socket that is still ours.
   let own: number | undefined = undefined;
+  // A request that keeps this thread busy past its deadline ends the service (service/watchdog.ts).
+  const watchdog = serviceWatchdog();
+  const deadline = {
+    start: (): void => {
+      if (own !== undefined) watchdog.start(final, own);
+    },
+    stop: (): void => watchdog.stop(),
+  };
+  const server = net.createServer((socket) => connection(socket, queue, touch, deadline));
   const pidFile = `${final}.pid`;
   const stop = (): void => {
     try {

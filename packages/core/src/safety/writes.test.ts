@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempDir } from "@slashi/test-utils";
+import { requireTool, tempDir } from "@slashi/test-utils";
 import { cmd, ctx } from "../../test/safety/command.js";
 import { invocationOf } from "./argv.js";
 import type { SafetyContext } from "./types.js";
@@ -238,7 +238,7 @@ describe("redirections and output options", () => {
 describe("files a runner opens itself", () => {
   const scratch = tempDir("slashi-flock-");
   afterAll(() => scratch.remove());
-  const FLOCK = spawnSync("flock", ["--version"]).status === 0;
+  const FLOCK = requireTool("flock", "flock's lock file against real flock") !== undefined;
   const options = fc.constantFrom("", "-n ", "-s ", "-x ", "-w 5 ", "--timeout=5 ", "-E 3 ", "--nb ", "-on ");
   const command = fc.constantFrom("true", "ls", "-c true", "--command true", "-c 'ls -la'");
   const front = fc.constantFrom("", "timeout 5 ", "nice ", "env ");

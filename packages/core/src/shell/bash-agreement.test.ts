@@ -1,12 +1,12 @@
 // Checks quote removal against real bash: every case runs in bash with an empty PATH, so each command is "not
 // found" and bash's command_not_found_handle prints the argv it would have run. Nothing is executed.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { requireTool } from "@slashi/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import { analyzeShell } from "./analyze.js";
 import { loadShellParser } from "./parser.js";
 
-const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
+const BASH = requireTool("bash", "quote removal against bash");
 
 /** The argv of every command bash would run, in order. */
 function bashArgv(script: string): string[][] {

@@ -1,11 +1,11 @@
 // The heredoc reader, by example and against real shells: generated lines with one to three heredocs run under
 // bash, dash and zsh in a temporary folder whose PATH holds a payload program that leaves a marker file.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync, chmodSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { scratchDir } from "@slashi/test-utils";
+import { requireTool, scratchDir } from "@slashi/test-utils";
 import { decide } from "../index.js";
 import { recommendedPolicy, trustedContext } from "../../test/decide-setup.js";
 import { analyzeShell } from "./analyze.js";
@@ -105,9 +105,9 @@ describe("analysis with the heredoc reader", () => {
 
 type Shell = "bash" | "dash" | "zsh";
 const PROGRAM: Record<Shell, string | undefined> = {
-  bash: ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p)),
-  dash: ["/bin/dash", "/usr/bin/dash"].find((p) => existsSync(p)),
-  zsh: ["/usr/bin/zsh", "/bin/zsh"].find((p) => existsSync(p)),
+  bash: requireTool("bash", "heredocs against the real shells"),
+  dash: requireTool("dash", "heredocs against the real shells"),
+  zsh: requireTool("zsh", "heredocs against the real shells"),
 };
 /** What a host passes as the shell that runs the line. */
 const HOST_SHELL: Record<Shell, string> = { bash: "bash", dash: "/bin/sh", zsh: "zsh" };

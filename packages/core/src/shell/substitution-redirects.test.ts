@@ -4,13 +4,13 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { scratchDir } from "@slashi/test-utils";
+import { requireTool, scratchDir } from "@slashi/test-utils";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { analyzeShell } from "./analyze.js";
 import { loadShellParser } from "./parser.js";
 
-const BASH = ["/bin/bash", "/usr/bin/bash"].find((p) => existsSync(p));
+const BASH = requireTool("bash", "the redirects bash really opens");
 
 const operator = fc.constantFrom(">", ">>", ">|", "1>", "2>", "2>>", "&>", "&>>");
 const space = fc.constantFrom("", " ", "  ");

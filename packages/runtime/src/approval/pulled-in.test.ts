@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadShellParser } from "@slashi/core";
-import { tempDir } from "@slashi/test-utils";
+import { requireTool, tempDir } from "@slashi/test-utils";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandBinding } from "./binding.js";
@@ -483,7 +483,8 @@ describe("modules a bound script imports", () => {
 describe("against the real make and bash", () => {
   const tmp = tempDir("slashi-pulled-in-");
   afterAll(() => tmp.remove());
-  const have = (program: string): boolean => spawnSync(program, ["--version"]).error === undefined;
+  const have = (program: "make" | "npm" | "bash"): boolean =>
+    requireTool(program, "the binding checked against the real program") !== undefined;
   const marker = path.join(tmp.dir, "ran");
 
   /** Forms a recipe or script line runs `scripts/payload.sh` in (`P` is the path, relative to the folder). */
@@ -543,7 +544,7 @@ describe("against the real make and bash", () => {
     ).toBe(false);
   }
 
-  it.skipIf(!have("make") && process.env.CI === undefined)(
+  it.skipIf(!have("make"))(
     "make: a recipe that runs a repository script binds it, in generated forms",
     () => {
       fc.assert(
@@ -561,7 +562,7 @@ describe("against the real make and bash", () => {
     120_000,
   );
 
-  it.skipIf(!have("npm") && process.env.CI === undefined)(
+  it.skipIf(!have("npm"))(
     "npm: a package script runs a program of the repository's node_modules/.bin by name, which is bound",
     () => {
       const dir = path.join(tmp.dir, "npm");
@@ -587,7 +588,7 @@ describe("against the real make and bash", () => {
     120_000,
   );
 
-  it.skipIf(!have("bash") && process.env.CI === undefined)(
+  it.skipIf(!have("bash"))(
     "bash: a script that gives a repository program file to awk or sed, wrapped and spelled in generated ways, is never approved past an edit",
     () => {
       const readers = [
@@ -662,7 +663,7 @@ describe("against the real make and bash", () => {
     300_000,
   );
 
-  it.skipIf(!have("bash") && process.env.CI === undefined)(
+  it.skipIf(!have("bash"))(
     "bash: a script that runs or sources a repository script binds it, in generated forms",
     () => {
       fc.assert(

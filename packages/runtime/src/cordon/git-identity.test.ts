@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { tempDir } from "@slashi/test-utils";
+import { requireTool, tempDir } from "@slashi/test-utils";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { gitIdentityFile, identityConfig, parseGitIdentity } from "./git-identity.js";
@@ -72,7 +72,7 @@ describe("gitIdentityFile", () => {
 describe("gitIdentityFile follows includes as git does", () => {
   const temp = tempDir("slashi-identity-include-");
   afterAll(() => temp.remove());
-  const GIT = spawnSync("git", ["--version"]).status === 0;
+  const GIT = requireTool("git", "the identity real git reads") !== undefined;
 
   /**
    * What real git answers for a key with `config` as the global config, run in `repo`; `null` when git refuses
