@@ -25,7 +25,6 @@ import {
   dialectForShell,
   fingerprintCommand,
   isSlashiError,
-  planSlashRun,
   SlashiErrorCode,
   type StepPerformer,
   type TerminalStep,
@@ -42,20 +41,26 @@ import {
   howToApproveCommand,
   loadCommandCatalogue,
   lookupCommand,
+  namedRestriction,
+  notRememberableWhy,
   packLabel,
   redactValue,
   repositoryMismatchNote,
   runSlashSteps,
   shownReasons,
   slashApprover,
+  slashRunnable,
   sourceName,
   stepPerformerOf,
   textDigest,
   untrustedNotes,
+  untrustedNotLoaded,
   type ApprovedBatch,
   type CatalogueEntry,
+  type CatalogueRestriction,
   type GuardedRunRequest,
   type LoadedCommandCatalogue,
+  type NamedSource,
   type PackCommandLoader,
   type StepAt,
   type StepHostPort,
@@ -196,28 +201,6 @@ async function loadCommands(services: Services): Promise<CommandCatalog> {
   return { catalogue, commands, notes, workspaceTrusted: state.trusted };
 }
 
-/**
- * Whether slashi-mcp can run `command` (core `planSlashRun` with slashi-mcp's step kinds, over every command it
- * can reach): the kinds it reaches that need an editor or a person typing, or the call problem that refuses it.
- */
-function runnableHere(
-  command: LoadedCommand,
-  group: readonly LoadedCommand[],
-): { runnable: true } | { runnable: false; needsEditor?: string[]; problem?: string } {
-  try {
-    planSlashRun(
-      command.definition,
-      group.map((c) => c.definition),
-      { shared: command.source !== "user", approved: () => "approved", host: MCP_PERFORMER },
-    );
-    return { runnable: true };
-  } catch (error) {
-    if (isSlashiError(error) && error.code === SlashiErrorCode.STEP_UNAVAILABLE)
-      return { runnable: false, needsEditor: error.data.kinds as string[] };
-    return { runnable: false, problem: (error as Error).message };
-  }
-}
-
 /** The person's approvals of slash commands. */
 async function approvalRecords(services: Services): Promise<readonly StoredApproval[]> {
   return new ApprovalFileStore({ file: services.config.paths.approvals }).list();
@@ -252,7 +235,7 @@ export function listCommandsTool(server: McpServer, services: Services): void {
         ...(c.definition.args === undefined ? {} : { args: c.definition.args }),
         source: c.source,
         ...(c.pack ? { pack: c.pack.id, version: c.pack.version } : {}),
-        ...runnableHere(c, groupOf(catalog.catalogue, c)),
+        ...slashRunnable(c, groupOf(catalog.catalogue, c), MCP_PERFORMER),
         approval: approvals[i]?.state ?? "own",
         steps: c.definition.steps.map((s) => s.type),
       }));
@@ -307,6 +290,18 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
         "Run one of the slash commands from list_commands, with its argument text (${args}). Each terminal step is decided under the person's policy like shell_command: denied steps never run, steps that need approval are confirmed by the person in a form. Team commands the person has not approved ask before every terminal step. Steps run in order and stop at the first failure.",
       inputSchema: z.object({
         name: z.string().min(1).max(200).describe("Command name, with or without the leading /."),
+        source: z
+          .enum(["user", "team", "pack"])
+          .optional()
+          .describe(
+            "Look for the name only in this source (default: the person's own, then the team file's, then the packs').",
+          ),
+        pack: z
+          .string()
+          .min(1)
+          .max(214)
+          .optional()
+          .describe("Look for the name only in this installed pack."),
         args: z
           .string()
           .max(services.config.maxCommandLength)
@@ -328,14 +323,26 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
   );
 
   async function runSlashCommand(
-    input: { name: string; args?: string | undefined },
+    input: {
+      name: string;
+      args?: string | undefined;
+      source?: NamedSource | undefined;
+      pack?: string | undefined;
+    },
     ctx: ServerContext,
     secrets: string[],
   ): Promise<CallToolResult | InputRequiredResult> {
     const loaded = await catalogOrError(services);
     if ("error" in loaded) return loaded.error;
     const { catalog } = loaded;
-    const lookup = lookupCommand(catalog.catalogue, input.name);
+    // The same restriction `slashi run --source/--pack` names, with the same refusal of a pack with another source.
+    let only: CatalogueRestriction;
+    try {
+      only = namedRestriction(input.source, input.pack);
+    } catch (error) {
+      return toolError(toolErrorCodeOf(error, ToolErrorCode.INVALID_ARGUMENT), (error as Error).message);
+    }
+    const lookup = lookupCommand(catalog.catalogue, input.name, only);
     if (lookup.problem !== undefined) {
       // A source that comes first could not be read: which command the name means is unknown.
       return toolError(
@@ -346,9 +353,10 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
     }
     const command = lookup.found;
     if (command === undefined) {
+      const untrusted = untrustedNotLoaded(catalog.catalogue, only);
       return toolError(
         ToolErrorCode.INVALID_ARGUMENT,
-        `there is no slash command /${input.name.replace(/^\//, "")}`,
+        `there is no slash command /${input.name.replace(/^\//, "")}${untrusted === undefined ? "" : ` here; ${untrusted} (a person can run slashi trust if they trust this repository)`}`,
         {
           notes: catalog.notes,
         },
@@ -384,6 +392,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
         `/${command.definition.name} was not approved; nothing ran`,
       );
     const unapproved = approval.answer === "unapproved";
+    const notRememberable = notRememberableWhy(approval.request);
     const fingerprint = fingerprintCommand(command.definition);
     const loadedPolicy = await snapshotOrError(services);
     if ("error" in loadedPolicy) return loadedPolicy.error;
@@ -548,6 +557,7 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
                     source: command.source,
                     ...(command.pack ? { pack: command.pack.id } : {}),
                     cwd: services.config.workspace.root,
+                    ...(notRememberable === undefined ? {} : { notRememberable }),
                   }),
                   ...outcome.approveWith,
                 ],

@@ -367,6 +367,68 @@ describe("run_command", () => {
   });
 });
 
+describe("run_command with source and pack (as slashi run --source/--pack)", () => {
+  const teamHello: CommandDefinition = {
+    name: "hello",
+    steps: [{ type: "terminal", command: "echo from-team" }],
+  };
+  beforeEach(() => {
+    writeFileSync(
+      path.join(sandbox.workspace, ".vscode", "slashi.json"),
+      JSON.stringify({ commands: [teamDefinition, teamHello] }),
+    );
+  });
+
+  it("runs the team's command of a name the person's own command hides", async () => {
+    await trustWorkspace();
+    await approveTeamCommand(teamHello);
+    server = await connect(sandbox);
+    const result = await server.client.callTool({
+      name: "run_command",
+      arguments: { name: "hello", source: "team" },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(JSON.stringify(result.content)).toContain("from-team");
+    expect(JSON.stringify(result.content)).not.toContain("saying hello");
+  });
+
+  it("looks only where it is told, and says when the untrusted workspace kept the source out", async () => {
+    server = await connect(sandbox);
+    const untrusted = await server.client.callTool({
+      name: "run_command",
+      arguments: { name: "hello", source: "team" },
+    });
+    expect(structured(untrusted)).toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(JSON.stringify(untrusted.content)).toContain(
+      "is not loaded because this workspace is not trusted",
+    );
+    const inPack = await server.client.callTool({
+      name: "run_command",
+      arguments: { name: "hello", pack: "@acme/tools" },
+    });
+    expect(structured(inPack)).toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(JSON.stringify(inPack.content)).toContain("there is no slash command /hello");
+    await server.close();
+    await trustWorkspace();
+    server = await connect(sandbox);
+    const own = await server.client.callTool({
+      name: "run_command",
+      arguments: { name: "team-hi", source: "user" },
+    });
+    expect(structured(own)).toMatchObject({ code: "INVALID_ARGUMENT" });
+  });
+
+  it("refuses a pack named with another source, as slashi run does", async () => {
+    server = await connect(sandbox);
+    const result = await server.client.callTool({
+      name: "run_command",
+      arguments: { name: "hello", source: "user", pack: "@acme/tools" },
+    });
+    expect(structured(result)).toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(JSON.stringify(result.content)).toContain("cannot be combined with the source user");
+  });
+});
+
 describe("run_command, each step guarded as it runs", () => {
   it("refuses a step whose Always allow an earlier step broke (the script changed), and runs nothing more", async () => {
     const ws = sandbox.workspace;

@@ -134,8 +134,8 @@ export { redactedExpansionContext, trackSecretReads } from "./expansion/secret-r
 export type { SecretReads } from "./expansion/secret-reads.js";
 // shell: the argv+cwd+content binding reads how an interpreter or make loads its script and which variables
 // load code
-export { interpreterLaunch, makeLaunch } from "./shell/launch.js";
-export type { InterpreterLaunch, MakeLaunch } from "./shell/launch.js";
+export { interpreterLaunch, makeLaunch, shellInline } from "./shell/launch.js";
+export type { InterpreterLaunch, MakeLaunch, ShellInline } from "./shell/launch.js";
 export { CODE_LOADING_VARIABLES, codeLoadingVariable } from "./shell/code-loading-variables.js";
 // shell: the binding and the runner know a shell by the analysis's one list of shells
 export { isPosixShell, shellName, UNIX_SHELLS } from "./shell/interpreters.js";

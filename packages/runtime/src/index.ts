@@ -204,7 +204,7 @@ export type { RunRequest, RunResult } from "./runner/run-command.js";
 
 // slash
 export { runSlashSteps, stepPerformerOf, StepStopCode } from "./slash/step-loop.js";
-export { approveSlashRun, checkSourceRules } from "./slash/approve.js";
+export { approveSlashRun, checkSourceRules, notRememberableWhy, slashRunnable } from "./slash/approve.js";
 export { slashApprover } from "./slash/approver.js";
 export type { RememberableCommand, SlashApprovalStore, SlashApproverOptions } from "./slash/approver.js";
 export {
@@ -231,10 +231,16 @@ export type {
   CommandLookup,
   InstalledPackCommands,
 } from "./slash/catalogue.js";
-export { loadCommandCatalogue, untrustedNotes } from "./slash/load-catalogue.js";
+export {
+  loadCommandCatalogue,
+  namedRestriction,
+  untrustedNotes,
+  untrustedNotLoaded,
+} from "./slash/load-catalogue.js";
 export type {
   CommandCatalogueOptions,
   LoadedCommandCatalogue,
+  NamedSource,
   PackCommandLoader,
 } from "./slash/load-catalogue.js";
 export type {
@@ -245,6 +251,7 @@ export type {
   SlashApprovalRequest,
   SlashApprovalShown,
   SlashRunApproval,
+  SlashRunnable,
 } from "./slash/approve.js";
 export type {
   StepAt,

@@ -1,6 +1,7 @@
 import { catchError } from "@slashi/test-utils";
 import { describe, expect, it } from "vitest";
 import { isSlashiError } from "../errors.js";
+import { commandFromArgv } from "../safety/argv.js";
 import type { ShellAnalysis } from "../shell/types.js";
 import type { AnalyzeFn } from "./deps.js";
 import { MAX_POLICY_LAYERS, POLICY_LIMITS } from "./limits.js";
@@ -13,20 +14,8 @@ function countingAnalyzer(): { analyze: AnalyzeFn; calls: () => number } {
   let calls = 0;
   const analyze: AnalyzeFn = (script) => {
     calls++;
-    const argv = script.split(" ");
-    const command = {
-      text: script,
-      argv,
-      effective: argv,
-      dynamic: [],
-      assignments: [],
-      redirects: [],
-      wrappers: [],
-      staticProgram: true,
-      context: [],
-      lookupOnly: false,
-    };
-    return { language: "bash", commands: [command], findings: [], incomplete: false } satisfies ShellAnalysis;
+    const commands = [commandFromArgv(script.split(" "))];
+    return { language: "bash", commands, findings: [], incomplete: false } satisfies ShellAnalysis;
   };
   return { analyze, calls: () => calls };
 }

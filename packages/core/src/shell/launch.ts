@@ -70,6 +70,55 @@ export function interpreterLaunch(name: string, args: readonly string[]): Interp
   return { script: first, loads: [] };
 }
 
+/** The text a shell runs with `-c`, and the files its options load as code, or why they cannot be named. */
+export type ShellInline =
+  | {
+      /** The command text (the first operand after the options). */
+      text: string;
+      /** Index of the text in the words given. */
+      textIndex: number;
+      /** Files an option loads as code besides the text (`bash --rcfile FILE -i -c …`), with the option. */
+      loads: { option: string; file: string }[];
+    }
+  | { refused: string };
+
+/**
+ * The text `SHELL -c TEXT` runs and the files the shell's other options load (`bash --rcfile ./rc -i -c 'x'` reads
+ * `./rc` first), read by that shell's option rules. A shell without an option table (`yash`, `ksh`, `posh`) is
+ * understood only as `SHELL -c TEXT`: any other option is refused, since Slashi cannot tell what it loads.
+ * @param name - the shell's name without directory or version (`bash`, `dash`, `yash`)
+ * @param args - the words after the program name
+ */
+export function shellInline(name: string, args: readonly string[]): ShellInline {
+  const table = Object.hasOwn(INTERPRETER_OPTIONS, name) ? INTERPRETER_OPTIONS[name] : undefined;
+  if (table === undefined) {
+    if (args[0] === "-c" && args[1] !== undefined) return { text: args[1], textIndex: 1, loads: [] };
+    const written = args[0] === undefined ? name : `${name} ${args[0]}`;
+    return {
+      refused: `${written}: Slashi has no option table for ${name}, so it reads no option but -c TEXT`,
+    };
+  }
+  const loads: { option: string; file: string }[] = [];
+  let inline = false;
+  for (const arg of parseOptions(args, table.spec)) {
+    if (arg.kind === "operand") {
+      if (!inline) return { refused: `${name} without -c runs a script, not text` };
+      return { text: arg.name, textIndex: arg.index, loads };
+    }
+    const option = `${arg.kind === "long" ? "--" : "-"}${arg.name}`;
+    if (arg.unknown === true)
+      return { refused: `${name} ${option} is an option Slashi cannot tell the effect of on what runs` };
+    if (table.loadsUnpinned.includes(option))
+      return { refused: `${name} ${option} loads code that ${name} finds by its own rules` };
+    if (option === "-c") inline = true;
+    if (table.loadsFile.includes(option)) {
+      if (arg.value === undefined) return { refused: `${name} ${option} is missing its file` };
+      loads.push({ option, file: arg.value });
+    }
+  }
+  return { refused: inline ? `${name} -c is missing its text` : `${name} without -c runs no text` };
+}
+
 /** The makefiles a `make` command line reads, or why they cannot be named. */
 export type MakeLaunch =
   | {

@@ -253,10 +253,12 @@ describe("what a bound shell script runs", () => {
     expectBound(["./build.sh"], { "build.sh": "./tool", ...files }, ["tool", "lib/x.sh"]);
     // A restricted bash reads its options as bash does.
     expect(reasonOf(["./build.sh"], { "build.sh": "rbash --rcfile rc x.sh", rc: "", "x.sh": "" })).toBe("");
-    expectBound(["./build.sh"], { "build.sh": "rbash --rcfile rc x.sh", rc: "./lib/x.sh", "x.sh": "" }, [
-      "rc",
-      "x.sh",
-    ]);
+    // The file an option loads is read as shell text too: what it runs is bound.
+    expectBound(
+      ["./build.sh"],
+      { "build.sh": "rbash --rcfile rc x.sh", rc: "./lib/x.sh", "x.sh": "", "lib/x.sh": "echo x" },
+      ["rc", "x.sh", "lib/x.sh"],
+    );
   });
 
   it("binds a program's script by its #! interpreter", () => {

@@ -13,7 +13,7 @@
  */
 import path from "node:path";
 import type { ExtractedCommand } from "@slashi/core";
-import { interpreterLaunch, makeLaunch } from "@slashi/core/internal";
+import { interpreterLaunch, makeLaunch, shellInline } from "@slashi/core/internal";
 import { autoRunWrite } from "./auto-run.js";
 import type { BindingEnv, ReadText } from "./env-binding.js";
 import {
@@ -28,7 +28,7 @@ import {
 import { nestedScript, nestedScripts, PACKAGE_MANAGERS } from "./package-scripts.js";
 import { INTERPRETERS, programName, SHELLS } from "./programs.js";
 import { unfollowedProgram } from "./repository-words.js";
-import { scriptImports, shebangInterpreter } from "./script-imports.js";
+import { scriptImports, shebangArguments, shebangInterpreter } from "./script-imports.js";
 import { analysed, dynamicWord, textOf } from "./shell-text.js";
 
 /** One file pulled in, with its bytes. */
@@ -162,6 +162,9 @@ export class PulledIn {
     const head = textOf(program.bytes.subarray(0, 512));
     if (head.includes("\0")) return undefined;
     const interpreter = shebangInterpreter(head);
+    const options =
+      interpreter === undefined ? undefined : this.shebangOptions(program, head, interpreter, cwd, depth);
+    if (options !== undefined) return options;
     if (interpreter === undefined || SHELLS.has(interpreter)) {
       if (interpreter === "fish")
         return { refused: `${program.file} is a fish script, which is not read for what it sources` };
@@ -172,6 +175,40 @@ export class PulledIn {
     return {
       refused: `${program.file} runs with ${interpreter} (its #! line), which Slashi does not follow for what it loads`,
     };
+  }
+
+  /**
+   * The options a `#!` line gives a shell or an interpreter (`#!/bin/bash -e`, `#!/usr/bin/env -S bash --rcfile
+   * ./rc -i`), read by that program's rules as if the file were its script: the files they load are bound, and
+   * options that run or load code Slashi cannot pin refuse the binding.
+   */
+  private shebangOptions(
+    program: PulledFile,
+    head: string,
+    interpreter: string,
+    cwd: string,
+    depth: number,
+  ): Why | undefined {
+    if (!SHELLS.has(interpreter) && !INTERPRETERS.has(interpreter)) return undefined;
+    // `#!/bin/sh -`: a lone `-` ends a shell's options, as `--` does.
+    const args = shebangArguments(head).map((w) => (w === "-" && SHELLS.has(interpreter) ? "--" : w));
+    if (args.length === 0) return undefined;
+    const line = `${interpreter} ${args.join(" ")} (its #! line)`;
+    const launch = interpreterLaunch(interpreter, [...args, program.file]);
+    if ("refused" in launch) return { refused: `${program.file} runs with ${line}: ${launch.refused}` };
+    if (launch.script !== program.file)
+      return { refused: `${program.file} runs with ${line}, which takes the file for an option's value` };
+    for (const load of launch.loads) {
+      const loaded = this.load(
+        path.resolve(cwd, load.file),
+        `${program.file} runs with ${line}, which loads`,
+        depth,
+      );
+      if ("refused" in loaded) return loaded;
+      const deeper = SHELLS.has(interpreter) ? this.shellScript(loaded, cwd, depth + 1) : undefined;
+      if (deeper !== undefined) return deeper;
+    }
+    return undefined;
   }
 
   /**
@@ -475,30 +512,47 @@ export class PulledIn {
     const args = command.effective.slice(1);
     const launch = interpreterLaunch(name, args);
     if ("refused" in launch) {
-      // `sh -c 'TEXT'`: the analysis read TEXT's commands as commands of this text.
-      const c = args.findIndex((w) => /^-[A-Za-z]*c[A-Za-z]*$/.test(w));
-      if (SHELLS.has(name) && c >= 0 && args[c + 1] !== undefined) {
-        if (dynamicWord(command, c + 2) || namedByMake(args[c + 1] as string))
+      // `sh -c 'TEXT'`: the analysis read TEXT's commands as commands of this text; what the shell's other
+      // options load (`bash --rcfile ./rc -i -c …`) is bound, read by that shell's rules.
+      const inline = SHELLS.has(name) ? shellInline(name, args) : undefined;
+      if (inline !== undefined && !("refused" in inline)) {
+        if (dynamicWord(command, inline.textIndex + 1) || namedByMake(inline.text))
           return { refused: `${owner} runs ${name} -c with text known only at run time` };
-        return undefined;
+        return this.optionLoads(command, name, inline.loads, owner, cwd, depth);
       }
-      return {
-        refused: `${owner} runs ${name}: ${launch.refused}, and Slashi cannot pin code it reads that way`,
-      };
+      const c = args.some((w) => /^-[A-Za-z]*c[A-Za-z]*$/.test(w));
+      const why = inline !== undefined && c ? inline.refused : launch.refused;
+      return { refused: `${owner} runs ${name}: ${why}, and Slashi cannot pin code it reads that way` };
     }
     if (dynamicWord(command, args.indexOf(launch.script) + 1))
       return { refused: `${owner} runs ${name} ${launch.script}, named only at run time` };
     if (name === "fish")
       return { refused: `${owner} runs a fish script, which is not read for what it sources` };
-    for (const load of launch.loads) {
+    const loads = this.optionLoads(command, name, launch.loads, owner, cwd, depth);
+    if (loads !== undefined) return loads;
+    const file = this.fileOf(command, launch.script, owner, cwd);
+    if (typeof file !== "string") return file;
+    return this.scriptFile(name, file, `${owner} runs ${name}`, cwd, depth);
+  }
+
+  /** Binds the files an interpreter's options load as code (`bash --rcfile FILE`), named as the command names them. */
+  private optionLoads(
+    command: ExtractedCommand,
+    name: string,
+    loads: readonly { option: string; file: string }[],
+    owner: string,
+    cwd: string,
+    depth: number,
+  ): Why | undefined {
+    for (const load of loads) {
       const file = this.fileOf(command, load.file, owner, cwd);
       if (typeof file !== "string") return file;
       const loaded = this.load(file, `${owner} runs ${name} ${load.option}`, depth);
       if ("refused" in loaded) return loaded;
+      const deeper = SHELLS.has(name) ? this.shellScript(loaded, cwd, depth + 1) : undefined;
+      if (deeper !== undefined) return deeper;
     }
-    const file = this.fileOf(command, launch.script, owner, cwd);
-    if (typeof file !== "string") return file;
-    return this.scriptFile(name, file, `${owner} runs ${name}`, cwd, depth);
+    return undefined;
   }
 
   /**

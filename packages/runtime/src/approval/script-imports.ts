@@ -144,3 +144,23 @@ export function shebangInterpreter(head: string): string | undefined {
     first === "env" ? words.slice(1).find((w) => !w.startsWith("-") && !w.includes("=")) : first;
   return program === undefined || program === "" ? undefined : programName(program);
 }
+
+/**
+ * The words a `#!` line gives its interpreter before the file: Linux passes the rest of the line after the
+ * interpreter's path as one word (`#!/bin/bash -e` → `-e`); `env -S` splits it (`#!/usr/bin/env -S bash -x -e`
+ * → `-x`, `-e`). Empty without a `#!` line or without words.
+ */
+export function shebangArguments(head: string): string[] {
+  if (!head.startsWith("#!")) return [];
+  const line = (head.slice(2).split("\n")[0] ?? "").trim();
+  const space = line.search(/\s/);
+  if (space < 0) return [];
+  const interpreter = line.slice(0, space).split("/").pop() ?? "";
+  const rest = line.slice(space).trim();
+  if (interpreter !== "env") return rest === "" ? [] : [rest];
+  const words = rest.split(/\s+/);
+  const program = words.findIndex((w) => !w.startsWith("-") && !w.includes("="));
+  if (program < 0) return [];
+  // Without -S, env takes the whole rest as one program name, so the words after it never reach a program.
+  return words.some((w, i) => i < program && /^(-S|--split-string)/.test(w)) ? words.slice(program + 1) : [];
+}

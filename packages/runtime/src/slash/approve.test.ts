@@ -12,6 +12,8 @@ import {
   approveSlashRun,
   auditCommandLabel,
   checkSourceRules,
+  notRememberableWhy,
+  slashRunnable,
   type SlashApprovalAnswer,
   type SlashApprovalPort,
 } from "./approve.js";
@@ -255,6 +257,39 @@ describe("approveSlashRun", () => {
         },
       ),
       { numRuns: 100 },
+    );
+  });
+});
+
+describe("slashRunnable and notRememberableWhy", () => {
+  const host = {
+    name: "terminal-only",
+    performs: (kind: string) => ["terminal", "notify", "slash"].includes(kind),
+  };
+  const cmd = (name: string, steps: Step[]): StepCommand => ({
+    definition: { name, steps },
+    source: "workspace",
+  });
+  const editor = cmd("edit", [{ type: "insert", text: "x" }]);
+  const callsEditor = cmd("calls", [{ type: "slash", command: "edit" }]);
+  const callsNobody = cmd("lost", [{ type: "slash", command: "missing" }]);
+  const plain = cmd("plain", [{ type: "terminal", command: "ls" }]);
+  const group = [editor, callsEditor, callsNobody, plain];
+
+  it("says which step kinds a command reaches that the host cannot perform, or why a call cannot be followed", () => {
+    expect(slashRunnable(plain, group, host)).toEqual({ runnable: true });
+    expect(slashRunnable(callsEditor, group, host)).toEqual({ runnable: false, needsEditor: ["insert"] });
+    expect(slashRunnable(callsNobody, group, host)).toMatchObject({
+      runnable: false,
+      problem: expect.stringContaining("missing"),
+    });
+  });
+
+  it("gives the reason an approval cannot be remembered only when it cannot", () => {
+    expect(notRememberableWhy(undefined)).toBeUndefined();
+    expect(notRememberableWhy({ canRemember: true })).toBeUndefined();
+    expect(notRememberableWhy({ canRemember: false })).toBe(
+      "a call names the command it calls with a variable",
     );
   });
 });

@@ -62,6 +62,18 @@ export interface SlashApprovalRequest<C extends StepCommand> {
 }
 
 /**
+ * Why a shared command's approval cannot be remembered, in the words every host gives to `howToApproveCommand`'s
+ * `notRememberable`; `undefined` when "Always allow" may be offered (`request.canRemember`) or nobody was asked.
+ */
+export function notRememberableWhy(
+  request: Pick<SlashApprovalRequest<StepCommand>, "canRemember"> | undefined,
+): string | undefined {
+  return request === undefined || request.canRemember
+    ? undefined
+    : "a call names the command it calls with a variable";
+}
+
+/**
  * The host's answer for the person:
  * - `once`: run it this time; `always`: run it and remember each command shown;
  * - `unapproved`: go on without approving the command, so that nothing counts as approved and every step the
@@ -281,4 +293,42 @@ export async function approveSlashRun<C extends StepCommand>(
     }
   }
   return approved(answer, request);
+}
+
+/** Whether a host can run a command: yes, or the step kinds it cannot perform, or the call problem that refuses it. */
+export type SlashRunnable =
+  | { runnable: true }
+  | {
+      runnable: false;
+      /** Step kinds the command reaches (itself or through a callee) that this host cannot perform. */
+      needsEditor?: string[];
+      /** Why a `slash` step cannot be followed (a missing callee, a cycle, too deep). */
+      problem?: string;
+    };
+
+/**
+ * Whether `performer` can run `command`, from the plan `approveSlashRun` refuses by (core `planSlashRun` over every
+ * command it can reach), for a host's listing: the kinds it reaches that the host cannot perform, or the call
+ * problem. Approvals are not looked at (a listing shows them on its own).
+ * @param command - the command
+ * @param group - the commands its `slash` steps may call (its file's, setting's or pack's), itself among them
+ * @param performer - the host's step kinds (`stepPerformerOf`)
+ */
+export function slashRunnable<C extends StepCommand>(
+  command: C,
+  group: readonly C[],
+  performer: StepPerformer,
+): SlashRunnable {
+  try {
+    planSlashRun(
+      command.definition,
+      group.map((c) => c.definition),
+      { shared: sourceIsShared(command.source), approved: () => "approved", host: performer },
+    );
+    return { runnable: true };
+  } catch (error) {
+    if (isSlashiError(error) && error.code === SlashiErrorCode.STEP_UNAVAILABLE)
+      return { runnable: false, needsEditor: error.data.kinds as string[] };
+    return { runnable: false, problem: (error as Error).message };
+  }
 }

@@ -6,7 +6,13 @@ import { tempHome } from "@slashi/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { slashiPaths } from "../config/paths.js";
 import { workspaceAt } from "../config/workspace.js";
-import { loadCommandCatalogue, untrustedNotes, type PackCommandLoader } from "./load-catalogue.js";
+import {
+  loadCommandCatalogue,
+  namedRestriction,
+  untrustedNotes,
+  untrustedNotLoaded,
+  type PackCommandLoader,
+} from "./load-catalogue.js";
 
 const homes: { remove(): void }[] = [];
 afterEach(() => homes.splice(0).forEach((h) => h.remove()));
@@ -89,3 +95,30 @@ describe("loadCommandCatalogue", () => {
 function catalogueFile(configDir: string): string {
   return path.join(configDir, "commands.json");
 }
+
+describe("namedRestriction and untrustedNotLoaded", () => {
+  it("maps a named source and pack as every host does, and refuses a pack with another source", () => {
+    expect(namedRestriction()).toEqual({});
+    expect(namedRestriction("team")).toEqual({ source: "workspace" });
+    expect(namedRestriction(undefined, "@a/p")).toEqual({ source: "pack", pack: "@a/p" });
+    expect(namedRestriction("pack", "@a/p")).toEqual({ source: "pack", pack: "@a/p" });
+    expect(() => namedRestriction("user", "@a/p")).toThrow(
+      expect.objectContaining({ code: SlashiErrorCode.RUN_INVALID }),
+    );
+  });
+
+  it("names what an untrusted workspace kept out, only where the restriction looks", () => {
+    const loaded = { teamFile: "/w/.vscode/slashi.json", untrustedTeamFile: true, untrustedPacks: 2 };
+    expect(untrustedNotLoaded(loaded)).toBe(
+      "/w/.vscode/slashi.json and installed packs are not loaded because this workspace is not trusted",
+    );
+    expect(untrustedNotLoaded(loaded, namedRestriction("team"))).toBe(
+      "/w/.vscode/slashi.json is not loaded because this workspace is not trusted",
+    );
+    expect(
+      untrustedNotLoaded(loaded, namedRestriction(undefined, "@a/p"), "trusted for another repository"),
+    ).toBe("installed packs are not loaded because this workspace is trusted for another repository");
+    expect(untrustedNotLoaded(loaded, namedRestriction("user"))).toBeUndefined();
+    expect(untrustedNotLoaded({ untrustedTeamFile: false, untrustedPacks: 0 })).toBeUndefined();
+  });
+});

@@ -13,6 +13,7 @@ import { nodePolicyFiles, type PolicyFileReader } from "../session/policy-sessio
 import {
   buildCommandCatalogue,
   type CatalogueInput,
+  type CatalogueRestriction,
   type CommandCatalogue,
   type InstalledPackCommands,
 } from "./catalogue.js";
@@ -161,4 +162,43 @@ export function untrustedNotes(
         ]
       : []),
   ];
+}
+
+/** The sources a person may name to pick a command (`slashi run --source`, MCP `run_command`'s `source`). */
+export type NamedSource = "user" | "team" | "pack";
+
+/**
+ * The restriction a person names to pick one command, in every host the same: a `source` (`user`, `team`,
+ * `pack`) and a `pack` name (which looks only at packs).
+ * @throws SlashiError `RUN_INVALID` when a pack is named with another source than `pack`
+ */
+export function namedRestriction(source?: NamedSource, pack?: string): CatalogueRestriction {
+  if (pack !== undefined && source !== undefined && source !== "pack")
+    throw new SlashiError(
+      SlashiErrorCode.RUN_INVALID,
+      `a pack name looks only at packs; it cannot be combined with the source ${source}`,
+    );
+  return {
+    ...(source !== undefined ? { source: source === "team" ? "workspace" : source } : {}),
+    ...(pack !== undefined ? { source: "pack" as const, pack } : {}),
+  };
+}
+
+/**
+ * Why `/name` may be missing under `only` because the workspace is not trusted, in the words every host shows
+ * (`<team file> and installed packs are not loaded because this workspace is not trusted`); `undefined` when an
+ * untrusted workspace kept nothing out that the restriction looks at.
+ * @param trust - how the workspace stands, in `trustStateText`'s words (default `not trusted`)
+ */
+export function untrustedNotLoaded(
+  loaded: Pick<LoadedCommandCatalogue, "teamFile" | "untrustedTeamFile" | "untrustedPacks">,
+  only: CatalogueRestriction = {},
+  trust = "not trusted",
+): string | undefined {
+  const source = only.source === "team" ? "workspace" : only.source;
+  const packs = source !== "user" && source !== "workspace" && loaded.untrustedPacks > 0;
+  const team = source !== "user" && source !== "pack" && loaded.untrustedTeamFile;
+  if (!team && !packs) return undefined;
+  const what = [...(team ? [loaded.teamFile ?? "the team file"] : []), ...(packs ? ["installed packs"] : [])];
+  return `${what.join(" and ")} ${team && !packs ? "is" : "are"} not loaded because this workspace is ${trust}`;
 }

@@ -8,6 +8,7 @@ import {
   AuditLog,
   fromWhere,
   howToApproveCommand,
+  notRememberableWhy,
   repositoryMismatchNote,
   slashApprover,
   type CatalogueEntry,
@@ -110,12 +111,13 @@ export function refuseUnasked(
       shown`  /${u.name}: ${u.reason}` +
         (u.path.length > 1 ? ` (via ${u.path.map((p) => shown`${p}`).join(" › ")})` : ""),
     );
+  const notRememberable = notRememberableWhy(request);
   const how = howToApproveCommand({
     name: found.definition.name,
     source: found.source,
     ...(found.pack ? { pack: found.pack.id } : {}),
     cwd: loaded.workspace.root,
-    ...(request.canRemember ? {} : { notRememberable: "a call names the command it calls with a variable" }),
+    ...(notRememberable === undefined ? {} : { notRememberable }),
   });
   println(io.stderr, shown`${how.text}`);
 }

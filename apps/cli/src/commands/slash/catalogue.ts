@@ -8,11 +8,13 @@ import path from "node:path";
 import {
   loadCommandCatalogue,
   lookupCommand,
+  namedRestriction,
   TrustFileStore,
   trustStateText,
+  untrustedNotLoaded,
   workspaceIdentity,
   type CatalogueEntry,
-  type CatalogueRestriction,
+  type NamedSource,
   type LoadedCommandCatalogue,
   type PackCommandLoader,
   type Workspace,
@@ -63,13 +65,6 @@ export async function loadCommands(io: Io, cwd: string): Promise<LoadedCommands>
   };
 }
 
-/** Which sources `--source` may name, as the catalogue's sources. */
-const SOURCE_FLAG: Readonly<Record<string, CatalogueRestriction["source"]>> = {
-  user: "user",
-  team: "workspace",
-  pack: "pack",
-};
-
 /** The directory `--cwd` names, or the working directory. */
 export function cwdFlag(args: ParsedArgs, io: Io): string {
   return path.resolve(io.cwd, typeof args.flags.cwd === "string" ? args.flags.cwd : ".");
@@ -97,27 +92,18 @@ export async function findNamed(args: ParsedArgs, io: Io, verb: string): Promise
   const packFlag = typeof args.flags.pack === "string" ? args.flags.pack : undefined;
   if (sourceFlag !== undefined && packFlag !== undefined && sourceFlag !== "pack")
     throw new UsageError(`--pack looks only at packs; it cannot be combined with --source ${sourceFlag}`);
-  const only: CatalogueRestriction = {
-    ...(sourceFlag !== undefined ? { source: SOURCE_FLAG[sourceFlag] } : {}),
-    ...(packFlag !== undefined ? { source: "pack" as const, pack: packFlag } : {}),
-  };
+  const only = namedRestriction(sourceFlag as NamedSource | undefined, packFlag);
   const loaded = await loadCommands(io, cwd);
   const lookup = lookupCommand(loaded, rawName, only);
   if (lookup.found) return { found: lookup.found, loaded, cwd, rest };
   // A source that comes first could not be loaded: it may define the name, so nothing later runs in its place.
   if (lookup.problem) throw lookup.problem.error;
-  const untrustedPacks = only.source !== "user" && only.source !== "workspace" && loaded.untrustedPacks > 0;
-  const untrustedTeam = only.source !== "user" && only.source !== "pack" && loaded.untrustedTeamFile;
-  if (untrustedTeam || untrustedPacks) {
-    const notLoaded = [
-      ...(untrustedTeam ? [loaded.teamFile] : []),
-      ...(untrustedPacks ? ["installed packs"] : []),
-    ].join(" and ");
+  const untrusted = untrustedNotLoaded(loaded, only, loaded.trustText);
+  if (untrusted !== undefined)
     throw new CliError(
-      `no command ${rawName} here; ${notLoaded} ${untrustedTeam && !untrustedPacks ? "is" : "are"} not loaded because this workspace is ${loaded.trustText}`,
+      `no command ${rawName} here; ${untrusted}`,
       ExitCode.USAGE,
       "run `slashi trust` if you trust this repository",
     );
-  }
   throw new UsageError(`no command ${rawName} here`, "slashi list shows the commands here");
 }
