@@ -2,23 +2,12 @@
 // several processes writing the stores at once.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { requireTool, writeStubBwrap } from "@slashi/test-utils";
-import { assertBuilt, BIN, isolatedEnv, slashi, tempDir } from "./helpers.js";
+import { allowingPolicy, BIN, cliSandbox, slashi } from "./helpers.js";
 
-const tmp = tempDir("slashi-cli-");
-const env = isolatedEnv(tmp.dir);
-const ws = path.join(tmp.dir, "project");
-
-beforeAll(() => {
-  assertBuilt();
-  mkdirSync(path.join(ws, ".git"), { recursive: true });
-  mkdirSync(path.join(tmp.dir, "home"), { recursive: true });
-});
-afterAll(() => tmp.remove());
-
-const run = (args: string[], input?: string) =>
-  slashi(args, { env, cwd: ws, ...(input !== undefined ? { input } : {}) });
+const tmp = cliSandbox("slashi-cli-");
+const { env, ws, run } = tmp;
 
 /** The argv of every live process whose parent is `pid` (Linux /proc; empty elsewhere). */
 function childCommands(pid: number | undefined): string[][] {
@@ -303,18 +292,7 @@ describe.skipIf(process.platform !== "linux" || !requireTool("bwrap", "slashi ex
   "slashi exec --cordon (bubblewrap)",
   () => {
     /** A policy that allows `touch`, written by each test that needs it (a test run alone has it too). */
-    function touchPolicy(): string {
-      const policy = path.join(tmp.dir, "touch-policy.json");
-      writeFileSync(
-        policy,
-        JSON.stringify({
-          version: 1,
-          extends: ["recommended"],
-          rules: [{ match: ["touch"], decision: "allow" }],
-        }),
-      );
-      return policy;
-    }
+    const touchPolicy = (): string => allowingPolicy(tmp.dir, ["touch"], "touch-policy.json");
 
     it("lets the command write the workspace and keeps writes elsewhere off the host", async () => {
       const policy = touchPolicy();
@@ -363,15 +341,7 @@ describe.skipIf(process.platform !== "linux" || !requireTool("bwrap", "slashi ex
     });
 
     it("puts back git control files a command changed inside the cordon, and says so", async () => {
-      const policy = path.join(tmp.dir, "sh-policy.json");
-      writeFileSync(
-        policy,
-        JSON.stringify({
-          version: 1,
-          extends: ["recommended"],
-          rules: [{ match: ["sh"], decision: "allow" }],
-        }),
-      );
+      const policy = allowingPolicy(tmp.dir, ["sh"], "sh-policy.json");
       // The policy cannot see into the script; the cordon puts back what it planted.
       writeFileSync(
         path.join(ws, "plant.sh"),

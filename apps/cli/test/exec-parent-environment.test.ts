@@ -2,32 +2,21 @@
 // environment is scrubbed from the command's, but without the cordon the command can still read it from
 // /proc/$PPID/environ (docs/cordon.md, Limits); with --cordon (real bubblewrap, its own pid namespace) no process
 // outside is visible, so neither Slashi's environment nor any other process's holds it.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { requireTool } from "@slashi/test-utils";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, isolatedEnv, slashi, tempDir } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { allowingPolicy, cliSandbox } from "./helpers.js";
 
 describe.skipIf(
   process.platform !== "linux" || !requireTool("bwrap", "slashi exec and the parent's environment"),
 )("slashi exec and the parent's environment", () => {
-  const tmp = tempDir("slashi-exec-environ-");
-  const ws = path.join(tmp.dir, "project");
   const canary = `ghp_parentcanary${process.pid}x${Date.now()}`;
-  const env = isolatedEnv(tmp.dir, { GITHUB_TOKEN: canary });
-  const policy = path.join(tmp.dir, "sh-policy.json");
+  const { dir, ws, run } = cliSandbox("slashi-exec-environ-", { GITHUB_TOKEN: canary });
+  let policy = "";
 
   beforeAll(() => {
-    assertBuilt();
-    mkdirSync(path.join(ws, ".git"), { recursive: true });
-    writeFileSync(
-      policy,
-      JSON.stringify({
-        version: 1,
-        extends: ["recommended"],
-        rules: [{ match: ["sh"], decision: "allow" }],
-      }),
-    );
+    policy = allowingPolicy(dir, ["sh"], "sh-policy.json");
     // The policy cannot see into the script: what it reads is up to the confinement.
     writeFileSync(
       path.join(ws, "peek.sh"),
@@ -38,13 +27,17 @@ describe.skipIf(
       ].join("\n") + "\n",
     );
   });
-  afterAll(() => tmp.remove());
 
   async function peek(cordon: boolean): Promise<Record<string, string>> {
-    const result = await slashi(
-      ["exec", cordon ? "--cordon" : "--no-cordon", "--policy", policy, "--", "sh", "peek.sh"],
-      { env, cwd: ws },
-    );
+    const result = await run([
+      "exec",
+      cordon ? "--cordon" : "--no-cordon",
+      "--policy",
+      policy,
+      "--",
+      "sh",
+      "peek.sh",
+    ]);
     expect(result.exitCode, String(result.stderr)).toBe(0);
     return Object.fromEntries(
       String(result.stdout)

@@ -1,10 +1,12 @@
 // Shared helpers for the CLI tests: run the built binary with an isolated config and state directory.
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { codeLoadingVariables } from "@slashi/runtime";
+import { scratchDir } from "@slashi/test-utils";
 import { execa, type Result } from "execa";
+import { beforeAll } from "vitest";
 import type { Io } from "../src/io.js";
 
 /** The built binary. */
@@ -58,6 +60,57 @@ export function slashi(
     kill: (signal?: NodeJS.Signals) => boolean;
     pid?: number;
   };
+}
+
+/** A scratch root for the binary's tests: its environment, a workspace and a way to run `slashi` in it. */
+export interface CliSandbox {
+  /** The root (removed after the tests); `home/`, `config/` and `state/` below it are the environment's. */
+  dir: string;
+  /** The workspace, `<dir>/project`, with a `.git` folder. */
+  ws: string;
+  /** {@link isolatedEnv} of `dir`, with `extra`. */
+  env: Record<string, string>;
+  /** Runs the binary in `ws` with `env`, feeding `input` on stdin when given. */
+  run: (args: readonly string[], input?: string) => ReturnType<typeof slashi>;
+}
+
+/**
+ * A {@link CliSandbox} for the tests of one file or `describe` (call it there, not in a test): the root is a
+ * `scratchDir`, removed when those tests are done; before them the binary is checked to be built and the
+ * workspace and home are made. In a skipped suite nothing is made.
+ */
+export function cliSandbox(prefix: string, extra: Record<string, string> = {}): CliSandbox {
+  const dir = scratchDir(prefix);
+  const ws = path.join(dir, "project");
+  const env = isolatedEnv(dir, extra);
+  beforeAll(() => {
+    assertBuilt();
+    mkdirSync(path.join(ws, ".git"), { recursive: true });
+    mkdirSync(path.join(dir, "home"), { recursive: true });
+  });
+  return {
+    dir,
+    ws,
+    env,
+    run: (args, input) => slashi(args, { env, cwd: ws, ...(input !== undefined ? { input } : {}) }),
+  };
+}
+
+/**
+ * Writes `<dir>/<name>`, a policy on top of the recommended preset that allows each of `programs` (by its first
+ * word), and returns its path: for a test whose command the policy must let through to what it checks.
+ */
+export function allowingPolicy(dir: string, programs: readonly string[], name = "allow-policy.json"): string {
+  const file = path.join(dir, name);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      version: 1,
+      extends: ["recommended"],
+      rules: programs.map((program) => ({ match: [program], decision: "allow" })),
+    }),
+  );
+  return file;
 }
 
 /** Writes `<packsDir>/packs.lock.json` as `slashi pack install` leaves it, one entry per pack (`sha512-AAAA` integrity). */

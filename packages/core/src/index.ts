@@ -127,7 +127,7 @@ export type { DirectoryStep, WorkingDirectory } from "./shell/directory.js";
 // @section shell
 // safety
 export type { Finding } from "./safety/types.js";
-export type { FileSystemPort, SafetyContext } from "./safety/types.js";
+export type { FileSystemPort, FolderEntry, SafetyContext } from "./safety/types.js";
 export { SECRET_LOCATIONS } from "./safety/secret-locations.js";
 export type { SecretLocation } from "./safety/secret-locations.js";
 export { classifyAnalysis, classifyCommand } from "./safety/classify.js";

@@ -7,7 +7,7 @@ import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requireTool, tempDir } from "@slashi/test-utils";
+import { diskPort, requireTool, tempDir } from "@slashi/test-utils";
 import { decide, loadShellParser, resolvePolicy } from "../src/index.js";
 
 const BASH = requireTool("bash", "the dialect grammar tests");
@@ -17,8 +17,12 @@ const scratch = tempDir("slashi-dialect-");
 const dir = scratch.dir;
 const policy = resolvePolicy([]);
 
+/** The disk the lines run on: a tree a line reads whole is walked there. */
+const disk = diskPort();
+
 function verdict(line: string, shell: string): string {
-  return decide(line, policy, { cwd: dir, workspaceRoot: dir, home: join(dir, "home"), shell }).decision;
+  return decide(line, policy, { cwd: dir, workspaceRoot: dir, home: join(dir, "home"), shell, fs: disk })
+    .decision;
 }
 
 /** Runs a line under a shell in the temporary directory: exit status and standard output. */

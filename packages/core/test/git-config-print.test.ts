@@ -7,11 +7,11 @@
 // git prints tracked files by object name (`git show HEAD:id_rsa`): the repository pulls from a source whose
 // path holds the token and tracks secret files holding it.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { requireTool, scratchDir } from "@slashi/test-utils";
+import { diskPort, requireTool, scratchDir } from "@slashi/test-utils";
 import { decide, loadShellParser, type FileSystemPort } from "../src/index.js";
 import { recommendedPolicy, trustedContext } from "./decide-setup.js";
 
@@ -41,23 +41,8 @@ function gitIn(cwd: string, ...args: string[]): void {
   if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
 }
 
-/** The Node file system as a port (the runtime's does the same, with more care for missing parts). */
-const fsPort: FileSystemPort = {
-  realpath: (path) => {
-    try {
-      return realpathSync(path);
-    } catch {
-      return undefined;
-    }
-  },
-  readdir: (path) => {
-    try {
-      return readdirSync(path);
-    } catch {
-      return undefined;
-    }
-  },
-};
+/** The local disk as a port. */
+const fsPort: FileSystemPort = diskPort();
 
 const policy = recommendedPolicy();
 const context = trustedContext({ workspace, home, shell: "bash" });

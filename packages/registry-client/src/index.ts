@@ -71,7 +71,6 @@ export type { LockedPack, PacksLock } from "./pack/lockfile.js";
 export { PackManager, defaultPacksDir, packDirName } from "./pack/manager.js";
 export type {
   InstallResult,
-  InstalledCommand,
   InstalledPack,
   PackInfo,
   PackManagerOptions,

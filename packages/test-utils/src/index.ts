@@ -19,5 +19,7 @@ export { hostileText, rawControls } from "./hostile-text.js";
 export { CANARY } from "./secret-canary.js";
 export type { CanaryKind } from "./secret-canary.js";
 export { git, gitRepository, recloneAt } from "./git.js";
+export { diskPort } from "./disk-port.js";
+export type { DiskEntry, DiskPort } from "./disk-port.js";
 export { CI_TOOLS, findTool, isCiTool, requireTool, skipUnlessCi, underCi } from "./tools.js";
 export type { CiTool } from "./tools.js";

@@ -6,11 +6,14 @@ import { parsePolicy, validatePolicyDocument } from "./parse.js";
 import { RECOMMENDED_POLICY } from "./recommended.js";
 import { resolvePolicy } from "./resolve.js";
 import type { DecideContext, PolicyLayer } from "./types.js";
+import { NOTHING_ON_DISK } from "../../test/safety/command.js";
 
+// on a disk where nothing exists: a tree read whole (`grep -rn TODO src`) is seen to hold nothing
 const context: DecideContext = {
   cwd: "/home/dev/project",
   workspaceRoot: "/home/dev/project",
   home: "/home/dev",
+  fs: NOTHING_ON_DISK,
 };
 const recommended = resolvePolicy([]);
 const verdict = (line: string, ctx: DecideContext = context): string =>

@@ -410,7 +410,7 @@ const table = [
   [
     "secret.unknown-path",
     "ask",
-    "A program reads a file whose path is only known when the shell runs (`cat $f`, `${HOME%/}/x`, `$(<f)`), so it cannot be shown to hold no secrets.",
+    "A program reads a file whose path is only known when the shell runs (`cat $f`, `$(<f)`) or a tree nothing could look at whole, so it cannot be shown to hold no secrets.",
   ],
   [
     "secret.opaque-path",
@@ -420,7 +420,7 @@ const table = [
   [
     "secret.recursive-read",
     "ask",
-    "Reads a whole tree that holds secret places (`grep -r x ~`, `rg x /`, `tar c /etc`, `cp -r ~ x`).",
+    "Reads a whole tree that holds secret places, wherever it is (`grep -r x ~`, `tar c /etc`, `grep -r x .` beside a `.env`).",
   ],
   [
     "secret.linked-path",

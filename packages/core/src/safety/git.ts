@@ -252,9 +252,11 @@ export function gitOutputFiles(invocation: Invocation): { index: number; path: s
 }
 
 /**
- * The files `git grep --no-index` and `git diff --no-index` read outside any repository: the pathspecs (or the
- * folder it runs in) read recursively, and a `-f` pattern file. `undefined` for every other git call (they read
- * what the repository tracks, judged by the repository's own rules).
+ * The files `git grep --no-index` and `git diff --no-index` read outside any repository, and `git grep
+ * --untracked` beside what it tracks (a `.env` git ignores only through `.gitignore`, which
+ * `--no-exclude-standard` or the repository itself can undo): the pathspecs (or the folder it runs in) read
+ * recursively, and a `-f` pattern file, which `git grep` reads from the disk in any form. `undefined` for every
+ * other git call (they read what the repository tracks, judged by the repository's own rules).
  */
 export function gitNoIndexReads(
   invocation: Invocation,
@@ -262,7 +264,9 @@ export function gitNoIndexReads(
   const call = parseGit(invocation.args);
   if (call.subcommand !== "grep" && call.subcommand !== "diff") return undefined;
   const parsed = parseOptions(call.args, SPECS[call.subcommand] ?? {});
-  if (!hasOption(parsed, "", "no-index")) return undefined;
+  const outside =
+    hasOption(parsed, "", "no-index") || (call.subcommand === "grep" && hasOption(parsed, "", "untracked"));
+  if (!outside && (call.subcommand !== "grep" || !hasOption(parsed, "f", "file"))) return undefined;
   const dynamic = (i: number): boolean => invocation.dynamic.has(call.argsStart + i);
   const base = call.locations.findLast((l) => l.option === "-C")?.path;
   const at = (text: string, i: number, recursive: boolean) => ({
@@ -272,6 +276,7 @@ export function gitNoIndexReads(
     ...(base === undefined ? {} : { base }),
   });
   const out = optionsNamed(parsed, "f", "file").map((p) => at(p.value ?? "", p.index, false));
+  if (!outside) return out;
   let files = operands(parsed);
   if (call.subcommand === "grep" && optionsNamed(parsed, "ef", "regexp", "file").length === 0)
     files = files.slice(1);

@@ -17,6 +17,7 @@ import {
   unseenRepositoryPlace,
 } from "./secret-locations.js";
 import type { RepositoryPlaceView, SecretMatch } from "./secret-locations.js";
+import { MAX_TREE_ENTRIES, treeSecret, type TreeSecret } from "./tree-secrets.js";
 import type { FileSystemPort, SafetyContext } from "./types.js";
 
 /** What a word can name. */
@@ -534,4 +535,26 @@ export function patternContainsSecrets(components: readonly string[], context: S
   if (real !== undefined && containsSecrets(`/${real.join("/")}`, home)) return true;
   const view = diskPlaceView(real ?? head.map(unescapeGlob), fs);
   return holdsRepositoryConfigs(view) || repositoryPlace(view) !== undefined;
+}
+
+/**
+ * What a recursive read of a pattern reaches when {@link patternContainsSecrets} finds nothing by the words: a
+ * secret place somewhere in the tree (any folder may hold a `.env`), a tree too large to look at, or one that
+ * cannot be seen (no file-system port); `undefined` when every name in it was seen and none is a secret place.
+ * Glob patterns are expanded through the port first; the trees of one pattern share one budget of names.
+ */
+export function patternTreeSecret(
+  components: readonly string[],
+  context: SafetyContext,
+): TreeSecret | undefined {
+  const fs = context.fs;
+  if (fs === undefined) return { kind: "unseen" };
+  const head = literalHead(components);
+  const roots = head.length === components.length ? [head.map(unescapeGlob)] : expandGlob(components, fs);
+  const budget = { left: MAX_TREE_ENTRIES };
+  for (const root of roots) {
+    const found = treeSecret(`/${root.join("/")}`, context, budget);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

@@ -135,7 +135,7 @@ export const METADATA_ONLY: ReadonlySet<string> = new Set([
 ]);
 
 /** Which operands a program reads. */
-type OperandsRead = "all" | "first" | "but-last" | "none";
+type OperandsRead = "all" | "first" | "but-first" | "but-last" | "none";
 
 /** How a reading program lays out its arguments. */
 interface ReaderSpec {
@@ -148,7 +148,10 @@ interface ReaderSpec {
   listOperands?: (args: ReturnType<typeof parseOptions>) => boolean;
   /** The first operand is a pattern or program, unless one of these options gives it. */
   programFirst?: { short: string; long: readonly string[] };
-  /** Operands that are read: `all`, only the `first` (the second is an output), or all `but-last`. */
+  /**
+   * Operands that are read: `all`, only the `first` (the second is an output), all `but-first` (the first is the
+   * archive written) or all `but-last`.
+   */
   operands?: OperandsRead | ((args: ReturnType<typeof parseOptions>) => OperandsRead);
   /** Whether the tree under each operand is read. */
   recursive?: (args: ReturnType<typeof parseOptions>, invocation: Invocation) => boolean;
@@ -167,7 +170,10 @@ const RG: ReaderSpec = {
   options: RG_OPTIONS,
   fileOptions: { short: "f", long: ["file", "ignore-file"] },
   programFirst: { short: "ef", long: ["regexp", "file"] },
-  recursive: () => true,
+  // `--files` lists the names it would search, `--type-list` its file types: neither reads a file's content (rg
+  // takes no abbreviation: `--file` is the pattern file)
+  recursive: (parsed) =>
+    !parsed.some((p) => p.kind === "long" && (p.name === "files" || p.name === "type-list")),
 };
 
 const SED: ReaderSpec = {
@@ -353,6 +359,7 @@ const READERS: ReadonlyMap<string, ReaderSpec> = new Map<string, ReaderSpec>([
     "zip",
     {
       options: { shortValue: "bnt", longValue: [] },
+      operands: "but-first",
       recursive: (parsed) => hasOption(parsed, "rR", "recurse-paths", "recurse-patterns"),
     },
   ],
@@ -470,12 +477,28 @@ function jqReads(invocation: Invocation): ReadWord[] {
 }
 
 /**
+ * The file GNU find reads its starting points from (`-files0-from F`, NUL-separated; find 4.9): a list of files,
+ * whose every entry find names in an error when it is not a path (so it prints the list). find reads no other
+ * file's content.
+ */
+function findReads(invocation: Invocation): ReadWord[] {
+  const out: ReadWord[] = [];
+  invocation.args.forEach((word, i) => {
+    if (word !== "-files0-from") return;
+    const dynamic = invocation.dynamic.has(i + 1);
+    out.push({ text: invocation.args[i + 1] ?? "-", dynamic, recursive: false, lists: "files" });
+  });
+  return out;
+}
+
+/**
  * The words a command reads as files, or `undefined` when its program reads none (`echo`, `ls`, `test`).
  * Programs not described count every operand and every option value (`--x=$y`) as read.
  */
 export function readWords(invocation: Invocation): ReadWord[] | undefined {
   const name = invocation.name;
   if (NO_FILES.has(name)) return undefined;
+  if (name === "find") return findReads(invocation);
   if (METADATA_ONLY.has(name) && !READERS.has(name)) return undefined;
   if (name === "tar" || name === "gtar" || name === "bsdtar") return tarReads(invocation);
   if (name === "jq" || name === "gojq" || name === "jaq") return jqReads(invocation);
@@ -508,6 +531,7 @@ export function readWords(invocation: Invocation): ReadWord[] | undefined {
   const which = typeof spec?.operands === "function" ? spec.operands(parsed) : (spec?.operands ?? "all");
   if (which === "none") files = [];
   else if (which === "first") files = files.slice(0, 1);
+  else if (which === "but-first") files = files.slice(1);
   else if (which === "but-last") files = files.slice(0, -1);
   const listed = spec?.listOperands?.(parsed) === true;
   for (const p of files)
@@ -517,7 +541,7 @@ export function readWords(invocation: Invocation): ReadWord[] | undefined {
       recursive,
       ...(listed ? { lists: "files" as const } : {}),
     });
-  if ((name === "rg" || recursive) && files.length === 0 && which === "all")
+  if (recursive && files.length === 0 && which === "all")
     out.push({ text: ".", dynamic: false, recursive: true });
   if (name === "git") out.push(...(gitNoIndexReads(invocation) ?? []), ...gitObjectPathReads(invocation));
   const optionFiles = OPTIONS_FILES.get(name);

@@ -1,14 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cmd, ctx } from "../../test/safety/command.js";
+import { cmd, ctx, emptyDiskCtx } from "../../test/safety/command.js";
 import { invocationOf } from "./argv.js";
 import { classifySecrets } from "./secrets.js";
 import { isSecretPath } from "./sensitive.js";
 import type { FileSystemPort, SafetyContext } from "./types.js";
 
-function codes(text: string): string[] {
+function codes(text: string, context: SafetyContext = ctx): string[] {
   const command = cmd(text);
-  return classifySecrets(invocationOf(command), command, ctx).map((f) => f.code);
+  return classifySecrets(invocationOf(command), command, context).map((f) => f.code);
 }
 
 describe("secret reads", () => {
@@ -159,7 +159,7 @@ describe("secret reads", () => {
   it.each(["cat .git/HEAD", "grep -r x .git/refs", "ls .git", "git log -1", "git config --get user.name"])(
     "raises nothing for %s",
     (text) => {
-      expect(codes(text)).toEqual([]);
+      expect(codes(text, emptyDiskCtx)).toEqual([]);
     },
   );
 

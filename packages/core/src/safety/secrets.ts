@@ -6,12 +6,14 @@ import {
   isOpaquePattern,
   knowPath,
   patternContainsSecrets,
+  patternTreeSecret,
   readSubstitutions,
   secretTarget,
   type PathKnowledge,
 } from "./path-knowledge.js";
 import { METADATA_ONLY, readWords, type ReadWord } from "./reads.js";
 import type { ExtractedCommand } from "../shell/types.js";
+import { MAX_TREE_ENTRIES, type TreeSecret } from "./tree-secrets.js";
 import type { Finding, SafetyContext } from "./types.js";
 
 const READ_OPS = new Set(["<", "<>", "<&", "0<"]);
@@ -37,26 +39,48 @@ function pathCandidates(word: string): string[] {
 /** How one word relates to the secret places. */
 type Verdict = "secret" | "opaque" | "unknown" | "recursive" | undefined;
 
+/** What a word names for a read; for a recursive read of a tree its words do not show to hold secrets, why. */
+interface Judged {
+  verdict: Verdict;
+  /** For a secret reached through a link or a glob match, the place it reaches. */
+  target?: string;
+  /** For a recursive read, what the walk of the tree found (absent when the words alone show secrets). */
+  tree?: TreeSecret;
+}
+
 /**
  * Tests what a word names, for a read: secret, opaque, unknown or (read recursively) containing secrets; for a
- * secret reached through a link or a glob match, the place it reaches (`target`).
+ * secret reached through a link or a glob match, the place it reaches (`target`). A tree read whole reaches a
+ * secret place when its words say so (home, `/`, `/etc`, a git directory) or when a walk of it through the
+ * file-system port finds one; a tree the port cannot show whole (or without a port) counts as reaching one.
  */
-function judge(
-  knowledge: PathKnowledge,
-  context: SafetyContext,
-  recursive: boolean,
-): { verdict: Verdict; target?: string } {
+function judge(knowledge: PathKnowledge, context: SafetyContext, recursive: boolean): Judged {
   if (knowledge.kind === "unknown") return { verdict: "unknown" };
   let verdict: Verdict;
+  let tree: TreeSecret | undefined;
   for (const pattern of knowledge.patterns) {
     const secret = secretTarget(pattern, context);
     if (secret.match !== undefined)
       return { verdict: "secret", ...(secret.target === undefined ? {} : { target: secret.target }) };
     if (isOpaquePattern(pattern)) verdict = "opaque";
-    else if (recursive && verdict === undefined && patternContainsSecrets(pattern, context))
-      verdict = "recursive";
+    else if (recursive && verdict === undefined) {
+      if (patternContainsSecrets(pattern, context)) verdict = "recursive";
+      else if ((tree = patternTreeSecret(pattern, context)) !== undefined) verdict = "recursive";
+    }
   }
-  return { verdict };
+  return { verdict, ...(verdict === "recursive" && tree !== undefined ? { tree } : {}) };
+}
+
+/** Why a tree read whole may reach secrets, after "reads everything under WORD". */
+function treeWhy(tree: TreeSecret | undefined): string {
+  if (tree === undefined) return "which holds secret places";
+  if (tree.kind === "holds")
+    return tree.target === undefined
+      ? `which holds ${tree.place}, a place that holds secrets`
+      : `which holds ${tree.place}, a link to ${tree.target}, a place that holds secrets`;
+  if (tree.kind === "too-large")
+    return `a tree of more than ${MAX_TREE_ENTRIES} names, too many to show that none is a place that holds secrets (such as .env)`;
+  return "a tree that cannot be looked at here, so it cannot be shown to hold no place that holds secrets (such as .env)";
 }
 
 /** Knowledge of a word, resolved against a base folder when the program changes it (`tar -C dir`). */
@@ -71,7 +95,8 @@ function knowWord(text: string, dynamic: boolean, context: SafetyContext, base?:
  * Reads of secrets and of paths that cannot be proved safe. Every word (and redirection) that names a secret
  * place (`SECRET_LOCATIONS`) asks; so does a word the program reads as a file when its path is only known at
  * run time (`secret.unknown-path`), names another process's files (`secret.opaque-path`), or is read
- * recursively and contains secret places (`secret.recursive-read`).
+ * recursively and contains secret places (`secret.recursive-read`: any folder may hold a `.env`, so a tree the
+ * file-system port cannot show whole, or any tree without a port, is `secret.unknown-path`).
  */
 export function classifySecrets(
   invocation: Invocation | undefined,
@@ -81,7 +106,7 @@ export function classifySecrets(
   const out: Finding[] = [];
   const seen = new Set<string>();
   // a word the program reads is often judged twice (as an argument, then as a read): once is enough
-  const judged = new Map<string, ReturnType<typeof judge>>();
+  const judged = new Map<string, Judged>();
   const judgeWord = (text: string, dynamic: boolean, recursive: boolean, base?: string) => {
     if (base !== undefined) return judge(knowWord(text, dynamic, context, base), context, recursive);
     const key = `${dynamic ? "d" : "s"}${recursive ? "r" : "-"}${text}`;
@@ -92,7 +117,7 @@ export function classifySecrets(
     }
     return found;
   };
-  const report = ({ verdict, target }: ReturnType<typeof judge>, word: string, via: string): void => {
+  const report = ({ verdict, target, tree }: Judged, word: string, via: string): void => {
     if (verdict === undefined || seen.has(word)) return;
     seen.add(word);
     if (verdict === "secret")
@@ -127,8 +152,9 @@ export function classifySecrets(
     else
       out.push(
         finding(
-          "secret.recursive-read",
-          `${via} reads everything under ${word}, which holds secret places`,
+          // a tree not looked at whole may hold secrets; one seen to hold them does
+          tree === undefined || tree.kind === "holds" ? "secret.recursive-read" : "secret.unknown-path",
+          `${via} reads everything under ${word}, ${treeWhy(tree)}`,
           command,
           word,
         ),

@@ -70,10 +70,24 @@ export interface FileSystemPort {
   /** The names in a folder (no `.`/`..`), or `undefined` when it is not a readable folder. */
   readdir(path: string): readonly string[] | undefined;
   /**
+   * The entries of a folder with what each is, links not followed (`link` for a symbolic link, `folder`, `file`
+   * for anything else), or `undefined` when it is not a readable folder. Optional: without it a recursive read's
+   * tree is walked through `readdir` and `realpath` alone, at two more calls per entry.
+   */
+  entries?(path: string): readonly FolderEntry[] | undefined;
+  /**
    * Every mount point of the host (absolute, as the mount table spells them: `/proc`, `/home/u/app/cache`), or
    * `undefined` when the host has no mount table the port can read (then every recursive removal asks, since a
    * mount point cannot be ruled out). Not the mounts' sources or options. A port without this method counts as a
    * host without a mount table.
    */
   mountPoints?(): readonly string[] | undefined;
+}
+
+/** One name in a folder, as {@link FileSystemPort.entries} lists it. */
+export interface FolderEntry {
+  /** The name (no `/`). */
+  name: string;
+  /** `link` for a symbolic link (not followed), `folder`, or `file` for anything else. */
+  kind: "file" | "folder" | "link";
 }

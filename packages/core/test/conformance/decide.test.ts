@@ -4,6 +4,7 @@
 // Files and ids starting with `extraction` belong to the shell-extraction harness and are skipped here.
 import { compareWithBaseline, knownFailureProblems, type ConformanceCase } from "@slashi/conformance";
 import { coreDecisionFailures, decisionCases } from "@slashi/test-utils";
+import { NOTHING_ON_DISK } from "../safety/command.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   decide,
@@ -80,7 +81,10 @@ function policyFor(input: DecideInput): ResolvedPolicy {
   ]);
 }
 
-/** The context of a case; Slashi's own config folder is `<home>/.config/slashi`, as on a Linux host by default. */
+/**
+ * The context of a case; Slashi's own config folder is `<home>/.config/slashi`, as on a Linux host by default. The
+ * disk holds nothing (`NOTHING_ON_DISK`), as where the hosts run the cases.
+ */
 function contextFor(input: DecideInput): DecideContext {
   const workspaceRoot = input.workspaceRoot ?? WORKSPACE_ROOT;
   const home = input.home ?? HOME;
@@ -90,6 +94,7 @@ function contextFor(input: DecideInput): DecideContext {
     workspaceRoot,
     home,
     protectedPaths: [`${home}/.config/slashi`],
+    fs: NOTHING_ON_DISK,
     ...(input.workspaceTrusted === undefined ? {} : { workspaceTrusted: input.workspaceTrusted }),
   };
 }

@@ -1,10 +1,26 @@
 // Test support for the safety classifiers: builds ExtractedCommand objects from a compact notation.
 import { commandFromArgv } from "../../src/safety/argv.js";
 import type { ExtractedCommand, Redirect } from "../../src/shell/types.js";
-import type { SafetyContext } from "../../src/safety/types.js";
+import type { FileSystemPort, SafetyContext } from "../../src/safety/types.js";
 
 /** A workspace at /code/proj, home at /home/dev, running in the workspace root. */
 export const ctx: SafetyContext = { cwd: "/code/proj", workspaceRoot: "/code/proj", home: "/home/dev" };
+
+/**
+ * A file-system port of a disk on which nothing exists: every path is its own real path, no folder can be listed,
+ * no mount point is known beside `/`. The world in which the hosts' contract tests decide the conformance cases
+ * (the cases' `/home/dev/project` does not exist on the machine), so a tree a case reads whole is seen to hold
+ * nothing, as there, rather than unseen.
+ */
+export const NOTHING_ON_DISK: FileSystemPort = {
+  realpath: (path) => path,
+  readdir: () => undefined,
+  entries: () => undefined,
+  mountPoints: () => ["/"],
+};
+
+/** {@link ctx} on a disk where nothing exists ({@link NOTHING_ON_DISK}): a tree read whole is seen to hold nothing. */
+export const emptyDiskCtx: SafetyContext = { ...ctx, fs: NOTHING_ON_DISK };
 
 const REDIRECT = /^(\d*)(>>|>\||>&|>|&>>|&>|<<<|<<|<&|<>|<)(.*)$/;
 const DYNAMIC = /[$`*?[{]/;

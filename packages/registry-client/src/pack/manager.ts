@@ -9,7 +9,6 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { SlashiError, SlashiErrorCode } from "@slashi/core";
-import type { CommandDefinition } from "@slashi/core";
 import { readBoundedText, userConfigDir, userStateDir, withFileLock } from "@slashi/runtime";
 import type { PathEnvironment } from "@slashi/runtime";
 import { RegistryClient, assertPackName, pickVersion } from "../registry/client.js";
@@ -131,18 +130,6 @@ export interface PackInfo {
   installed?: InstalledPack;
   /** The registry's version (`spec`, default `latest`), downloaded and verified, when asked for. */
   remote?: PreparedPack;
-}
-
-/** One command of an installed pack, with what approvals bind to. */
-export interface InstalledCommand {
-  /** Pack name. */
-  pack: string;
-  /** Exact pack version. */
-  version: string;
-  /** Pack integrity. */
-  integrity: string;
-  /** The command definition. */
-  command: CommandDefinition;
 }
 
 /** Folder name of an installed pack version: `@scope+name@1.2.3` (npm names never contain `+`). */
@@ -487,17 +474,6 @@ export class PackManager {
         integrity: entry.integrity,
       }),
     };
-  }
-
-  /** Every command of every installed pack, with what its approvals bind to. */
-  async installedCommands(): Promise<InstalledCommand[]> {
-    const out: InstalledCommand[] = [];
-    for (const { name } of await this.list()) {
-      const pack = await this.loadInstalled(name);
-      for (const command of pack.content.manifest.commands)
-        out.push({ pack: name, version: pack.entry.version, integrity: pack.entry.integrity, command });
-    }
-    return out;
   }
 
   /**

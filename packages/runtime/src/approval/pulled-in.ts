@@ -16,6 +16,7 @@ import type { ExtractedCommand } from "@slashi/core";
 import { interpreterLaunch, makeLaunch, shellInline } from "@slashi/core/internal";
 import { autoRunWrite } from "./auto-run.js";
 import type { BindingEnv, ReadText } from "./env-binding.js";
+import { gitBinding } from "./git-hooks.js";
 import {
   expandMake,
   includeWords,
@@ -478,9 +479,31 @@ export class PulledIn {
     if (SHELLS.has(name) || INTERPRETERS.has(name)) return this.interpreter(command, name, owner, cwd, depth);
     if (name === "make" || name === "gmake") return this.make(command, owner, cwd, depth);
     if (PACKAGE_MANAGERS.has(name)) return this.packageRun(command, owner, cwd, depth);
+    if (name === "git") {
+      const hooks = this.git(command, owner, cwd, depth);
+      if (hooks !== undefined) return hooks;
+    }
     const unfollowed = unfollowedProgram(command, { cwd, root: this.site.root, exists: this.exists }, owner);
     if ("refused" in unfollowed) return unfollowed;
     for (const file of unfollowed.absent) if (!this.absent.includes(file)) this.absent.push(file);
+    return undefined;
+  }
+
+  /** git in bound text: the repository's configuration and every hook, bound by bytes or as missing. */
+  private git(command: ExtractedCommand, owner: string, cwd: string, depth: number): Why | undefined {
+    const run = gitBinding(command, owner, cwd, this.site);
+    if (run === undefined || "refused" in run) return run;
+    for (const file of [run.config, ...run.hooks]) {
+      if (this.site.read(file) === undefined) {
+        if (!this.absent.includes(file)) this.absent.push(file);
+        continue;
+      }
+      const got = this.load(file, `${owner} runs git, which runs`, depth);
+      if ("refused" in got) return got;
+      if (file === run.config) continue;
+      const why = this.programFile(got, run.top, depth + 1);
+      if (why !== undefined) return why;
+    }
     return undefined;
   }
 

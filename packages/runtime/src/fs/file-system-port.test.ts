@@ -47,13 +47,27 @@ describe("nodeFileSystemPort", () => {
     },
   );
 
-  it.each(["cat docs/work", "cat notes.txt", "grep -r x docs"])(
-    "cannot see the link without the port: %s",
-    (line) => {
-      const { fs: _unused, ...withoutPort } = context();
-      expect(decide(line, policy, withoutPort).decision).toBe("allow");
-    },
-  );
+  it.each(["cat docs/work", "cat notes.txt"])("cannot see the link without the port: %s", (line) => {
+    const { fs: _unused, ...withoutPort } = context();
+    expect(decide(line, policy, withoutPort).decision).toBe("allow");
+  });
+
+  it("lets a tree read whole through only when the port showed its every name", () => {
+    const { fs: _unused, ...withoutPort } = context();
+    expect(decide("grep -r x src", policy, withoutPort).decision).toBe("ask");
+    expect(decide("grep -r x src", policy, context()).decision).toBe("allow");
+  });
+
+  it("lists a folder's entries with what each is, links not followed", () => {
+    const entries = nodeFileSystemPort().entries?.(workspace);
+    expect([...(entries ?? [])].sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: "docs", kind: "link" },
+      { name: "notes.txt", kind: "link" },
+      { name: "src", kind: "folder" },
+    ]);
+    expect(nodeFileSystemPort().entries?.(join(workspace, "src"))).toEqual([{ name: "a.ts", kind: "file" }]);
+    expect(nodeFileSystemPort().entries?.(join(workspace, "src", "a.ts"))).toBeUndefined();
+  });
 
   it("leaves ordinary reads allowed", () => {
     expect(decide("cat src/a.ts", policy, context()).decision).toBe("allow");

@@ -4,7 +4,7 @@
  */
 import { readdirSync, realpathSync } from "node:fs";
 import { dirname, basename, join, resolve } from "node:path";
-import type { FileSystemPort } from "@slashi/core";
+import type { FileSystemPort, FolderEntry } from "@slashi/core";
 import { readBoundedFileSync } from "./bounded-read.js";
 
 /** Where Linux lists the mount points this process sees. */
@@ -66,7 +66,8 @@ function realpathOfExisting(path: string): string | undefined {
 /**
  * A read-only view of the local file system for `DecideContext.fs`. `realpath` resolves the existing part of a
  * path through symbolic links (a path that does not exist keeps its missing tail); `readdir` lists a folder's
- * names; `mountPoints` reads the mount table (`/proc/self/mountinfo`, or `options.mountinfo`) through the bounded
+ * names, `entries` the same with what each is (links not followed: one directory read, no call per name);
+ * `mountPoints` reads the mount table (`/proc/self/mountinfo`, or `options.mountinfo`) through the bounded
  * reader on each call, `undefined` where there is none (macOS, Windows). All answer `undefined` instead of
  * throwing. It never writes, and opens no file but the mount table.
  */
@@ -78,6 +79,16 @@ export function nodeFileSystemPort(options: { mountinfo?: string } = {}): FileSy
     readdir(path: string): readonly string[] | undefined {
       try {
         return readdirSync(path);
+      } catch {
+        return undefined;
+      }
+    },
+    entries(path: string): readonly FolderEntry[] | undefined {
+      try {
+        return readdirSync(path, { withFileTypes: true }).map((entry) => ({
+          name: entry.name,
+          kind: entry.isSymbolicLink() ? "link" : entry.isDirectory() ? "folder" : "file",
+        }));
       } catch {
         return undefined;
       }
