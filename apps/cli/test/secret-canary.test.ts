@@ -1,6 +1,7 @@
 // The secret canary through `slashi run` (and so through `slashi exec`'s guarded run): a value from ${env:…} in an
 // argument, in a step's directory and in the program of a step that cannot start never reaches the audit log, the
-// screen or an error. The directory and the program are shown and logged with the value's placeholder.
+// screen or an error. The directory, the program and an open step's target are shown and logged with the value's
+// placeholder.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { CANARY, scratchDir } from "@slashi/test-utils";
@@ -16,7 +17,7 @@ describe("the secret canary through slashi run", () => {
     mkdirSync(path.join(root, "config"), { recursive: true });
     writeFileSync(
       path.join(root, "config", "commands.json"),
-      JSON.stringify({ version: 1, commands: [CANARY.command] }),
+      JSON.stringify({ version: 1, commands: [CANARY.command, CANARY.openCommand] }),
     );
     writeFileSync(path.join(root, "config", "policy.json"), JSON.stringify(CANARY.policy));
     CANARY.workspace(ws, CANARY.values[kind]);
@@ -27,7 +28,11 @@ describe("the secret canary through slashi run", () => {
       thrown = String(error);
       return -1;
     });
-    const screen = session.out() + session.err();
+    // The open step prints its target for the person to open: with the value's placeholder.
+    const opening = scriptedIo(isolatedEnv(root, { [CANARY.variable]: CANARY.values[kind] }), ws);
+    expect(await main(["run", "/canary-open"], opening)).toBe(0);
+    expect(opening.out()).toContain(`open in your browser: https://example.com/#${CANARY.placeholder}`);
+    const screen = session.out() + session.err() + opening.out() + opening.err();
     expect(code, screen + thrown).toBe(127);
     const audit = readFileSync(path.join(root, "state", "audit.jsonl"), "utf8");
     expect(CANARY.found({ screen, thrown, audit }, CANARY.marks[kind])).toEqual([]);

@@ -17,16 +17,18 @@ import {
   redactLongSecrets,
   redactSecrets,
   runCommand,
+  shownProgram,
+  shownReasons,
   type BatchApprovalAnswer,
   type BatchApproverPort,
   type ExecutionPlan,
   type ExecutorPort,
   type GuardedRunOutcome,
   type GuardedRunRefusal,
+  type GuardedRunRequest,
   type GuardedBatchPorts,
   type PolicySnapshot,
   type RunResult,
-  type VerdictReason,
   workspaceCwd,
 } from "@slashi/runtime";
 import { ToolErrorCode, toolErrorCodeOf } from "./codes.js";
@@ -333,6 +335,8 @@ export function notStartedResult(error: unknown): CallToolResult {
 export interface RanFacts {
   /** The argv it ran as (undefined: through the shell). */
   argv: readonly string[] | undefined;
+  /** The program as the result may name it (the runtime's `shownProgram`, or the shell). */
+  program: string;
   /** The policy's verdict. */
   decision: string;
   /** How its `ask` was answered. */
@@ -368,11 +372,10 @@ export function ranResult(services: Services, result: McpRun, facts: RanFacts): 
     reasons: facts.reasons,
   };
   if (result.spawnError !== undefined) {
-    return toolError(
-      ToolErrorCode.RUN_FAILED,
-      `could not start ${argv?.[0] ?? config.shell}: ${result.spawnError}`,
-      { ...structured, spawnError: result.spawnError },
-    );
+    return toolError(ToolErrorCode.RUN_FAILED, `could not start ${facts.program}: ${result.spawnError}`, {
+      ...structured,
+      spawnError: result.spawnError,
+    });
   }
   if (result.aborted) {
     const why = services.shutdownSignal.aborted ? "the server is shutting down" : "the call was cancelled";
@@ -397,18 +400,21 @@ export function ranResult(services: Services, result: McpRun, facts: RanFacts): 
 }
 
 /**
- * The tool result of a guarded run's outcome. `shown` gives the reasons as they may be returned (the runtime's
- * `shownReasons` for a line expanded with secret values: placeholders where the values went); default as they are.
+ * The tool result of a guarded run's outcome. `shown` is the line as the host asked for it with the policy it was
+ * decided under, for a line expanded with secret values: the reasons are returned as the runtime's `shownReasons`
+ * and a program that could not start is named as its `shownProgram` (placeholders where the values went); without
+ * it, as they are.
  */
 export function toolResultOf(
   services: Services,
   ctx: ServerContext,
   outcome: GuardedRunOutcome<McpRun, InputRequiredResult>,
   timeoutMs: number,
-  shown: (reasons: readonly VerdictReason[]) => readonly VerdictReason[] = (reasons) => reasons,
+  shown?: { line: GuardedRunRequest; snapshot: PolicySnapshot },
 ): CallToolResult | InputRequiredResult {
   const { verdict } = outcome;
-  const reasons = shown(verdict.reasons);
+  const reasons =
+    shown === undefined ? verdict.reasons : shownReasons(shown.line, verdict.reasons, shown.snapshot);
   switch (outcome.status) {
     case "pending":
       return outcome.pending;
@@ -431,8 +437,12 @@ export function toolResultOf(
       break;
   }
   const { result, answer, warning } = outcome;
+  const { argv } = verdict.remembered;
   return ranResult(services, result, {
-    argv: verdict.remembered.argv,
+    argv,
+    program:
+      (shown === undefined ? argv?.[0] : shownProgram(shown.line, argv, shown.snapshot)) ??
+      services.config.shell,
     decision: verdict.decision.decision,
     ...(answer === undefined ? {} : { answer }),
     ...(warning === undefined ? {} : { warning }),

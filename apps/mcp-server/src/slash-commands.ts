@@ -460,9 +460,10 @@ export function runCommandTool(server: McpServer, services: Services, confirmer:
         performs.push(async (steps, batch) => {
           let result: CallToolResult;
           try {
-            result = toolResultOf(services, ctx, await batch.run(line), timeoutMs, (reasons) =>
-              shownReasons(line, reasons, snapshot),
-            ) as CallToolResult;
+            result = toolResultOf(services, ctx, await batch.run(line), timeoutMs, {
+              line,
+              snapshot,
+            }) as CallToolResult;
           } catch (error) {
             result = notStartedResult(error);
           }

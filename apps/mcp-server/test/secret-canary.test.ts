@@ -1,6 +1,7 @@
 // The secret canary through MCP run_command (and the guarded run shell_command shares): a value from ${env:…} in an
 // argument, in a step's directory and in the program of a step that cannot start never reaches the audit log, the
-// confirmation form, the server's stderr or anything the agent gets back. Reasons quote the placeholder line.
+// confirmation form, the server's stderr or anything the agent gets back. Reasons quote the placeholder line; the
+// program that could not start is named by its placeholder.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { CANARY } from "@slashi/test-utils";
@@ -34,6 +35,9 @@ describe("the secret canary through run_command", () => {
         steps: { command: string; reasons?: { command?: string }[] }[];
       };
       expect(structured.code).toBe("RUN_FAILED");
+      // The program that could not start is named by its placeholder, however short the value.
+      const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+      expect(text).toContain(`could not start ${CANARY.placeholder}: ENOENT`);
       const failing = structured.steps.at(-1);
       // Each reason names the line it is about with the placeholder, as the step does.
       expect(failing?.command).toContain(CANARY.placeholder);

@@ -9,7 +9,7 @@ import { FOLDER, harness } from "./fake-host.js";
 
 describe("the secret canary through the extension's runner", () => {
   it.each(CANARY.kinds)("a %s value", async (kind) => {
-    const h = harness(undefined, { userValue: [CANARY.command] });
+    const h = harness(undefined, { userValue: [CANARY.command, CANARY.openCommand] });
     h.policyText = JSON.stringify(CANARY.policy);
     h.host.values = { workspaceFolder: FOLDER };
     h.host.env_ = { [CANARY.variable]: CANARY.values[kind] };
@@ -22,14 +22,19 @@ describe("the secret canary through the extension's runner", () => {
     ];
     const outcome = await h.runner.run({ name: "canary", args: "" });
     expect(outcome.status, JSON.stringify(outcome)).toBe("failed");
+    // An open step: only the browser is handed the real URL.
+    const opened = await h.runner.run({ name: "canary-open", args: "" });
+    expect(opened.status, JSON.stringify(opened)).toBe("done");
     const modals = h.host.terminalPrompts.map((p) => formatTerminalPrompt(p));
     const notifications = h.host.effects.filter((e) => e.kind === "notify");
-    const shown = { outcome, modals, notifications, logs: h.host.logs, audit: h.audit };
+    const shown = { outcome, opened, modals, notifications, logs: h.host.logs, audit: h.audit };
     expect(CANARY.found(shown, CANARY.marks[kind])).toEqual([]);
     // The canary is live: the terminal ran the real lines, the directory step in the value's directory.
     const terminals = h.host.effects.filter((e) => e.kind === "terminal");
     expect(terminals).toHaveLength(3);
     expect(JSON.stringify(terminals)).toContain(CANARY.marks[kind]);
+    const browser = h.host.effects.filter((e) => e.kind === "openExternal");
+    expect(JSON.stringify(browser)).toContain(CANARY.marks[kind]);
     expect(modals.map((m) => m.detail).join("\n")).toContain(CANARY.placeholder);
     // Every step was recorded; the one in the value's directory names it by its placeholder.
     for (const step of CANARY.command.steps) expect(h.audit.some((r) => r.text === step.command)).toBe(true);

@@ -58,6 +58,7 @@ export {
   guardedRun,
   placedReasons,
   placeholderDecision,
+  shownProgram,
   shownReasons,
 } from "./guard/guarded-run.js";
 export { guardedBatch, lineApprover } from "./guard/guarded-batch.js";

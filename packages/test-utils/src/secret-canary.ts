@@ -31,6 +31,23 @@ const CANARY_STEPS = {
   failing: { type: "terminal", command: `\${q:env:${CANARY_VARIABLE}} --version` },
 } as const;
 
+/**
+ * The canary's `open` step: the value inside a URL (after `#`, where no search for a short value finds it as a word
+ * of its own). A host that opens targets shows the URL with the value's placeholder; one that cannot open (MCP)
+ * refuses the whole command before anything runs, so it is a command of its own ({@link CANARY_OPEN_COMMAND}).
+ */
+const CANARY_OPEN_STEP = {
+  type: "open",
+  target: `https://example.com/#\${env:${CANARY_VARIABLE}}`,
+} as const;
+
+/** A command of the person's own that opens {@link CANARY_OPEN_STEP}. */
+const CANARY_OPEN_COMMAND = {
+  name: "canary-open",
+  description: "opens a URL that holds a secret",
+  steps: [CANARY_OPEN_STEP],
+};
+
 /** The canary command as an entry of the person's `commands.json` (or the extension's user setting). */
 const CANARY_COMMAND = {
   name: "canary",
@@ -68,7 +85,8 @@ export type CanaryKind = keyof typeof CANARY_VALUES;
 /**
  * The secret canary every host's test runs, as one object: `variable` (the environment variable the command
  * reads) and its `placeholder`; `values` and `marks` (what must not show) by `kinds` (`long`, `short`); the
- * `steps`, the `command` holding them and the person's `policy`; `workspace(dir, value)` makes the step's
+ * `steps`, the `command` holding them and the person's `policy`; `openStep` and the `openCommand` holding it, for
+ * hosts that open targets; `workspace(dir, value)` makes the step's
  * directory; `found(places, mark)` names the places the mark reached.
  */
 export const CANARY = {
@@ -79,6 +97,8 @@ export const CANARY = {
   kinds: Object.keys(CANARY_VALUES) as CanaryKind[],
   steps: CANARY_STEPS,
   command: CANARY_COMMAND,
+  openStep: CANARY_OPEN_STEP,
+  openCommand: CANARY_OPEN_COMMAND,
   policy: CANARY_POLICY,
   workspace: canaryWorkspace,
   found: canaryFound,

@@ -15,11 +15,11 @@ import {
   guardedRun as runtimeGuardedRun,
   placedReasons,
   placeholderDecision,
-  plainArgv,
   probeCordon,
   redactLongSecrets,
   redactSecrets,
   runCommand,
+  shownProgram,
   type ApproverPort,
   type ExecutorPort,
   type RunResult,
@@ -282,23 +282,18 @@ export async function guardedRun(run: GuardedRun, io: Io): Promise<number> {
     return outcome.answer === "cancel" ? ExitCode.RUN_CANCELLED : ExitCode.RUN_NEEDS_APPROVAL;
   const { result } = outcome;
   if (result.spawnError !== undefined) {
-    // The program as shown: for an expansion with secret values, the first word of the placeholder line (a value
-    // that named the program is its placeholder, however short). An errno name is the runner's own word; any other
-    // error text is free text that may quote the line.
-    const ran = outcome.verdict.remembered.argv;
-    const placedArgv = placed === undefined ? undefined : plainArgv(placed);
+    // The program as shown: for an expansion with secret values, by its placeholder (the runtime's one rule). An
+    // errno name is the runner's own word; any other error text is free text that may quote the line.
     const program =
-      ran === undefined
-        ? visible(run.shell)
-        : placed === undefined
-          ? visible(ran[0] ?? "")
-          : placedArgv?.[0] === undefined
-            ? shown
-            : makeVisible(redactLongSecrets(placedArgv[0], secrets));
+      shownProgram(
+        { ...request, secrets, ...(run.expansion ? { display: run.expansion.display } : {}) },
+        outcome.verdict.remembered.argv,
+        setup.snapshot,
+      ) ?? run.shell;
     const error = String(result.spawnError);
     println(
       io.stderr,
-      `slashi: could not start ${program}: ${/^E[A-Z0-9]+$/.test(error) ? error : visible(error)}`,
+      `slashi: could not start ${makeVisible(program)}: ${/^E[A-Z0-9]+$/.test(error) ? error : visible(error)}`,
     );
   }
   if (result.timedOut) println(io.stderr, `slashi: killed after the ${run.timeoutMs} ms timeout`);

@@ -7,6 +7,7 @@ import { textDigest } from "../audit/redact.js";
 import type { CommandApprovalFileStore } from "../store/command-approvals.js";
 import {
   guardedRun,
+  shownProgram,
   shownReasons,
   type ApprovalAnswer,
   type ApprovalQuestion,
@@ -243,6 +244,24 @@ describe("guardedRun", () => {
     );
     expect(nobody).toMatchObject({ status: "refused", answer: "unavailable" });
     expect(nobody).not.toHaveProperty("approveWith");
+  });
+
+  it("names a program that could not start by its placeholder, however short the value", () => {
+    // The value is the program: the message names its placeholder, never the value, with any length of value.
+    for (const value of ["ab", "x", "cnry-7e31c0 it's"]) {
+      const line = {
+        ...request(`'${value.replace(/'/g, "'\\''")}' --version`),
+        display: "'⟪env:TOKEN⟫' --version",
+        secrets: [value],
+      };
+      expect(shownProgram(line, [value, "--version"], snapshot())).toBe("⟪env:TOKEN⟫");
+    }
+    // Lines that do not split alike: the placeholder line stands for the program.
+    const split = { ...request("ab c --version"), display: "⟪env:TOKEN⟫ --version", secrets: ["ab c"] };
+    expect(shownProgram(split, ["ab", "c", "--version"], snapshot())).toBe("⟪env:TOKEN⟫ --version");
+    // Without secret values, the program as given; through the shell, none (the host names its shell).
+    expect(shownProgram(request("ls -l"), ["ls", "-l"], snapshot())).toBe("ls");
+    expect(shownProgram(request("ls | wc"), undefined, snapshot())).toBeUndefined();
   });
 
   it("never runs a line whose verdict is deny, whatever the approver says (generated)", async () => {

@@ -327,6 +327,29 @@ export function shownReasons<
   return placedReasons(reasons, secrets, placeholderDecision(request, snapshot));
 }
 
+/**
+ * The program a host names when the executor could not start `argv` (its "could not start …" message), as it may
+ * be shown: for an expansion with secret values, the first word of the placeholder line's argv (a value that named
+ * the program is its placeholder, however short), or the placeholder line itself when the two lines do not split
+ * alike; `argv[0]` otherwise. `undefined` for a line run through the shell (the host names its shell).
+ * @param request - the line as the host asked for it (its secret values and placeholder line)
+ * @param argv - the argv the executor was given (the verdict's `remembered.argv`)
+ * @param snapshot - the policy it was decided under
+ */
+export function shownProgram(
+  request: Pick<GuardedRunRequest, "secrets" | "display" | "cwd" | "displayCwd" | "shell">,
+  argv: readonly string[] | undefined,
+  snapshot: Pick<PolicySnapshot, "policy" | "context">,
+): string | undefined {
+  if (argv === undefined) return undefined;
+  const secrets = (request.secrets ?? []).filter((s) => s !== "");
+  if (secrets.length === 0) return argv[0];
+  const shown = placeholderDecision(request, snapshot);
+  const placed = shown === undefined ? undefined : plainArgv(shown);
+  const program = placed !== undefined && placed.length === argv.length ? placed[0] : undefined;
+  return redactLongSecrets(program ?? request.display ?? WITHHELD_TEXT, secrets);
+}
+
 /** The line as it may be shown or logged: the placeholder line of an expansion with secret values, or withheld. */
 function shownLine(request: GuardedRunRequest): string {
   return (request.secrets ?? []).some((s) => s !== "") ? (request.display ?? WITHHELD_TEXT) : request.command;

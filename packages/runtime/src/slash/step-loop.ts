@@ -156,8 +156,17 @@ export interface StepHostPort<C extends StepCommand> {
   input?(step: Extract<Step, { type: "input" }>, at: StepAt<C>): Promise<string | undefined>;
   /** Waits. */
   wait?(step: Extract<Step, { type: "wait" }>, at: StepAt<C>): Promise<StepResult>;
-  /** Opens a target the loop has checked against the source's rules (`check` says what it is). */
-  open?(step: Extract<Step, { type: "open" }>, at: StepAt<C>, check: OpenTargetCheck): Promise<StepResult>;
+  /**
+   * Opens a target the loop has checked against the source's rules (`check` says what it is). `shown` is the
+   * target with each secret value it was expanded with as the value's placeholder (`⟪env:TOKEN⟫`), for prompts
+   * and logs; open `step.target`.
+   */
+  open?(
+    step: Extract<Step, { type: "open" }>,
+    at: StepAt<C>,
+    check: OpenTargetCheck,
+    shown: string,
+  ): Promise<StepResult>;
   /** Inserts text into the editor. */
   insert?(step: Extract<Step, { type: "insert" }>, at: StepAt<C>): Promise<StepResult>;
   /** Runs an editor command. */
@@ -413,7 +422,9 @@ export async function runSlashSteps<C extends StepCommand>(
               `/${bare(def.name)} step ${index + 1} may not open ${makeVisible(unexpanded)}: ${check.reason ?? "refused"}; nothing more ran`,
             );
           }
-          result = await (port.open as NonNullable<typeof port.open>)(step, at, check);
+          // What a secret-bearing variable put into the target shows as its placeholder, by position.
+          const shown = redactLongSecrets((shownStep() as typeof step).target, at.secrets);
+          result = await (port.open as NonNullable<typeof port.open>)(step, at, check, shown);
           break;
         }
         case "wait":

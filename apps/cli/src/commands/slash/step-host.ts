@@ -16,7 +16,6 @@ import {
 import {
   findCallee,
   packLabel,
-  redactSecrets,
   runSlashSteps,
   type CatalogueEntry,
   type CataloguePack,
@@ -175,8 +174,9 @@ export function cliStepHost(state: RunState): StepHostPort<CatalogueEntry> {
     async wait(step) {
       if (!state.dryRun) await new Promise((resolve) => setTimeout(resolve, step.ms));
     },
-    async open(step, at) {
-      println(io.stdout, shown`open in your browser: ${redactSecrets(step.target, at.secrets)}`);
+    // The target as shown: each secret value it was expanded with is its placeholder (the loop's `shown`).
+    async open(_step, _at, _check, target) {
+      println(io.stdout, shown`open in your browser: ${target}`);
     },
     ...(editorStep ? { insert: editorStep, setting: editorStep, command: editorStep } : {}),
   };
