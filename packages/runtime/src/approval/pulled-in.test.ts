@@ -422,6 +422,26 @@ describe("tools that run the code or configuration of the directory they work in
     for (const [line, reason] of lines) expect(refusal(line), line).toMatch(reason);
   });
 
+  it("refuses a package manager's call that is not a package script: it runs the repository's bins or lifecycle scripts", () => {
+    const pkg = JSON.stringify({ scripts: { build: "true", postinstall: "node ./setup.js" } });
+    const lines: [string, RegExp][] = [
+      ["pnpm exec vitest run", /runs pnpm, which runs the package's scripts/],
+      ["npm exec -- eslint .", /runs npm, which runs the package's scripts/],
+      ["npm install", /runs npm/],
+      ["npm ci", /runs npm/],
+      ["pnpm install --frozen-lockfile", /runs pnpm/],
+      ["yarn", /runs yarn/],
+      ["yarn tsc", /runs yarn/],
+      ["bun x vite", /runs bun/],
+      ["nice -n 5 pnpm exec tsc", /runs pnpm/],
+    ];
+    for (const [line, reason] of lines)
+      expect(reasonOf(["./build.sh"], { "build.sh": line, "package.json": pkg }), line).toMatch(reason);
+    // A package script the file has is followed, not refused.
+    expect(reasonOf(["./build.sh"], { "build.sh": "yarn build", "package.json": pkg })).toBe("");
+    expect(reasonOf(["./build.sh"], { "build.sh": "npm --version", "package.json": pkg })).toBe("");
+  });
+
   it("binds a call that only prints the tool's version or help, and tools outside the table", () => {
     for (const line of ["vitest --version", "tsc -v", "cargo --version", "go version", "esbuild --bundle"])
       expect(refusal(line), line).toBe("");

@@ -483,6 +483,14 @@ export class PulledIn {
       const hooks = this.git(command, owner, cwd, depth);
       if (hooks !== undefined) return hooks;
     }
+    return this.unfollowed(command, owner, cwd);
+  }
+
+  /**
+   * A program Slashi does not follow: refused when it runs its directory's code or reads a repository file
+   * (core's tables), else the repository paths it names that are missing, bound as missing.
+   */
+  private unfollowed(command: ExtractedCommand, owner: string, cwd: string): Why | undefined {
     const unfollowed = unfollowedProgram(command, { cwd, root: this.site.root, exists: this.exists }, owner);
     if ("refused" in unfollowed) return unfollowed;
     for (const file of unfollowed.absent) if (!this.absent.includes(file)) this.absent.push(file);
@@ -650,7 +658,10 @@ export class PulledIn {
       }
     }
     const nested = nestedScript(command, scripts, owner);
-    if (nested === undefined) return undefined;
+    // Not a package script (`pnpm exec x`, `npm install`, `yarn x`): what the package manager does then is read
+    // as any program's call (an install runs the package's lifecycle scripts; `exec` runs a program of the
+    // repository's `node_modules/.bin`).
+    if (nested === undefined) return this.unfollowed(command, owner, cwd);
     if (typeof nested !== "string") return nested;
     if (found === undefined || !Object.hasOwn(scripts, nested))
       return {
