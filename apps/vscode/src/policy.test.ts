@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { makeVisible } from "@slashi/core";
 import {
   CommandApprovalFileStore,
   nodePolicyFiles,
@@ -100,5 +101,18 @@ describe("pendingTrustLines: what trusting would still add, from the core's trus
       approvedAt: new Date().toISOString(),
     });
     expect(pendingTrustLines((await load(true)).snapshot)).toEqual([]);
+  });
+
+  it("shows the repository's hidden characters in a rule's pattern and reason", async () => {
+    const hidden = path.join(root, "hidden");
+    mkdirSync(path.join(hidden, ".vscode"), { recursive: true });
+    mkdirSync(path.join(hidden, ".git"), { recursive: true });
+    // A zero-width space inside the pattern, a right-to-left override inside the reason.
+    const rules = [{ match: ["just", "te\u200bst"], decision: "allow", reason: "safe \u202e;tsetkcurt" }];
+    writeFileSync(path.join(hidden, ".vscode", "slashi-policy.json"), JSON.stringify({ version: 1, rules }));
+    const lines = pendingTrustLines((await loadPolicy(hidden, true)).snapshot).join("\n");
+    expect(lines).not.toMatch(/[\u200b\u202e]/);
+    expect(lines).toContain(makeVisible("te\u200bst"));
+    expect(lines).toContain(makeVisible("safe \u202e;tsetkcurt"));
   });
 });

@@ -7,6 +7,7 @@
  */
 import {
   isSlashiError,
+  makeVisible,
   SlashiError,
   SlashiErrorCode,
   trustGains,
@@ -173,19 +174,21 @@ export function pendingTrustLines(snapshot: Pick<PolicySnapshot, "layers" | "tru
     ...(snapshot.trusted ? [] : ["trusting this workspace in VS Code"]),
     ...(workspace !== undefined && !fileApproved ? [`approving ${workspace.source} (slashi trust)`] : []),
   ].join(" and ");
+  // Patterns, reasons, settings and sources are the repository's text: made visible as `slashi trust` shows them
+  // (zero-width and look-alike characters too, which the output channel's own guard leaves as they are).
   const summary = (group: TrustGainGroup<GainedRule>, marked: string) =>
-    `  ${group.rules.length} allow rule(s) of ${group.layer} ${group.source}${marked}: ${group.examples.join(", ")}${group.more ? ", …" : ""}`;
+    `  ${group.rules.length} allow rule(s) of ${group.layer} ${makeVisible(group.source)}${marked}: ${group.examples.map((m) => makeVisible(m)).join(", ")}${group.more ? ", …" : ""}`;
   return [
     `${how} would make these count here:`,
     ...view.listed.map(
       (r) =>
-        `  allow ${r.match}${r.reason === undefined ? "" : `  (${r.reason})`}  [${r.source} ${r.jsonPath}]`,
+        `  allow ${makeVisible(r.match)}${r.reason === undefined ? "" : `  (${makeVisible(r.reason)})`}  [${makeVisible(r.source)} ${r.jsonPath}]`,
     ),
     ...view.extended.map((group) => summary(group, "")),
     ...view.trustedOnly.map((group) => summary(group, " marked trustedWorkspaceOnly")),
     ...view.settings.map(
       (g) =>
-        `  ${g.key}: ${Array.isArray(g.value) ? g.value.join(", ") : String(g.value)}  [${g.sources.join(", ")}]`,
+        `  ${g.key}: ${makeVisible(Array.isArray(g.value) ? g.value.join(", ") : String(g.value))}  [${makeVisible(g.sources.join(", "))}]`,
     ),
   ];
 }
