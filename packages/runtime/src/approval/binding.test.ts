@@ -41,7 +41,7 @@ describe("commandBinding", () => {
     for (const argv of [
       ["cat", "prog.awk"],
       ["awk", "{ print }", "/etc/hostname"],
-      ["git", "status"],
+      ["ls", "-l"],
     ])
       expect(commandBinding(argv, SITE, read).ok, argv.join(" ")).toBe(true);
   });
@@ -261,9 +261,9 @@ describe("commandBinding", () => {
 
   it("keys by exact argv and cwd", () => {
     const read = files({});
-    const a = commandBinding(["git", "push"], SITE, read);
-    const b = commandBinding(["git", "push", "--force"], SITE, read);
-    const c = commandBinding(["git", "push"], { ...SITE, cwd: "/other" }, read);
+    const a = commandBinding(["ls", "-l"], SITE, read);
+    const b = commandBinding(["ls", "-l", "-a"], SITE, read);
+    const c = commandBinding(["ls", "-l"], { ...SITE, cwd: "/other" }, read);
     expect(a.ok && b.ok && c.ok).toBe(true);
     if (a.ok && b.ok && c.ok) {
       expect(new Set([a.key, b.key, c.key]).size).toBe(3);

@@ -373,6 +373,20 @@ export function executedContent(
   if (program.includes("/") || program.includes("\\")) {
     return filesContent("file", [path.resolve(cwd, program)], "the program", at, { as: "program" });
   }
+  // git runs the repository's hooks and the programs its configuration names: bound as in bound content (the
+  // configuration by its bytes, every hook by its bytes, followed, or as missing), or refused.
+  if (name === "git") {
+    const pulled = new PulledIn({ ...site, read }, []);
+    const why = pulled.commands([commandFromArgv(argv)], "the command", cwd, 0);
+    if (why !== undefined) return { refused: `${why.refused}; it asks every time` };
+    if (pulled.files.length + pulled.absent.length === 0) return { kind: "none", digest: textDigest("none") };
+    return {
+      kind: "none",
+      digest: filesDigest(pulled.files, pulled.absent),
+      files: fileDigests(pulled.files, pulled.absent),
+      ...(pulled.files.length > 0 ? { loads: pulled.files.map((part) => part.file) } : {}),
+    };
+  }
   // Any other program is read as a command of bound content is (`pulled-in.ts`): refused when it may run
   // repository code Slashi does not follow, with the paths into the repository that are missing now bound.
   const exists = (file: string): boolean => read(file) !== undefined;

@@ -27,6 +27,42 @@ const REPO = {
   ".git/config": "[core]\n\tbare = false\n",
 };
 
+describe("git as the approved command itself", () => {
+  const bound = (argv: string[], files: Record<string, string>) =>
+    commandBinding(argv, SITE, (file) => {
+      const rel = path.relative(CWD, file);
+      return Object.hasOwn(files, `${rel}/`) ? { refused: "it is a directory" } : files[rel];
+    });
+
+  it("binds the repository's config and hooks as in bound content, or is not offered", () => {
+    const files = { ...REPO, ".git/hooks/pre-commit": "#!/bin/sh\necho hook\n" };
+    for (const argv of [
+      ["git", "commit", "-m", "x"],
+      ["git", "status"],
+    ]) {
+      const before = bound(argv, files);
+      expect(before.ok ? "" : before.reason, argv.join(" ")).toBe("");
+      for (const [file, text] of [
+        [".git/hooks/pre-commit", "#!/bin/sh\necho edited\n"],
+        [".git/hooks/post-checkout", "#!/bin/sh\n"],
+        [".git/config", "[core]\n\tfsmonitor = /usr/bin/watch-it\n"],
+      ] as const) {
+        const after = bound(argv, { ...files, [file]: text });
+        expect(after.ok && before.ok && after.digest !== before.digest, `${argv.join(" ")}: ${file}`).toBe(
+          true,
+        );
+      }
+    }
+    expect(bound(["git", "-c", "core.pager=./x", "log"], files)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(
+        /^the command runs git log, .*-c core\.pager=\.\/x.*; it asks every time$/,
+      ),
+    });
+    expect(bound(["git", "--version"], files)).toMatchObject({ ok: true });
+  });
+});
+
 describe("git in bound content", () => {
   it("binds the repository's config and every hook: editing or adding one asks again", () => {
     const files = {
